@@ -1,0 +1,243 @@
+// Package account owns the people who use Nameport: their accounts and
+// roles, password hashes, login sessions, the login throttle, and the API keys
+// of registrars.
+package account
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/db"
+)
+
+// User types.
+const (
+	TypeUser      = "user"
+	TypeRegistrar = "registrar"
+	TypeAdmin     = "admin"
+)
+
+// Registrar tiers (spec section 6).
+const (
+	TierBasic      = "basic"
+	TierPremium    = "premium"
+	TierEnterprise = "enterprise"
+)
+
+// User is an account.
+type User struct {
+	bun.BaseModel `bun:"table:users"`
+
+	ID           int64     `bun:"id,pk,autoincrement"`
+	Username     string    `bun:"username"`
+	Email        string    `bun:"email"`
+	FullName     string    `bun:"full_name"`
+	PasswordHash string    `bun:"password_hash"`
+	UserType     string    `bun:"user_type"`
+	Tier         string    `bun:"tier,nullzero"`
+	APIKeyHash   string    `bun:"api_key_hash,nullzero"`
+	APIKeySealed string    `bun:"api_key_sealed,nullzero"`
+	DisabledAt   time.Time `bun:"disabled_at,nullzero"`
+	CreatedAt    time.Time `bun:"created_at"`
+	UpdatedAt    time.Time `bun:"updated_at"`
+}
+
+// IsRegistrar reports whether u is a registrar partner.
+func (u *User) IsRegistrar() bool { return u.UserType == TypeRegistrar }
+
+// IsAdmin reports whether u is an admin.
+func (u *User) IsAdmin() bool { return u.UserType == TypeAdmin }
+
+// Options configure a Service.
+type Options struct {
+	// Secret is the server secret that seals API keys (32 bytes or more).
+	Secret []byte
+	// SessionTTL is how long a session lives without use.
+	SessionTTL time.Duration
+	// Now is the clock; tests inject their own.
+	Now func() time.Time
+}
+
+// Service manages accounts and sessions.
+type Service struct {
+	db         *db.DB
+	keys       *keyring
+	sessionTTL time.Duration
+	now        func() time.Time
+}
+
+// NewService returns an account service over d.
+func NewService(d *db.DB, opts Options) (*Service, error) {
+	keys, err := newKeyring(opts.Secret)
+	if err != nil {
+		return nil, err
+	}
+	if opts.SessionTTL <= 0 {
+		opts.SessionTTL = 7 * 24 * time.Hour
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Service{db: d, keys: keys, sessionTTL: opts.SessionTTL, now: opts.Now}, nil
+}
+
+// clock returns the current time as stored: UTC, microsecond precision (what
+// both engines keep).
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// SignUp is what the registration form sends.
+type SignUp struct {
+	Username        string
+	Email           string
+	Password        string
+	ConfirmPassword string
+	FullName        string
+	UserType        string
+	Tier            string
+}
+
+// Register creates an end-user or registrar account. A registrar gets its tier
+// (basic by default) and an API key. Returns invalid for bad input and
+// conflict when the username or email is taken.
+func (s *Service) Register(ctx context.Context, in SignUp) (*User, error) {
+	in.Username = strings.TrimSpace(in.Username)
+	in.Email = strings.TrimSpace(in.Email)
+	in.FullName = strings.TrimSpace(in.FullName)
+	if in.UserType == "" {
+		in.UserType = TypeUser
+	}
+	if err := validateSignUp(in); err != nil {
+		return nil, err
+	}
+	u := &User{Username: in.Username, Email: in.Email, FullName: in.FullName, UserType: in.UserType}
+	if in.UserType == TypeRegistrar {
+		u.Tier = in.Tier
+		if u.Tier == "" {
+			u.Tier = TierBasic
+		}
+	}
+	if err := s.create(ctx, u, in.Password); err != nil {
+		return nil, fmt.Errorf("account: register %s: %w", in.Username, err)
+	}
+	return u, nil
+}
+
+// CreateAdmin creates an admin account (for operators, not the web).
+func (s *Service) CreateAdmin(ctx context.Context, username, email, password string) (*User, error) {
+	in := SignUp{Username: strings.TrimSpace(username), Email: strings.TrimSpace(email), Password: password,
+		ConfirmPassword: password, FullName: "Administrator", UserType: TypeUser}
+	if err := validateSignUp(in); err != nil {
+		return nil, err
+	}
+	u := &User{Username: in.Username, Email: in.Email, FullName: in.FullName, UserType: TypeAdmin}
+	if err := s.create(ctx, u, password); err != nil {
+		return nil, fmt.Errorf("account: create admin %s: %w", username, err)
+	}
+	return u, nil
+}
+
+func (s *Service) create(ctx context.Context, u *User, password string) error {
+	hash, err := hashPassword(password)
+	if err != nil {
+		return err
+	}
+	u.PasswordHash = hash
+	if u.IsRegistrar() {
+		key, err := newAPIKey()
+		if err != nil {
+			return err
+		}
+		if u.APIKeySealed, err = s.keys.seal(key); err != nil {
+			return err
+		}
+		u.APIKeyHash = s.keys.hash(key)
+	}
+	u.CreatedAt = s.clock()
+	u.UpdatedAt = u.CreatedAt
+
+	if err := s.checkTaken(ctx, u.Username, u.Email); err != nil {
+		return err
+	}
+	if _, err := s.db.Bun.NewInsert().Model(u).Exec(ctx); err != nil {
+		// Two sign-ups raced past checkTaken: the unique index decides.
+		if detail, ok := db.UniqueViolation(err); ok {
+			if strings.Contains(detail, "email") {
+				return errEmailTaken
+			}
+			return errUsernameTaken
+		}
+		return err
+	}
+	return nil
+}
+
+var (
+	errUsernameTaken = apperr.New(apperr.Conflict, "Username is already taken")
+	errEmailTaken    = apperr.New(apperr.Conflict, "An account with this email already exists")
+)
+
+func (s *Service) checkTaken(ctx context.Context, username, email string) error {
+	var taken []User
+	err := s.db.Bun.NewSelect().Model(&taken).Column("username", "email").
+		Where("lower(username) = lower(?)", username).WhereOr("lower(email) = lower(?)", email).Scan(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range taken {
+		if strings.EqualFold(t.Username, username) {
+			return errUsernameTaken
+		}
+	}
+	if len(taken) > 0 {
+		return errEmailTaken
+	}
+	return nil
+}
+
+// ByID returns the account with id; not_found if there is none.
+func (s *Service) ByID(ctx context.Context, id int64) (*User, error) {
+	u := new(User)
+	err := s.db.Bun.NewSelect().Model(u).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.New(apperr.NotFound, "Account not found")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("account: load %d: %w", id, err)
+	}
+	return u, nil
+}
+
+// APIKey returns the plain API key of a registrar, unsealed for its owner;
+// empty for accounts without one.
+func (s *Service) APIKey(u *User) (string, error) {
+	if u.APIKeySealed == "" {
+		return "", nil
+	}
+	key, err := s.keys.open(u.APIKeySealed)
+	if err != nil {
+		return "", fmt.Errorf("account: api key of %s: %w", u.Username, err)
+	}
+	return key, nil
+}
+
+// ByAPIKey returns the enabled registrar that owns key; unauthenticated when
+// no account does.
+func (s *Service) ByAPIKey(ctx context.Context, key string) (*User, error) {
+	u := new(User)
+	err := s.db.Bun.NewSelect().Model(u).
+		Where("api_key_hash = ?", s.keys.hash(key)).Where("disabled_at IS NULL").Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.New(apperr.Unauthenticated, "Invalid API key")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("account: look up api key: %w", err)
+	}
+	return u, nil
+}

@@ -1,0 +1,346 @@
+package account_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/dbtest"
+)
+
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+type bundle struct {
+	svc   *account.Service
+	db    *db.DB
+	clock *fakeClock
+}
+
+func setup(t *testing.T, d *db.DB) bundle {
+	t.Helper()
+	clock := &fakeClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	svc, err := account.NewService(d, account.Options{Secret: []byte(strings.Repeat("s", 32)), SessionTTL: 24 * time.Hour, Now: clock.Now})
+	require.NoError(t, err)
+	return bundle{svc: svc, db: d, clock: clock}
+}
+
+func signUp(username, userType string) account.SignUp {
+	return account.SignUp{Username: username, Email: username + "@example.com", Password: "secret1",
+		ConfirmPassword: "secret1", FullName: "Test Person", UserType: userType}
+}
+
+var client = account.Client{IP: "192.0.2.1", UserAgent: "test"}
+
+func TestRegisterValidation(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		tests := []struct {
+			name   string
+			change func(*account.SignUp)
+			want   string
+		}{
+			{"short full name", func(s *account.SignUp) { s.FullName = " A " }, "Full name is required"},
+			{"short username", func(s *account.SignUp) { s.Username = "ab" }, "Username must be at least 3 characters"},
+			{"long username", func(s *account.SignUp) { s.Username = strings.Repeat("a", 33) }, "Username must be at most 32 characters"},
+			{"username charset", func(s *account.SignUp) { s.Username = "bob smith" }, "Username can only contain letters, numbers, dots, hyphens and underscores"},
+			{"bad email", func(s *account.SignUp) { s.Email = "bob@" }, "Invalid email address"},
+			{"email without dot", func(s *account.SignUp) { s.Email = "bob@localhost" }, "Invalid email address"},
+			{"email with name", func(s *account.SignUp) { s.Email = "Bob <bob@example.com>" }, "Invalid email address"},
+			{"short password", func(s *account.SignUp) { s.Password, s.ConfirmPassword = "12345", "12345" }, "Password must be at least 6 characters"},
+			{"mismatch", func(s *account.SignUp) { s.ConfirmPassword = "secret2" }, "Passwords do not match"},
+			{"admin sign-up", func(s *account.SignUp) { s.UserType = "admin" }, "Account type must be user or registrar"},
+			{"bad tier", func(s *account.SignUp) { s.UserType, s.Tier = "registrar", "gold" }, "Tier must be basic, premium or enterprise"},
+		}
+		for _, tt := range tests {
+			in := signUp("valid_name", "user")
+			tt.change(&in)
+			_, err := b.svc.Register(context.Background(), in)
+			require.Equal(t, apperr.Invalid, apperr.Code(err), tt.name)
+			require.Equal(t, tt.want, apperr.Message(err), tt.name)
+		}
+		var n int
+		require.NoError(t, d.Bun.NewRaw("SELECT count(*) FROM users").Scan(context.Background(), &n))
+		require.Zero(t, n, "a refused sign-up stores nothing")
+	})
+}
+
+func TestRegisterConflicts(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		_, err := b.svc.Register(ctx, signUp("alice", "user"))
+		require.NoError(t, err)
+
+		dup := signUp("ALICE", "user")
+		dup.Email = "other@example.com"
+		_, err = b.svc.Register(ctx, dup)
+		require.Equal(t, apperr.Conflict, apperr.Code(err))
+		require.Equal(t, "Username is already taken", apperr.Message(err))
+
+		dup = signUp("alice2", "user")
+		dup.Email = "Alice@Example.com"
+		_, err = b.svc.Register(ctx, dup)
+		require.Equal(t, apperr.Conflict, apperr.Code(err))
+		require.Equal(t, "An account with this email already exists", apperr.Message(err))
+	})
+}
+
+func TestRegisterConcurrentSameUsernameCreatesOne(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for i := range errs {
+			wg.Go(func() {
+				in := signUp("racer", "user")
+				in.Email = strings.Repeat("x", i+1) + "@example.com"
+				_, errs[i] = b.svc.Register(context.Background(), in)
+			})
+		}
+		wg.Wait()
+		ok := 0
+		for _, err := range errs {
+			if err == nil {
+				ok++
+			} else {
+				require.Equal(t, apperr.Conflict, apperr.Code(err), err)
+			}
+		}
+		require.Equal(t, 1, ok)
+	})
+}
+
+func TestRegistrarGetsTierAndSealedAPIKey(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		u, err := b.svc.Register(ctx, signUp("reseller", "registrar"))
+		require.NoError(t, err)
+		require.Equal(t, account.TierBasic, u.Tier)
+
+		key, err := b.svc.APIKey(u)
+		require.NoError(t, err)
+		require.True(t, strings.HasPrefix(key, account.APIKeyPrefix))
+		require.Len(t, key, len(account.APIKeyPrefix)+40)
+
+		// Nothing in the row holds the key in plain text.
+		var hash, sealed string
+		require.NoError(t, d.Bun.NewRaw("SELECT api_key_hash, api_key_sealed FROM users WHERE id = ?", u.ID).Scan(ctx, &hash, &sealed))
+		require.NotContains(t, hash, key[3:])
+		require.NotContains(t, sealed, key[3:])
+
+		owner, err := b.svc.ByAPIKey(ctx, key)
+		require.NoError(t, err)
+		require.Equal(t, u.ID, owner.ID)
+		_, err = b.svc.ByAPIKey(ctx, key+"x")
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+
+		premium := signUp("reseller2", "registrar")
+		premium.Tier = account.TierPremium
+		p, err := b.svc.Register(ctx, premium)
+		require.NoError(t, err)
+		require.Equal(t, account.TierPremium, p.Tier)
+
+		// A user never gets a tier or a key, whatever the form sent.
+		plain := signUp("enduser", "user")
+		plain.Tier = account.TierEnterprise
+		eu, err := b.svc.Register(ctx, plain)
+		require.NoError(t, err)
+		require.Empty(t, eu.Tier)
+		k, err := b.svc.APIKey(eu)
+		require.NoError(t, err)
+		require.Empty(t, k)
+	})
+}
+
+func TestAPIKeyDoesNotOpenWithAnotherSecret(t *testing.T) {
+	t.Parallel()
+	d := dbtest.Open(t, db.SQLite)
+	b := setup(t, d)
+	u, err := b.svc.Register(context.Background(), signUp("reseller", "registrar"))
+	require.NoError(t, err)
+	other, err := account.NewService(d, account.Options{Secret: []byte(strings.Repeat("t", 32))})
+	require.NoError(t, err)
+	_, err = other.APIKey(u)
+	require.Error(t, err)
+}
+
+func TestLoginSessionsAndLogout(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		created, err := b.svc.Register(ctx, signUp("bob", "user"))
+		require.NoError(t, err)
+
+		u, first, err := b.svc.Login(ctx, "BOB", "secret1", "", client)
+		require.NoError(t, err)
+		require.Equal(t, created.ID, u.ID)
+		got, err := b.svc.Authenticate(ctx, first)
+		require.NoError(t, err)
+		require.Equal(t, "bob", got.Username)
+
+		// Logging in again from the same browser replaces the session id.
+		_, second, err := b.svc.Login(ctx, "bob", "secret1", first, client)
+		require.NoError(t, err)
+		require.NotEqual(t, first, second)
+		_, err = b.svc.Authenticate(ctx, first)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+
+		require.NoError(t, b.svc.Logout(ctx, second))
+		_, err = b.svc.Authenticate(ctx, second)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+
+		var stored int
+		require.NoError(t, d.Bun.NewRaw("SELECT count(*) FROM sessions WHERE token_hash = ?", second).Scan(ctx, &stored))
+		require.Zero(t, stored, "tokens are stored hashed")
+	})
+}
+
+func TestLoginFailures(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		_, err := b.svc.Register(ctx, signUp("carol", "user"))
+		require.NoError(t, err)
+
+		_, _, err = b.svc.Login(ctx, "carol", "wrong-password", "", client)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+		require.Equal(t, "Invalid username or password", apperr.Message(err))
+		_, _, err = b.svc.Login(ctx, "nobody", "whatever", "", client)
+		require.Equal(t, "Invalid username or password", apperr.Message(err))
+		_, _, err = b.svc.Login(ctx, "ca", "whatever", "", client)
+		require.Equal(t, "Username must be at least 3 characters", apperr.Message(err))
+		_, _, err = b.svc.Login(ctx, "carol", "short", "", client)
+		require.Equal(t, "Password must be at least 6 characters", apperr.Message(err))
+	})
+}
+
+func TestLoginThrottlePerUsername(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		_, err := b.svc.Register(ctx, signUp("dave", "user"))
+		require.NoError(t, err)
+		for i := range 5 {
+			c := account.Client{IP: "198.51.100." + string(rune('1'+i))}
+			_, _, err = b.svc.Login(ctx, "dave", "wrong-password", "", c)
+			require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+		}
+		// Even the right password is refused now, from any address.
+		_, _, err = b.svc.Login(ctx, "Dave", "secret1", "", client)
+		require.Equal(t, apperr.TooManyRequests, apperr.Code(err))
+		require.Equal(t, "Too many failed login attempts. Please try again in 15 minutes.", apperr.Message(err))
+
+		b.clock.Advance(15 * time.Minute)
+		_, _, err = b.svc.Login(ctx, "dave", "secret1", "", client)
+		require.NoError(t, err)
+	})
+}
+
+func TestLoginThrottlePerClient(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		_, err := b.svc.Register(ctx, signUp("erin", "user"))
+		require.NoError(t, err)
+		for i := range 20 {
+			_, _, err = b.svc.Login(ctx, "guess"+strings.Repeat("x", i), "wrong-password", "", client)
+			require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+		}
+		_, _, err = b.svc.Login(ctx, "erin", "secret1", "", client)
+		require.Equal(t, apperr.TooManyRequests, apperr.Code(err))
+		// Another client is not affected.
+		_, _, err = b.svc.Login(ctx, "erin", "secret1", "", account.Client{IP: "203.0.113.9"})
+		require.NoError(t, err)
+	})
+}
+
+func TestSessionsExpireAndSlide(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		_, err := b.svc.Register(ctx, signUp("frank", "user"))
+		require.NoError(t, err)
+		_, token, err := b.svc.Login(ctx, "frank", "secret1", "", client)
+		require.NoError(t, err)
+
+		// Used after 20 hours of a 24-hour session: it is extended.
+		b.clock.Advance(20 * time.Hour)
+		_, err = b.svc.Authenticate(ctx, token)
+		require.NoError(t, err)
+		b.clock.Advance(20 * time.Hour)
+		_, err = b.svc.Authenticate(ctx, token)
+		require.NoError(t, err)
+
+		// Left alone for a whole TTL: it has expired, and the purge removes it.
+		b.clock.Advance(24 * time.Hour)
+		_, err = b.svc.Authenticate(ctx, token)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+		n, err := b.svc.PurgeExpired(ctx)
+		require.NoError(t, err)
+		require.EqualValues(t, 1, n)
+	})
+}
+
+func TestDisabledAccountCannotLogIn(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		u, err := b.svc.Register(ctx, signUp("mallory", "registrar"))
+		require.NoError(t, err)
+		_, token, err := b.svc.Login(ctx, "mallory", "secret1", "", client)
+		require.NoError(t, err)
+		key, err := b.svc.APIKey(u)
+		require.NoError(t, err)
+
+		dbtest.MustExec(t, d, "UPDATE users SET disabled_at = ? WHERE id = ?", b.clock.Now(), u.ID)
+		_, err = b.svc.Authenticate(ctx, token)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+		_, _, err = b.svc.Login(ctx, "mallory", "secret1", "", client)
+		require.Equal(t, apperr.Forbidden, apperr.Code(err))
+		_, err = b.svc.ByAPIKey(ctx, key)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+	})
+}
+
+func TestCreateAdmin(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		u, err := b.svc.CreateAdmin(ctx, "root", "root@example.com", "hunter22")
+		require.NoError(t, err)
+		require.True(t, u.IsAdmin())
+		_, err = b.svc.CreateAdmin(ctx, "root", "root2@example.com", "hunter22")
+		require.Equal(t, apperr.Conflict, apperr.Code(err))
+		_, _, err = b.svc.Login(ctx, "root", "hunter22", "", client)
+		require.NoError(t, err)
+	})
+}

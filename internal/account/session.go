@@ -1,0 +1,186 @@
+package account
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/nameport/nameport/internal/apperr"
+)
+
+// session is a login session. Only the SHA-256 of its token is stored, so a
+// copy of the database does not let anyone log in.
+type session struct {
+	bun.BaseModel `bun:"table:sessions"`
+
+	TokenHash string    `bun:"token_hash,pk"`
+	UserID    int64     `bun:"user_id"`
+	CreatedAt time.Time `bun:"created_at"`
+	ExpiresAt time.Time `bun:"expires_at"`
+	ClientIP  string    `bun:"client_ip"`
+	UserAgent string    `bun:"user_agent"`
+}
+
+// Client describes where a request comes from.
+type Client struct {
+	IP        string
+	UserAgent string
+}
+
+var errInvalidLogin = apperr.New(apperr.Unauthenticated, "Invalid username or password")
+
+// Login checks a username and password and opens a new session, returning its
+// token. oldToken, the session the browser had before (if any), is ended so
+// every login gets a fresh session id. Returns invalid for malformed input,
+// too_many_requests while throttled, unauthenticated for wrong credentials and
+// forbidden for a disabled account.
+func (s *Service) Login(ctx context.Context, username, password, oldToken string, c Client) (*User, string, error) {
+	username = strings.TrimSpace(username)
+	if utf8Len(username) < minUsername {
+		return nil, "", invalid("Username must be at least 3 characters")
+	}
+	if err := validatePassword(password); err != nil {
+		return nil, "", err
+	}
+	keys := throttleKeys(username, c.IP)
+	if err := s.checkThrottle(ctx, keys); err != nil {
+		return nil, "", err
+	}
+
+	u := new(User)
+	err := s.db.Bun.NewSelect().Model(u).Where("lower(username) = lower(?)", username).Scan(ctx)
+	hash := u.PasswordHash
+	if errors.Is(err, sql.ErrNoRows) {
+		hash = dummyHash
+	} else if err != nil {
+		return nil, "", fmt.Errorf("account: login %s: %w", username, err)
+	}
+	ok, err := verifyPassword(hash, password)
+	if err != nil {
+		return nil, "", fmt.Errorf("account: login %s: %w", username, err)
+	}
+	if !ok || u.ID == 0 {
+		if err := s.recordFailure(ctx, keys); err != nil {
+			return nil, "", err
+		}
+		return nil, "", errInvalidLogin
+	}
+	if !u.DisabledAt.IsZero() {
+		return nil, "", apperr.New(apperr.Forbidden, "This account is disabled")
+	}
+	if err := s.clearFailures(ctx, keys.user); err != nil {
+		return nil, "", err
+	}
+	if oldToken != "" {
+		if err := s.Logout(ctx, oldToken); err != nil {
+			return nil, "", err
+		}
+	}
+	token, err := s.StartSession(ctx, u, c)
+	if err != nil {
+		return nil, "", err
+	}
+	return u, token, nil
+}
+
+// StartSession opens a session for u and returns its token.
+func (s *Service) StartSession(ctx context.Context, u *User, c Client) (string, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", fmt.Errorf("account: session token: %w", err)
+	}
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	now := s.clock()
+	sess := &session{TokenHash: hashToken(token), UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(s.sessionTTL),
+		ClientIP: truncate(c.IP, 64), UserAgent: truncate(c.UserAgent, 256)}
+	if _, err := s.db.Bun.NewInsert().Model(sess).Exec(ctx); err != nil {
+		return "", fmt.Errorf("account: start session for %s: %w", u.Username, err)
+	}
+	return token, nil
+}
+
+// sessionRefreshEvery bounds how often a used session's expiry is pushed
+// forward, so that reads do not all turn into writes.
+const sessionRefreshEvery = time.Hour
+
+// Authenticate returns the account of a session token and keeps the session
+// alive. Returns unauthenticated when the session does not exist, has
+// expired, or its account is disabled.
+func (s *Service) Authenticate(ctx context.Context, token string) (*User, error) {
+	if token == "" {
+		return nil, errNotLoggedIn
+	}
+	now := s.clock()
+	sess := new(session)
+	err := s.db.Bun.NewSelect().Model(sess).Where("token_hash = ?", hashToken(token)).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNotLoggedIn
+	}
+	if err != nil {
+		return nil, fmt.Errorf("account: authenticate: %w", err)
+	}
+	if !now.Before(sess.ExpiresAt) {
+		return nil, errNotLoggedIn
+	}
+	u, err := s.ByID(ctx, sess.UserID)
+	if apperr.Code(err) == apperr.NotFound || err == nil && !u.DisabledAt.IsZero() {
+		return nil, errNotLoggedIn
+	}
+	if err != nil {
+		return nil, err
+	}
+	if sess.ExpiresAt.Sub(now) < s.sessionTTL-sessionRefreshEvery {
+		if _, err := s.db.Bun.NewUpdate().Model(sess).Set("expires_at = ?", now.Add(s.sessionTTL)).
+			Where("token_hash = ?", sess.TokenHash).Exec(ctx); err != nil {
+			return nil, fmt.Errorf("account: refresh session: %w", err)
+		}
+	}
+	return u, nil
+}
+
+var errNotLoggedIn = apperr.New(apperr.Unauthenticated, "Not authenticated")
+
+// Logout ends the session of token; ending an unknown session is no error.
+func (s *Service) Logout(ctx context.Context, token string) error {
+	if _, err := s.db.Bun.NewDelete().Model((*session)(nil)).Where("token_hash = ?", hashToken(token)).Exec(ctx); err != nil {
+		return fmt.Errorf("account: logout: %w", err)
+	}
+	return nil
+}
+
+// PurgeExpired deletes expired sessions and stale throttle windows.
+func (s *Service) PurgeExpired(ctx context.Context) (int64, error) {
+	now := s.clock()
+	res, err := s.db.Bun.NewDelete().Model((*session)(nil)).Where("expires_at <= ?", now).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("account: purge sessions: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	if _, err := s.db.Bun.NewDelete().Table("login_failures").Where("window_start <= ?", now.Add(-throttleWindow)).Exec(ctx); err != nil {
+		return n, fmt.Errorf("account: purge login failures: %w", err)
+	}
+	return n, nil
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+func utf8Len(s string) int { return len([]rune(s)) }

@@ -1,0 +1,56 @@
+// Package apperr is the error type that services return: a machine-readable
+// code and a message fit to show a user. Errors without a code are internal:
+// logged with their cause, never shown.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Codes of application errors.
+const (
+	Invalid           = "invalid"
+	Unauthenticated   = "unauthenticated"
+	Forbidden         = "forbidden"
+	NotFound          = "not_found"
+	Conflict          = "conflict"
+	TooManyRequests   = "too_many_requests"
+	InsufficientFunds = "insufficient_funds"
+	Internal          = "internal"
+)
+
+// Error is an application error.
+type Error struct {
+	Code    string
+	Message string
+	// RetryAfter tells a throttled client when to try again.
+	RetryAfter time.Duration
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// New returns an error with code and a user-facing message.
+func New(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Code returns the code of err, or Internal when it carries none.
+func Code(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}
+
+// Message returns the user-facing message of err, or a generic one for
+// internal errors, whose text may hold details users must not see.
+func Message(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "An unexpected error occurred"
+}

@@ -1,0 +1,153 @@
+// Package config defines the server's configuration and loads it with viper:
+// command-line flags win over NAMEPORT_* environment variables, which win over
+// an optional nameport.yaml, which wins over the defaults below.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// Roles a nameport process can run.
+const (
+	RoleAPI    = "api"
+	RoleDNS    = "dns"
+	RoleWorker = "worker"
+)
+
+// Config is everything `nameport serve` needs.
+type Config struct {
+	HTTPAddr    string
+	DNSAddr     string
+	DatabaseURL string
+	DataDir     string
+	Roles       []string
+	Demo        bool
+	// Migrate applies pending migrations at start.
+	Migrate bool
+	// Secret is the server secret (hex, 32 bytes) that encrypts API keys at
+	// rest. Empty means: read or create DataDir/secret.key.
+	Secret     string
+	SessionTTL time.Duration
+	LogFormat  string
+	LogLevel   string
+}
+
+// HasRole reports whether the process runs role.
+func (c Config) HasRole(role string) bool { return slices.Contains(c.Roles, role) }
+
+// Flag describes one setting: its flag name (the env var is NAMEPORT_ plus the
+// name upper-cased with dashes as underscores), default and help text.
+type Flag struct {
+	Name    string
+	Default any
+	Usage   string
+}
+
+// Flags lists every setting of `nameport serve`; README's configuration table
+// mirrors it.
+var Flags = []Flag{
+	{"http-addr", "127.0.0.1:8080", "address of the HTTP server (web app, /api, /v1)"},
+	{"dns-addr", "127.0.0.1:5353", "address of the authoritative DNS server (UDP and TCP)"},
+	{"database-url", "sqlite://./data/nameport.db", "sqlite://PATH or postgres://USER@HOST:PORT/DB"},
+	{"data-dir", "./data", "directory for the SQLite file and the generated server secret"},
+	{"roles", "api,dns,worker", "roles this process runs: api, dns, worker"},
+	{"demo", false, "load demo data (demo accounts) at start"},
+	{"migrate", true, "apply database migrations at start"},
+	{"secret", "", "server secret, 64 hex characters; default: read or create DATA_DIR/secret.key"},
+	{"session-ttl", 7 * 24 * time.Hour, "how long a login session lasts without use"},
+	{"log-format", "text", "log format: text or json"},
+	{"log-level", "info", "log level: debug, info, warn, error"},
+}
+
+// DatabaseFlags are the settings that commands other than serve share.
+var DatabaseFlags = []string{"database-url", "data-dir", "log-format", "log-level"}
+
+// Register adds the named settings (all when names is empty) as flags.
+func Register(fs *pflag.FlagSet, names ...string) {
+	for _, f := range Flags {
+		if len(names) > 0 && !slices.Contains(names, f.Name) {
+			continue
+		}
+		switch d := f.Default.(type) {
+		case string:
+			fs.String(f.Name, d, f.Usage)
+		case bool:
+			fs.Bool(f.Name, d, f.Usage)
+		case time.Duration:
+			fs.Duration(f.Name, d, f.Usage)
+		}
+	}
+}
+
+// Load resolves the configuration from flags, environment, the config file
+// (--config, or nameport.yaml in the working directory when present) and
+// defaults.
+func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
+	v := viper.New()
+	v.SetEnvPrefix("NAMEPORT")
+	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
+	v.AutomaticEnv()
+	for _, f := range Flags {
+		v.SetDefault(f.Name, f.Default)
+	}
+	if err := v.BindPFlags(fs); err != nil {
+		return Config{}, fmt.Errorf("config: bind flags: %w", err)
+	}
+	if configFile != "" {
+		v.SetConfigFile(configFile)
+	} else {
+		v.SetConfigName("nameport")
+		v.SetConfigType("yaml")
+		v.AddConfigPath(".")
+	}
+	if err := v.ReadInConfig(); err != nil {
+		var notFound viper.ConfigFileNotFoundError
+		if configFile != "" || !errors.As(err, &notFound) {
+			return Config{}, fmt.Errorf("config: read %s: %w", v.ConfigFileUsed(), err)
+		}
+	}
+
+	c := Config{
+		HTTPAddr:    v.GetString("http-addr"),
+		DNSAddr:     v.GetString("dns-addr"),
+		DatabaseURL: v.GetString("database-url"),
+		DataDir:     v.GetString("data-dir"),
+		Demo:        v.GetBool("demo"),
+		Migrate:     v.GetBool("migrate"),
+		Secret:      v.GetString("secret"),
+		SessionTTL:  v.GetDuration("session-ttl"),
+		LogFormat:   v.GetString("log-format"),
+		LogLevel:    v.GetString("log-level"),
+	}
+	for _, r := range strings.Split(v.GetString("roles"), ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			c.Roles = append(c.Roles, r)
+		}
+	}
+	return c, c.validate()
+}
+
+func (c Config) validate() error {
+	if len(c.Roles) == 0 {
+		return errors.New("config: --roles names no role")
+	}
+	for _, r := range c.Roles {
+		if r != RoleAPI && r != RoleDNS && r != RoleWorker {
+			return fmt.Errorf("config: unknown role %q (want api, dns or worker)", r)
+		}
+	}
+	if c.SessionTTL < time.Minute {
+		return errors.New("config: --session-ttl must be at least 1m")
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return fmt.Errorf("config: --log-format %q: want text or json", c.LogFormat)
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+// Package db opens Nameport's database (SQLite or PostgreSQL) through Bun,
+// applies migrations, and runs transactions in which Bun writes and River job
+// inserts commit or roll back together on both engines.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// Engine names a supported database engine.
+type Engine string
+
+const (
+	SQLite   Engine = "sqlite"
+	Postgres Engine = "postgres"
+)
+
+// DB is an open database: Bun for queries, plus the job queue once SetupJobs
+// has run.
+type DB struct {
+	Bun    *bun.DB
+	Engine Engine
+
+	sqlDB  *sql.DB
+	pgPool *pgxpool.Pool // PostgreSQL only: River's driver wants the pgx pool
+	jobs   jobQueue
+}
+
+// Open connects to url: sqlite://PATH (the file and its folder are created)
+// or postgres://… (also postgresql://…).
+func Open(ctx context.Context, url string) (*DB, error) {
+	switch {
+	case strings.HasPrefix(url, "sqlite://"):
+		return openSQLite(strings.TrimPrefix(url, "sqlite://"))
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		return openPostgres(ctx, url)
+	default:
+		return nil, fmt.Errorf("db: unsupported database url %q (want sqlite://PATH or postgres://…)", redact(url))
+	}
+}
+
+func openSQLite(path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("db: sqlite:// needs a file path")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return nil, fmt.Errorf("db: create folder for %s: %w", path, err)
+	}
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	sqlDB, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
+	}
+	// SQLite allows one writer at a time; River and Bun share one connection
+	// so that neither ever meets SQLITE_BUSY (see riversqlite's package doc).
+	sqlDB.SetMaxOpenConns(1)
+	if err := sqlDB.Ping(); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("db: open sqlite %s: %w", path, err)
+	}
+	return &DB{Bun: bun.NewDB(sqlDB, sqlitedialect.New()), Engine: SQLite, sqlDB: sqlDB}, nil
+}
+
+func openPostgres(ctx context.Context, url string) (*DB, error) {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("db: open postgres %s: %w", redact(url), err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("db: connect to postgres %s: %w", redact(url), err)
+	}
+	// Bun runs over database/sql on the same pgx pool that River uses, so a
+	// transaction begun on one pgx connection serves both (see InTx).
+	sqlDB := stdlib.OpenDBFromPool(pool)
+	return &DB{Bun: bun.NewDB(sqlDB, pgdialect.New()), Engine: Postgres, sqlDB: sqlDB, pgPool: pool}, nil
+}
+
+// Ping reports whether the database answers.
+func (d *DB) Ping(ctx context.Context) error { return d.sqlDB.PingContext(ctx) }
+
+// Close stops nothing but the connections: stop the job queue first.
+func (d *DB) Close() error {
+	err := d.Bun.Close()
+	if d.pgPool != nil {
+		d.pgPool.Close()
+	}
+	return err
+}
+
+// redact hides the password of a database URL in messages.
+func redact(url string) string {
+	scheme, rest, ok := strings.Cut(url, "://")
+	if !ok {
+		return url
+	}
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
+		return url
+	}
+	user, _, hasPassword := strings.Cut(rest[:at], ":")
+	if !hasPassword {
+		return url
+	}
+	return scheme + "://" + user + ":***" + rest[at:]
+}

@@ -1,0 +1,99 @@
+// Package dbtest gives tests real, fresh, migrated databases: a SQLite file
+// always, and a PostgreSQL database too when NAMEPORT_TEST_DATABASE_URL names
+// a server (for example postgres://postgres@127.0.0.1:5432/postgres).
+package dbtest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
+	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/db"
+)
+
+// EnvURL names the PostgreSQL server tests create their databases on.
+const EnvURL = "NAMEPORT_TEST_DATABASE_URL"
+
+// Engines lists the engines under test: sqlite, and postgres when EnvURL is set.
+func Engines() []db.Engine {
+	if os.Getenv(EnvURL) != "" {
+		return []db.Engine{db.SQLite, db.Postgres}
+	}
+	return []db.Engine{db.SQLite}
+}
+
+// Each runs fn as one subtest per engine under test, each with a fresh
+// migrated database.
+func Each(t *testing.T, fn func(t *testing.T, d *db.DB)) {
+	t.Helper()
+	for _, engine := range Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			fn(t, Open(t, engine))
+		})
+	}
+}
+
+// Open returns a fresh migrated database of engine, removed when t ends.
+func Open(t testing.TB, engine db.Engine) *db.DB {
+	t.Helper()
+	d, err := db.Open(context.Background(), URL(t, engine))
+	require.NoError(t, err)
+	t.Cleanup(func() { d.Close() })
+	require.NoError(t, d.Migrate(context.Background()))
+	return d
+}
+
+// URL creates an empty database of engine and returns its URL; the database
+// is dropped when t ends.
+func URL(t testing.TB, engine db.Engine) string {
+	t.Helper()
+	if engine == db.SQLite {
+		return "sqlite://" + filepath.Join(t.TempDir(), "test.db")
+	}
+	server := os.Getenv(EnvURL)
+	if server == "" {
+		t.Fatalf("dbtest: %s is not set", EnvURL)
+	}
+	admin, err := sql.Open("pgx", server)
+	require.NoError(t, err)
+	defer admin.Close()
+
+	var suffix [6]byte
+	_, _ = rand.Read(suffix[:])
+	name := "nameport_test_" + hex.EncodeToString(suffix[:])
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err = admin.ExecContext(ctx, "CREATE DATABASE "+name)
+	require.NoError(t, err, "dbtest: create database on %s", EnvURL)
+	t.Cleanup(func() {
+		admin, err := sql.Open("pgx", server)
+		if err != nil {
+			return
+		}
+		defer admin.Close()
+		_, _ = admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+	})
+
+	u, err := url.Parse(server)
+	require.NoError(t, err)
+	u.Path = "/" + name
+	return u.String()
+}
+
+// MustExec runs a statement for test setup.
+func MustExec(t testing.TB, d *db.DB, query string, args ...any) {
+	t.Helper()
+	_, err := d.Bun.ExecContext(context.Background(), query, args...)
+	require.NoError(t, err, fmt.Sprintf("exec %s", query))
+}
