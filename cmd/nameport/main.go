@@ -1,0 +1,178 @@
+// Command nameport is the Nameport server: `serve` runs the API, DNS and
+// worker roles; `migrate`, `admin create` and `openapi` are for operators.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/spf13/cobra"
+
+	"github.com/nameport/nameport/internal/api"
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/config"
+	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/server"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := newRootCmd().ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "nameport:", err)
+		os.Exit(1)
+	}
+}
+
+func newRootCmd() *cobra.Command {
+	var configFile string
+	root := &cobra.Command{
+		Use:           "nameport",
+		Short:         "Nameport: domain registry and registrar platform",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&configFile, "config", "", "config file (default: nameport.yaml in the working directory, when present)")
+	load := func(cmd *cobra.Command) (config.Config, *slog.Logger, error) {
+		cfg, err := config.Load(cmd.Flags(), configFile)
+		if err != nil {
+			return cfg, nil, err
+		}
+		logger := newLogger(cfg)
+		slog.SetDefault(logger)
+		return cfg, logger, nil
+	}
+	root.AddCommand(newServeCmd(load), newMigrateCmd(load), newAdminCmd(load), newOpenAPICmd())
+	return root
+}
+
+type loader func(cmd *cobra.Command) (config.Config, *slog.Logger, error)
+
+func newServeCmd(load loader) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the server (roles api, dns and worker by default)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, logger, err := load(cmd)
+			if err != nil {
+				return err
+			}
+			return server.Run(cmd.Context(), cfg, logger, nil)
+		},
+	}
+	config.Register(cmd.Flags())
+	return cmd
+}
+
+func newMigrateCmd(load loader) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "migrate",
+		Short: "Apply database migrations and exit",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, logger, err := load(cmd)
+			if err != nil {
+				return err
+			}
+			d, err := db.Open(cmd.Context(), cfg.DatabaseURL)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			if err := d.Migrate(cmd.Context()); err != nil {
+				return err
+			}
+			logger.Info("migrations applied", "engine", d.Engine)
+			return nil
+		},
+	}
+	config.Register(cmd.Flags(), config.DatabaseFlags...)
+	return cmd
+}
+
+func newAdminCmd(load loader) *cobra.Command {
+	admin := &cobra.Command{Use: "admin", Short: "Manage admin accounts"}
+	var username, email, password string
+	create := &cobra.Command{
+		Use:   "create",
+		Short: "Create an admin account",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, _, err := load(cmd)
+			if err != nil {
+				return err
+			}
+			d, err := db.Open(cmd.Context(), cfg.DatabaseURL)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			if err := d.Migrate(cmd.Context()); err != nil {
+				return err
+			}
+			svc, err := server.NewServices(d, cfg)
+			if err != nil {
+				return err
+			}
+			u, err := svc.Accounts.CreateAdmin(cmd.Context(), username, email, password)
+			if err != nil {
+				return userError(err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "admin %s created (id %d)\n", u.Username, u.ID)
+			return nil
+		},
+	}
+	create.Flags().StringVar(&username, "username", "", "username (required)")
+	create.Flags().StringVar(&email, "email", "", "email address (required)")
+	create.Flags().StringVar(&password, "password", "", "password, at least 6 characters (required)")
+	for _, f := range []string{"username", "email", "password"} {
+		_ = create.MarkFlagRequired(f)
+	}
+	config.Register(create.Flags(), config.DatabaseFlags...)
+	config.Register(create.Flags(), "secret")
+	admin.AddCommand(create)
+	return admin
+}
+
+func newOpenAPICmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "openapi",
+		Short: "Print the OpenAPI document (JSON) without starting a server",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			doc := api.New(chi.NewRouter(), api.Services{}).OpenAPI()
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			enc.SetIndent("", "  ")
+			return enc.Encode(doc)
+		},
+	}
+}
+
+// userError shows a person the message of an application error without its
+// code; other errors pass as they are.
+func userError(err error) error {
+	if apperr.Code(err) != apperr.Internal {
+		return errors.New(apperr.Message(err))
+	}
+	return err
+}
+
+func newLogger(cfg config.Config) *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}

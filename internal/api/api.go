@@ -1,0 +1,38 @@
+// Package api is Nameport's HTTP API: the huma operations of /api (the web
+// app's calls, answered in the spec's {"success":…} envelope) and, later,
+// /v1 (the registrar API), in one OpenAPI 3.1 document. Handlers are thin:
+// decode, call a capability service, encode.
+package api
+
+import (
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humachi"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/nameport/nameport/internal/account"
+)
+
+// Version of the API document.
+const Version = "0.1.0"
+
+// Services are the capability services the operations call.
+type Services struct {
+	Accounts *account.Service
+}
+
+// New registers every operation on r and serves the OpenAPI document at
+// /openapi.json and its reference at /docs.
+func New(r chi.Router, svc Services) huma.API {
+	cfg := huma.DefaultConfig("Nameport API", Version)
+	cfg.Info.Description = "Domain registration, DNS and wallet API of Nameport. " +
+		"The web app uses /api with a session cookie; registrars automate with /v1 and an API key."
+	cfg.CreateHooks = nil // no $schema links in bodies: the SPA and SDK read plain JSON
+	a := humachi.New(r, cfg)
+	addRoutes(a, svc)
+	return a
+}
+
+// addRoutes is the route table: one call per area.
+func addRoutes(a huma.API, svc Services) {
+	addAuthRoutes(a, svc.Accounts)
+}

@@ -1,0 +1,178 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/apperr"
+)
+
+// envelope is the /api success shape: {"success":true,"data":…}.
+type envelope[T any] struct {
+	Success bool `json:"success"`
+	Data    T    `json:"data"`
+}
+
+func ok[T any](data T) envelope[T] { return envelope[T]{Success: true, Data: data} }
+
+// userBody is the current-user payload (spec section 3 "Session / current
+// user").
+type userBody struct {
+	ID       int64  `json:"id"`
+	Username string `json:"username"`
+	Email    string `json:"email"`
+	FullName string `json:"fullName"`
+	UserType string `json:"userType" enum:"user,registrar,admin"`
+	Tier     string `json:"tier,omitempty" enum:"basic,premium,enterprise" doc:"Registrars only"`
+	APIKey   string `json:"apiKey,omitempty" doc:"Registrars only: the account's API key"`
+}
+
+func toUserBody(accounts *account.Service, u *account.User) (userBody, error) {
+	key, err := accounts.APIKey(u)
+	if err != nil {
+		return userBody{}, err
+	}
+	return userBody{ID: u.ID, Username: u.Username, Email: u.Email, FullName: u.FullName,
+		UserType: u.UserType, Tier: u.Tier, APIKey: key}, nil
+}
+
+type RegisterInput struct {
+	Body struct {
+		Username        string `json:"username" required:"false"`
+		Email           string `json:"email" required:"false"`
+		Password        string `json:"password" required:"false"`
+		ConfirmPassword string `json:"confirmPassword" required:"false"`
+		FullName        string `json:"fullName" required:"false"`
+		UserType        string `json:"userType,omitempty" doc:"user (default) or registrar"`
+		Tier            string `json:"tier,omitempty" doc:"Registrars: basic (default), premium or enterprise"`
+	}
+}
+
+type LoginInput struct {
+	Body struct {
+		Username string `json:"username" required:"false"`
+		Password string `json:"password" required:"false"`
+	}
+}
+
+// SessionOutput answers a sign-up or login: the account, and the cookie of
+// its new session.
+type SessionOutput struct {
+	SetCookie http.Cookie `header:"Set-Cookie"`
+	Body      envelope[userBody]
+}
+
+type LogoutOutput struct {
+	SetCookie http.Cookie `header:"Set-Cookie"`
+	Body      struct {
+		Success bool `json:"success"`
+	}
+}
+
+type MeOutput struct {
+	Body envelope[userBody]
+}
+
+func addAuthRoutes(a huma.API, accounts *account.Service) {
+	huma.Register(a, huma.Operation{
+		OperationID: "auth-register", Method: http.MethodPost, Path: "/api/auth/register", Tags: []string{"Auth"},
+		Summary:       "Create an account",
+		Description:   "Creates an end-user or registrar account and logs it in. A registrar gets its tier (basic by default) and an API key.",
+		DefaultStatus: http.StatusCreated,
+		Errors:        []int{http.StatusConflict, http.StatusUnprocessableEntity},
+	}, func(ctx context.Context, in *RegisterInput) (*SessionOutput, error) {
+		b := in.Body
+		u, err := accounts.Register(ctx, account.SignUp{Username: b.Username, Email: b.Email, Password: b.Password,
+			ConfirmPassword: b.ConfirmPassword, FullName: b.FullName, UserType: b.UserType, Tier: b.Tier})
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		req := requestOf(ctx)
+		if req.sessionToken != "" {
+			if err := accounts.Logout(ctx, req.sessionToken); err != nil {
+				return nil, fail(ctx, err)
+			}
+		}
+		token, err := accounts.StartSession(ctx, u, req.client)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return sessionOutput(ctx, accounts, u, token)
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "auth-login", Method: http.MethodPost, Path: "/api/auth/login", Tags: []string{"Auth"},
+		Summary:     "Log in",
+		Description: "Checks a username and password and starts a new session. Repeated failures are throttled per username and per client.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests},
+	}, func(ctx context.Context, in *LoginInput) (*SessionOutput, error) {
+		req := requestOf(ctx)
+		u, token, err := accounts.Login(ctx, in.Body.Username, in.Body.Password, req.sessionToken, req.client)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return sessionOutput(ctx, accounts, u, token)
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "auth-logout", Method: http.MethodPost, Path: "/api/auth/logout", Tags: []string{"Auth"},
+		Summary: "Log out", Description: "Ends the current session. Logging out without a session is not an error.",
+	}, func(ctx context.Context, _ *struct{}) (*LogoutOutput, error) {
+		req := requestOf(ctx)
+		if req.sessionToken != "" {
+			if err := accounts.Logout(ctx, req.sessionToken); err != nil {
+				return nil, fail(ctx, err)
+			}
+		}
+		out := &LogoutOutput{SetCookie: http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1,
+			HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: req.tls}}
+		out.Body.Success = true
+		return out, nil
+	})
+
+	me := func(ctx context.Context, _ *struct{}) (*MeOutput, error) {
+		u, err := currentUser(ctx, accounts)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		body, err := toUserBody(accounts, u)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &MeOutput{Body: ok(body)}, nil
+	}
+	huma.Register(a, huma.Operation{
+		OperationID: "auth-me", Method: http.MethodGet, Path: "/api/auth/me", Tags: []string{"Auth"},
+		Summary: "The logged-in account", Errors: []int{http.StatusUnauthorized},
+	}, me)
+	huma.Register(a, huma.Operation{
+		OperationID: "me", Method: http.MethodGet, Path: "/api/me", Tags: []string{"Auth"},
+		Summary: "The logged-in account (role check)", Errors: []int{http.StatusUnauthorized},
+	}, me)
+}
+
+func sessionOutput(ctx context.Context, accounts *account.Service, u *account.User, token string) (*SessionOutput, error) {
+	body, err := toUserBody(accounts, u)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	// No Max-Age: the server decides when a session ends (it slides with use).
+	return &SessionOutput{
+		SetCookie: http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true,
+			SameSite: http.SameSiteLaxMode, Secure: requestOf(ctx).tls},
+		Body: ok(body),
+	}, nil
+}
+
+// currentUser returns the account of the request's session; unauthenticated
+// when there is none.
+func currentUser(ctx context.Context, accounts *account.Service) (*account.User, error) {
+	token := requestOf(ctx).sessionToken
+	if token == "" {
+		return nil, apperr.New(apperr.Unauthenticated, "Not authenticated")
+	}
+	return accounts.Authenticate(ctx, token)
+}

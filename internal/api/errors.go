@@ -1,0 +1,107 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/nameport/nameport/internal/apperr"
+)
+
+// envelopeError is an /api error as the web app reads it:
+// {"success":false,"error":"message"}.
+type envelopeError struct {
+	status  int
+	headers http.Header
+	Success bool   `json:"success"`
+	Message string `json:"error" doc:"What went wrong, fit to show a user"`
+}
+
+func (e *envelopeError) Error() string           { return e.Message }
+func (e *envelopeError) GetStatus() int          { return e.status }
+func (e *envelopeError) GetHeaders() http.Header { return e.headers }
+
+// Every error huma produces itself (validation, unreadable bodies, panics)
+// takes the envelope shape too.
+func init() {
+	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
+		return &envelopeError{status: status, Message: describe(status, msg, errs)}
+	}
+	huma.NewErrorWithContext = func(hctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+		if status >= 500 && hctx != nil {
+			logger(hctx.Context()).Error("request failed", "status", status, "err", errors.Join(errs...))
+		}
+		return huma.NewError(status, msg, errs...)
+	}
+}
+
+// describe turns huma's message and details into one sentence for a person.
+func describe(status int, msg string, errs []error) string {
+	if status >= 500 {
+		return "An unexpected error occurred"
+	}
+	var details []string
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		var d *huma.ErrorDetail
+		if errors.As(err, &d) && d.Location != "" {
+			details = append(details, fmt.Sprintf("%s: %s", strings.TrimPrefix(d.Location, "body."), d.Message))
+		} else {
+			details = append(details, err.Error())
+		}
+	}
+	if msg == "" {
+		msg = http.StatusText(status)
+	}
+	if msg != "" {
+		msg = strings.ToUpper(msg[:1]) + msg[1:]
+	}
+	if len(details) > 0 {
+		return msg + ": " + strings.Join(details, "; ")
+	}
+	return msg
+}
+
+// statusOf maps an application error code to its HTTP status.
+func statusOf(code string) int {
+	switch code {
+	case apperr.Invalid:
+		return http.StatusUnprocessableEntity
+	case apperr.Unauthenticated:
+		return http.StatusUnauthorized
+	case apperr.Forbidden:
+		return http.StatusForbidden
+	case apperr.NotFound:
+		return http.StatusNotFound
+	case apperr.Conflict:
+		return http.StatusConflict
+	case apperr.TooManyRequests:
+		return http.StatusTooManyRequests
+	case apperr.InsufficientFunds:
+		return http.StatusPaymentRequired
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// fail converts a service error into the /api envelope; internal errors are
+// logged with their cause and shown as a generic message.
+func fail(ctx context.Context, err error) error {
+	code := apperr.Code(err)
+	if code == apperr.Internal {
+		logger(ctx).Error("request failed", "err", err)
+	}
+	e := &envelopeError{status: statusOf(code), Message: apperr.Message(err)}
+	var ae *apperr.Error
+	if errors.As(err, &ae) && ae.RetryAfter > 0 {
+		e.headers = http.Header{"Retry-After": {strconv.Itoa(int(ae.RetryAfter.Seconds() + 0.999))}}
+	}
+	return e
+}

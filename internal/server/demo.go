@@ -1,0 +1,34 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/apperr"
+)
+
+// demoPassword is the password of every demo account. Demo data loads only
+// with --demo, which is for trying Nameport out, never for production.
+const demoPassword = "demo1234"
+
+var demoAccounts = []account.SignUp{
+	{Username: "demo", Email: "demo@nameport.test", FullName: "Demo User", UserType: account.TypeUser},
+	{Username: "demo-registrar", Email: "registrar@nameport.test", FullName: "Demo Registrar",
+		UserType: account.TypeRegistrar, Tier: account.TierPremium},
+}
+
+// seedDemo creates the demo accounts and a demo admin when they are missing.
+func seedDemo(ctx context.Context, accounts *account.Service, logger *slog.Logger) error {
+	for _, in := range demoAccounts {
+		in.Password, in.ConfirmPassword = demoPassword, demoPassword
+		if _, err := accounts.Register(ctx, in); err != nil && apperr.Code(err) != apperr.Conflict {
+			return err
+		}
+	}
+	if _, err := accounts.CreateAdmin(ctx, "demo-admin", "admin@nameport.test", demoPassword); err != nil && apperr.Code(err) != apperr.Conflict {
+		return err
+	}
+	logger.Info("demo accounts ready", "users", "demo, demo-registrar, demo-admin", "password", demoPassword)
+	return nil
+}

@@ -1,0 +1,139 @@
+// Package server wires Nameport's roles (api, dns, worker) into one process:
+// it opens the database, builds the services, starts the HTTP server, the
+// DNS server and the job workers, and shuts them down gracefully.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/config"
+	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/dnsserver"
+)
+
+// shutdownGrace bounds how long in-flight requests and jobs may take to finish
+// after SIGTERM.
+const shutdownGrace = 25 * time.Second
+
+// Services builds the capability services over d.
+type Services struct {
+	Accounts *account.Service
+}
+
+// NewServices builds every capability service from the configuration.
+func NewServices(d *db.DB, cfg config.Config) (Services, error) {
+	secret, err := loadSecret(cfg.Secret, cfg.DataDir)
+	if err != nil {
+		return Services{}, err
+	}
+	accounts, err := account.NewService(d, account.Options{Secret: secret, SessionTTL: cfg.SessionTTL})
+	if err != nil {
+		return Services{}, err
+	}
+	return Services{Accounts: accounts}, nil
+}
+
+// Run serves until ctx is cancelled, then shuts down gracefully. ready, when
+// not nil, receives the HTTP address once every role is up.
+func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func(httpAddr string)) error {
+	d, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if cfg.Migrate {
+		if err := d.Migrate(ctx); err != nil {
+			return err
+		}
+	}
+	svc, err := NewServices(d, cfg)
+	if err != nil {
+		return err
+	}
+	if cfg.Demo {
+		if err := seedDemo(ctx, svc.Accounts, logger); err != nil {
+			return fmt.Errorf("server: demo data: %w", err)
+		}
+	}
+
+	// Jobs: every role enqueues; only the worker role works them.
+	jobsCfg := db.JobsConfig{Logger: logger.With("component", "river")}
+	if cfg.HasRole(config.RoleWorker) {
+		jobsCfg.Workers = river.NewWorkers()
+		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Accounts.AddWorkers(jobsCfg.Workers)...)
+	}
+	if err := d.SetupJobs(jobsCfg); err != nil {
+		return err
+	}
+	if cfg.HasRole(config.RoleWorker) {
+		if err := d.StartJobs(ctx); err != nil {
+			return fmt.Errorf("server: start workers: %w", err)
+		}
+		logger.Info("workers running")
+	}
+
+	var dnsSrv *dnsserver.Server
+	if cfg.HasRole(config.RoleDNS) {
+		dnsSrv = dnsserver.New(cfg.DNSAddr, logger.With("component", "dns"))
+		dnsSrv.Publish(&dnsserver.Snapshot{})
+		if err := dnsSrv.Start(); err != nil {
+			return err
+		}
+	}
+
+	// Every process serves HTTP: health and metrics always, the API and the
+	// web app with the api role.
+	listener, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("server: listen %s: %w", cfg.HTTPAddr, err)
+	}
+	httpSrv := &http.Server{
+		Handler:           newRouter(cfg, d, svc, dnsSrv),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- httpSrv.Serve(listener) }()
+	logger.Info("http listening", "addr", listener.Addr().String(), "roles", cfg.Roles)
+	if ready != nil {
+		ready(listener.Addr().String())
+	}
+
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down")
+	case err := <-serveErr:
+		logger.Error("http server stopped", "err", err)
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	var errs []error
+	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
+		errs = append(errs, fmt.Errorf("server: http shutdown: %w", err))
+	}
+	if dnsSrv != nil {
+		if err := dnsSrv.Shutdown(shutdownCtx); err != nil {
+			errs = append(errs, fmt.Errorf("server: dns shutdown: %w", err))
+		}
+	}
+	if err := d.StopJobs(shutdownCtx); err != nil {
+		errs = append(errs, fmt.Errorf("server: stop workers: %w", err))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}

@@ -1,0 +1,64 @@
+package server
+
+import (
+	"io"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+)
+
+// spaHandler serves the built web app: its files as they are, and index.html
+// for every other path (history fallback), so that deep links like
+// /dashboard load the app, which routes on the client.
+func spaHandler(dist fs.FS) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "Method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		if name != "" && name != "index.html" {
+			if served := serveFile(w, r, dist, name); served {
+				return
+			}
+			// A missing asset is a 404; a missing page is the app's to show.
+			if path.Ext(name) != "" {
+				http.NotFound(w, r)
+				return
+			}
+		}
+		if !serveFile(w, r, dist, "index.html") {
+			http.Error(w, "The web app is not built into this binary: run `make build`.", http.StatusServiceUnavailable)
+		}
+	}
+}
+
+// serveFile serves dist/name if it is a file. Vite puts content-hashed files
+// under assets/, which never change and are cached for a year; everything
+// else is revalidated.
+func serveFile(w http.ResponseWriter, r *http.Request, dist fs.FS, name string) bool {
+	f, err := dist.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || info.IsDir() {
+		return false
+	}
+	rs, ok := f.(io.ReadSeeker)
+	if !ok {
+		return false
+	}
+	if strings.HasPrefix(name, "assets/") {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	http.ServeContent(w, r, name, time.Time{}, rs)
+	return true
+}
+

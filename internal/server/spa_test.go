@@ -1,0 +1,50 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestSPAHandler(t *testing.T) {
+	t.Parallel()
+	dist := fstest.MapFS{
+		"index.html":        {Data: []byte("<html>app</html>")},
+		"assets/app-1a.js":  {Data: []byte("console.log(1)")},
+		"favicon.svg":       {Data: []byte("<svg/>")},
+		"assets/nested/x.c": {Data: []byte("x")},
+	}
+	h := notFound(spaHandler(dist))
+	get := func(path string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		h(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		return rec
+	}
+	for _, p := range []string{"/", "/dashboard", "/domain-management/42", "/no/such/page", "/index.html"} {
+		rec := get(p)
+		require.Equal(t, http.StatusOK, rec.Code, p)
+		require.Equal(t, "<html>app</html>", rec.Body.String(), p)
+		require.Equal(t, "no-cache", rec.Header().Get("Cache-Control"), p)
+	}
+	rec := get("/assets/app-1a.js")
+	require.Equal(t, "console.log(1)", rec.Body.String())
+	require.Contains(t, rec.Header().Get("Cache-Control"), "immutable")
+	require.Contains(t, rec.Header().Get("Content-Type"), "javascript")
+	require.Equal(t, http.StatusNotFound, get("/assets/gone-2b.js").Code, "a missing asset is not the app")
+	require.Equal(t, http.StatusNotFound, get("/api/unknown").Code)
+	require.Equal(t, "application/json", get("/v1/unknown").Header().Get("Content-Type"))
+	require.Equal(t, http.StatusOK, get("/../../etc/passwd").Code, "paths are cleaned inside dist")
+	require.Equal(t, "<html>app</html>", get("/../../etc/passwd").Body.String())
+
+	rec = httptest.NewRecorder()
+	h(rec, httptest.NewRequest(http.MethodPost, "/dashboard", nil))
+	require.Equal(t, http.StatusMethodNotAllowed, rec.Code)
+
+	rec = httptest.NewRecorder()
+	notFound(spaHandler(fstest.MapFS{}))(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	require.Equal(t, http.StatusServiceUnavailable, rec.Code)
+	require.Contains(t, rec.Body.String(), "make build")
+}
