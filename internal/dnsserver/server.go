@@ -99,4 +99,3 @@ func (s *Server) serveDNS(w dns.ResponseWriter, req *dns.Msg) {
 		s.logger.Debug("dns write failed", "err", err)
 	}
 }
-

@@ -61,4 +61,3 @@ func serveFile(w http.ResponseWriter, r *http.Request, dist fs.FS, name string) 
 	http.ServeContent(w, r, name, time.Time{}, rs)
 	return true
 }
-
