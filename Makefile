@@ -1,0 +1,40 @@
+# Nameport: `make run` starts the product, `make test` runs every test.
+GO ?= go
+NPM ?= npm
+NODE_DEPS := web/node_modules/.package-lock.json
+
+.PHONY: run build web test test-go test-web test-e2e clean
+
+run: build
+	./bin/nameport serve --demo
+
+build: web
+	$(GO) build -o bin/nameport ./cmd/nameport
+	$(GO) build -o bin/nameportctl ./cmd/nameportctl
+
+web: $(NODE_DEPS)
+	cd web && $(NPM) run build
+
+$(NODE_DEPS): web/package.json web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund
+
+test: test-go test-web test-e2e
+
+# Go tests run on SQLite, and on PostgreSQL too when
+# NAMEPORT_TEST_DATABASE_URL names a server (each test gets its own database).
+test-go:
+	@if [ -n "$$NAMEPORT_TEST_DATABASE_URL" ]; then echo "Go tests: SQLite and PostgreSQL"; \
+	else echo "Go tests: SQLite only (set NAMEPORT_TEST_DATABASE_URL for PostgreSQL too)"; fi
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 15m ./...
+
+test-web: $(NODE_DEPS)
+	cd web && $(NPM) test
+
+# End-to-end: headless Chromium against a real `nameport serve` on a
+# temporary SQLite database.
+test-e2e: build
+	cd web && NAMEPORT_BIN=$(CURDIR)/bin/nameport $(NPM) run e2e
+
+clean:
+	rm -rf bin web/dist/assets web/dist/index.html
