@@ -10,6 +10,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/internal/registration"
 )
 
 // Version of the API document.
@@ -18,6 +20,8 @@ const Version = "0.1.0"
 // Services are the capability services the operations call.
 type Services struct {
 	Accounts *account.Service
+	Domains  *registration.Service
+	Wallets  *billing.Service
 }
 
 // New registers every operation on r and serves the OpenAPI document at
@@ -35,4 +39,6 @@ func New(r chi.Router, svc Services) huma.API {
 // addRoutes is the route table: one call per area.
 func addRoutes(a huma.API, svc Services) {
 	addAuthRoutes(a, svc.Accounts)
+	addDomainRoutes(a, svc.Accounts, svc.Domains)
+	addWalletRoutes(a, svc.Accounts, svc.Wallets)
 }

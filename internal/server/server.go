@@ -15,9 +15,11 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dnsserver"
+	"github.com/nameport/nameport/internal/registration"
 )
 
 // shutdownGrace bounds how long in-flight requests and jobs may take to finish
@@ -27,6 +29,8 @@ const shutdownGrace = 25 * time.Second
 // Services builds the capability services over d.
 type Services struct {
 	Accounts *account.Service
+	Domains  *registration.Service
+	Wallets  *billing.Service
 }
 
 // NewServices builds every capability service from the configuration.
@@ -39,7 +43,7 @@ func NewServices(d *db.DB, cfg config.Config) (Services, error) {
 	if err != nil {
 		return Services{}, err
 	}
-	return Services{Accounts: accounts}, nil
+	return Services{Accounts: accounts, Domains: registration.NewService(d), Wallets: billing.NewService(d)}, nil
 }
 
 // Run serves until ctx is cancelled, then shuts down gracefully. ready, when

@@ -22,8 +22,9 @@ import (
 
 // testServer is a real `nameport serve` (all roles) running in-process.
 type testServer struct {
-	url  string
-	stop func() error
+	url   string
+	dbURL string
+	stop  func() error
 }
 
 func start(t *testing.T, engine db.Engine) *testServer {
@@ -41,7 +42,7 @@ func start(t *testing.T, engine db.Engine) *testServer {
 	select {
 	case a := <-addr:
 		stopped := false
-		ts = &testServer{url: "http://" + a, stop: func() error {
+		ts = &testServer{url: "http://" + a, dbURL: cfg.DatabaseURL, stop: func() error {
 			if stopped {
 				return nil
 			}

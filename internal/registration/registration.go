@@ -1,0 +1,65 @@
+// Package registration owns registered domains: who holds which name under
+// which extension, since when and until when. Registering and renewing
+// arrive with the registration issue; this package already answers the
+// reads the dashboards make.
+package registration
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/db"
+)
+
+// Domain is a registered name.
+type Domain struct {
+	bun.BaseModel `bun:"table:domains"`
+
+	ID           int64     `bun:"id,pk,autoincrement"`
+	UserID       int64     `bun:"user_id"`
+	Name         string    `bun:"name"`      // the label, e.g. "example"
+	Extension    string    `bun:"extension"` // with its leading dot, e.g. ".inf.nz"
+	IsPremium    bool      `bun:"is_premium"`
+	PriceCents   int64     `bun:"price_cents"`
+	AutoRenew    bool      `bun:"auto_renew"`
+	RegisteredAt time.Time `bun:"registered_at"`
+	ExpiresAt    time.Time `bun:"expires_at"`
+	CreatedAt    time.Time `bun:"created_at"`
+	UpdatedAt    time.Time `bun:"updated_at"`
+}
+
+// Service answers questions about registered domains.
+type Service struct{ db *db.DB }
+
+// NewService returns a registration service over d.
+func NewService(d *db.DB) *Service { return &Service{db: d} }
+
+// List returns the domains of userID, newest first.
+func (s *Service) List(ctx context.Context, userID int64) ([]Domain, error) {
+	domains := []Domain{}
+	if err := s.db.Bun.NewSelect().Model(&domains).Where("user_id = ?", userID).
+		Order("registered_at DESC", "id DESC").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("registration: list domains of %d: %w", userID, err)
+	}
+	return domains, nil
+}
+
+// Get returns domain id if userID holds it. Returns not_found otherwise, also
+// when it belongs to someone else, so that ids reveal nothing.
+func (s *Service) Get(ctx context.Context, userID, id int64) (*Domain, error) {
+	d := new(Domain)
+	err := s.db.Bun.NewSelect().Model(d).Where("id = ?", id).Where("user_id = ?", userID).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.New(apperr.NotFound, "Domain not found")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("registration: get domain %d: %w", id, err)
+	}
+	return d, nil
+}
