@@ -31,8 +31,10 @@ func New(r chi.Router, svc Services) huma.API {
 	cfg.Info.Description = "Domain registration, DNS and wallet API of Nameport. " +
 		"The web app uses /api with a session cookie; registrars automate with /v1 and an API key."
 	cfg.CreateHooks = nil // no $schema links in bodies: the SPA and SDK read plain JSON
+	cfg.DocsPath = ""     // huma's page loads its renderer from a CDN; ours is self-contained
 	a := humachi.New(r, cfg)
 	addRoutes(a, svc)
+	r.Get("/docs", docsHandler(a))
 	return a
 }
 

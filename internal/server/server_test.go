@@ -306,7 +306,11 @@ func TestOperationalEndpoints(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.status)
 	require.Equal(t, "3.1.0", r.body["openapi"])
 	require.Contains(t, r.raw, `"/api/auth/login"`)
-	require.Equal(t, http.StatusOK, b.do("GET", "/docs", nil).status)
+	r = b.do("GET", "/docs", nil)
+	require.Equal(t, http.StatusOK, r.status)
+	require.Contains(t, r.raw, "/api/auth/register")
+	require.Contains(t, r.raw, "Create an account")
+	require.NotContains(t, r.raw, "<script", "the reference loads nothing from elsewhere")
 
 	b.do("GET", "/api/auth/me", nil)
 	r = b.do("GET", "/metrics", nil)
