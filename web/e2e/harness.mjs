@@ -1,0 +1,142 @@
+// Starts a real `nameport serve` on a temporary SQLite database and free
+// ports, and a headless system Chromium to drive it. Used by the *.test.mjs
+// files in this directory (node --test).
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { createSocket } from 'node:dgram'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+import { chromiumArgs, chromiumPath } from './browser.mjs'
+
+const webDir = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const READY_TIMEOUT_MS = 30_000
+
+export const nameportBin = resolve(webDir, process.env.NAMEPORT_BIN ?? '../bin/nameport')
+
+/** A TCP port that is free now, also free for UDP (the DNS role binds both). */
+async function freePort() {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = await new Promise((resolvePort, reject) => {
+      const server = createServer()
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address()
+        server.close(() => resolvePort(port))
+      })
+    })
+    const udpFree = await new Promise((resolveFree) => {
+      const socket = createSocket('udp4')
+      socket.once('error', () => resolveFree(false))
+      socket.bind(port, '127.0.0.1', () => socket.close(() => resolveFree(true)))
+    })
+    if (udpFree) return port
+  }
+  throw new Error('no free port for TCP and UDP')
+}
+
+/**
+ * Runs `nameport serve` until stop() is called. Resolves once GET /readyz
+ * answers 200; rejects with the server's output if it exits or is not ready
+ * within 30 seconds.
+ */
+export async function startServer() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'nameport-e2e-'))
+  const httpPort = await freePort()
+  const dnsPort = await freePort()
+  const baseURL = `http://127.0.0.1:${httpPort}`
+  const args = [
+    'serve',
+    '--database-url',
+    `sqlite://${join(dataDir, 'e2e.db')}`,
+    '--data-dir',
+    dataDir,
+    '--http-addr',
+    `127.0.0.1:${httpPort}`,
+    '--dns-addr',
+    `127.0.0.1:${dnsPort}`,
+  ]
+  const child = spawn(nameportBin, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })))
+  let spawnError
+  child.once('error', (error) => (spawnError = error))
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      const killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      await exited
+      clearTimeout(killTimer)
+    }
+    await rm(dataDir, { recursive: true, force: true })
+  }
+
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  while (true) {
+    if (spawnError) {
+      await stop()
+      throw new Error(
+        `cannot start ${nameportBin}: ${spawnError.message} (build it with: cd .. && go build -o bin/nameport ./cmd/nameport)`,
+      )
+    }
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await stop()
+      throw new Error(`nameport serve exited early (${child.exitCode ?? child.signalCode}):\n${output}`)
+    }
+    try {
+      const res = await fetch(`${baseURL}/readyz`)
+      if (res.status === 200) break
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`nameport serve was not ready within ${READY_TIMEOUT_MS / 1000}s:\n${output}`)
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  return { baseURL, stop, output: () => output }
+}
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
+}
+
+/** A unique, valid username for one test run. */
+export function uniqueName(prefix) {
+  return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
+}
+
+/**
+ * Starts the server and the browser for one test file, and gives each test a
+ * fresh page (its own cookies). Call from the file's top level.
+ */
+export function useApp({ before, after }) {
+  const state = {}
+  before(async () => {
+    state.server = await startServer()
+    state.browser = await launchBrowser()
+  })
+  after(async () => {
+    await state.browser?.close()
+    await state.server?.stop()
+  })
+  return {
+    get baseURL() {
+      return state.server.baseURL
+    },
+    async newPage() {
+      const context = await state.browser.newContext({
+        baseURL: state.server.baseURL,
+        viewport: { width: 1280, height: 800 },
+      })
+      context.setDefaultTimeout(10_000)
+      return context.newPage()
+    },
+  }
+}

@@ -1,0 +1,69 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { apiRequest, ApiError, type ApiEnvelope } from '@/lib/api'
+import { currentUserQueryOptions, type RegistrarTier, type User } from '@/lib/session'
+
+export interface LoginInput {
+  username: string
+  password: string
+}
+
+export interface RegisterInput {
+  username: string
+  email: string
+  password: string
+  confirmPassword: string
+  fullName: string
+  userType: 'user' | 'registrar'
+  tier?: RegistrarTier
+}
+
+/**
+ * The outcome of a login or registration: the user, a refusal with the
+ * server's message (when it gave one), or an unexpected failure (network
+ * down, server crash) that the screen reports generically.
+ */
+export type AuthOutcome =
+  { kind: 'ok'; user: User } | { kind: 'refused'; message: string | undefined } | { kind: 'unexpected' }
+
+async function authCall(path: string, body: unknown): Promise<AuthOutcome> {
+  try {
+    const envelope = await apiRequest<ApiEnvelope<User>>('POST', path, body)
+    if (envelope?.success) return { kind: 'ok', user: envelope.data }
+    return { kind: 'refused', message: envelope?.error }
+  } catch (error) {
+    // A 4xx is the server saying no (bad credentials, taken username,
+    // throttled); a 5xx without a message, a network error or a bad body is unexpected.
+    if (error instanceof ApiError && (error.error || error.status < 500)) {
+      return { kind: 'refused', message: error.error }
+    }
+    return { kind: 'unexpected' }
+  }
+}
+
+export function login(input: LoginInput): Promise<AuthOutcome> {
+  return authCall('/api/auth/login', input)
+}
+
+export function register(input: RegisterInput): Promise<AuthOutcome> {
+  const { tier, ...rest } = input
+  return authCall('/api/auth/register', input.userType === 'registrar' && tier ? { ...rest, tier } : rest)
+}
+
+export async function logout(): Promise<void> {
+  await apiRequest('POST', '/api/auth/logout')
+}
+
+/**
+ * Re-reads the current user after the session changed, so the header and the
+ * guards see the new session. Falls back to the user the server just returned
+ * when the re-read itself fails.
+ */
+export async function refreshCurrentUser(queryClient: QueryClient, fallback: User): Promise<User | null> {
+  const options = currentUserQueryOptions()
+  try {
+    return await queryClient.fetchQuery({ ...options, staleTime: 0 })
+  } catch {
+    queryClient.setQueryData(options.queryKey, fallback)
+    return fallback
+  }
+}

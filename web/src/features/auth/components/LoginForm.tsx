@@ -1,0 +1,85 @@
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+// zod/mini keeps form chunks small; it shares its core with the route schemas.
+import * as z from 'zod/mini'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { Button } from '@/components/ui/button'
+import { Field, Input } from '@/components/ui/form'
+import { toast } from '@/components/toast/toastStore'
+import { dashboardPathFor } from '@/lib/session'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { login, refreshCurrentUser, type LoginInput } from '../api/auth'
+import { AuthCard } from './AuthCard'
+
+const loginSchema = z.object({
+  username: z.string().check(z.minLength(3, 'Username must be at least 3 characters')),
+  password: z.string().check(z.minLength(6, 'Password must be at least 6 characters')),
+})
+
+export function LoginForm() {
+  useDocumentTitle('Log in')
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const form = useForm<LoginInput>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { username: '', password: '' },
+  })
+  const { errors } = form.formState
+
+  const mutation = useMutation({
+    mutationFn: login,
+    onSuccess: async (outcome) => {
+      if (outcome.kind !== 'ok') {
+        toast({
+          variant: 'destructive',
+          title: 'Login failed',
+          description:
+            outcome.kind === 'refused'
+              ? outcome.message || 'Invalid username or password'
+              : 'An unexpected error occurred',
+        })
+        return
+      }
+      toast({ title: 'Login successful', description: 'Welcome back!' })
+      const user = await refreshCurrentUser(queryClient, outcome.user)
+      await navigate({ to: dashboardPathFor(user) })
+    },
+  })
+  const submitting = mutation.isPending
+
+  return (
+    <AuthCard
+      title="Log in to Nameport"
+      subtitle="Welcome back. Manage your domains, DNS and wallet."
+      footer={
+        <>
+          Don't have an account?{' '}
+          <Link to="/register" className="font-medium text-brand-700 hover:text-brand-800 hover:underline">
+            Register
+          </Link>
+        </>
+      }
+    >
+      <form noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))} className="space-y-5">
+        <Field label="Username" error={errors.username?.message}>
+          {(ids) => <Input {...ids} autoComplete="username" autoFocus {...form.register('username')} />}
+        </Field>
+        <Field label="Password" error={errors.password?.message}>
+          {(ids) => <Input {...ids} type="password" autoComplete="current-password" {...form.register('password')} />}
+        </Field>
+        <div className="flex justify-end">
+          <Link
+            to="/forgot-password"
+            className="text-sm font-medium text-brand-700 hover:text-brand-800 hover:underline"
+          >
+            Forgot password?
+          </Link>
+        </div>
+        <Button type="submit" size="lg" className="w-full" disabled={submitting}>
+          {submitting ? 'Logging in...' : 'Log in'}
+        </Button>
+      </form>
+    </AuthCard>
+  )
+}

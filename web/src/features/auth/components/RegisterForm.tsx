@@ -1,0 +1,184 @@
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+// zod/mini keeps form chunks small; it shares its core with the route schemas.
+import * as z from 'zod/mini'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { Building2, User as UserIcon } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Field, Input, Select } from '@/components/ui/form'
+import { toast } from '@/components/toast/toastStore'
+import { cx } from '@/lib/classNames'
+import { registrarTierKeys, registrarTiers } from '@/lib/registrarTiers'
+import { dashboardPathFor, type RegistrarTier } from '@/lib/session'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { refreshCurrentUser, register as registerAccount, type RegisterInput } from '../api/auth'
+import { AuthCard } from './AuthCard'
+
+const passwordsSchema = z.object({
+  password: z.string().check(z.minLength(6, 'Password must be at least 6 characters')),
+  confirmPassword: z.string().check(z.minLength(6, 'Password must be at least 6 characters')),
+})
+
+const registerSchema = z
+  .extend(
+    z.object({
+      fullName: z.string().check(z.trim(), z.minLength(2, 'Full name is required')),
+      username: z.string().check(z.minLength(3, 'Username must be at least 3 characters')),
+      email: z.email('Invalid email address'),
+      userType: z.enum(['user', 'registrar']),
+      tier: z.optional(z.enum(registrarTierKeys)),
+    }),
+    passwordsSchema.shape,
+  )
+  .check(
+    z.refine((values) => values.password === values.confirmPassword, {
+      message: 'Passwords do not match',
+      path: ['confirmPassword'],
+      // Report a mismatch as soon as both passwords are long enough, even while
+      // other fields still have errors.
+      when: (payload) => passwordsSchema.safeParse(payload.value).success,
+    }),
+  )
+
+const accountTypes = [
+  {
+    value: 'user',
+    label: 'End User',
+    description: 'Register domains for yourself or your organisation.',
+    icon: UserIcon,
+  },
+  {
+    value: 'registrar',
+    label: 'Registrar Partner',
+    description: 'Resell domains with wholesale pricing and API access.',
+    icon: Building2,
+  },
+] as const
+
+export function RegisterForm({ type, tier }: { type: 'user' | 'registrar'; tier?: RegistrarTier }) {
+  useDocumentTitle('Register')
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const form = useForm<RegisterInput>({
+    resolver: zodResolver(registerSchema),
+    defaultValues: {
+      fullName: '',
+      username: '',
+      email: '',
+      password: '',
+      confirmPassword: '',
+      userType: type,
+      tier: tier ?? 'basic',
+    },
+  })
+  const { errors } = form.formState
+  const userType = form.watch('userType')
+  const selectedTier = form.watch('tier') ?? 'basic'
+
+  const mutation = useMutation({
+    mutationFn: registerAccount,
+    onSuccess: async (outcome) => {
+      if (outcome.kind !== 'ok') {
+        toast({
+          variant: 'destructive',
+          title: 'Registration failed',
+          description:
+            outcome.kind === 'refused' ? outcome.message || 'Failed to create account' : 'An unexpected error occurred',
+        })
+        return
+      }
+      toast({ title: 'Registration successful', description: 'Your account has been created!' })
+      const user = await refreshCurrentUser(queryClient, outcome.user)
+      await navigate({ to: dashboardPathFor(user) })
+    },
+  })
+  const submitting = mutation.isPending
+
+  return (
+    <AuthCard
+      wide
+      title="Create your account"
+      subtitle="Register domains under .inf.nz, .biz.ee and .orgn.uk, or become a registrar partner."
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link to="/login" className="font-medium text-brand-700 hover:text-brand-800 hover:underline">
+            Log in
+          </Link>
+        </>
+      }
+    >
+      <form noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))} className="space-y-5">
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-700">Account type</legend>
+          <div className="mt-2 grid gap-3 sm:grid-cols-2">
+            {accountTypes.map(({ value, label, description, icon: Icon }) => (
+              <label
+                key={value}
+                className={cx(
+                  'relative flex cursor-pointer gap-3 rounded-xl border p-4 transition focus-within:ring-2 focus-within:ring-brand-500',
+                  userType === value
+                    ? 'border-brand-500 bg-brand-50/60 ring-1 ring-brand-500'
+                    : 'border-slate-200 hover:border-slate-300',
+                )}
+              >
+                <input type="radio" value={value} className="sr-only" {...form.register('userType')} />
+                <Icon
+                  className={cx('mt-0.5 h-5 w-5 shrink-0', userType === value ? 'text-brand-600' : 'text-slate-400')}
+                  aria-hidden
+                />
+                <span>
+                  <span className="block text-sm font-semibold text-slate-900">{label}</span>
+                  <span className="mt-0.5 block text-xs text-slate-600">{description}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+
+        {userType === 'registrar' && (
+          <Field
+            label="Partnership tier"
+            hint={`${registrarTiers[selectedTier].allowance}, at $${registrarTiers[selectedTier].pricePerDomain} per domain per year.`}
+          >
+            {(ids) => (
+              <Select {...ids} {...form.register('tier')}>
+                {registrarTierKeys.map((key) => (
+                  <option key={key} value={key}>
+                    {registrarTiers[key].name} (${registrarTiers[key].pricePerDomain} per domain)
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+        )}
+
+        <Field label="Full name" error={errors.fullName?.message}>
+          {(ids) => <Input {...ids} autoComplete="name" {...form.register('fullName')} />}
+        </Field>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field label="Username" error={errors.username?.message}>
+            {(ids) => <Input {...ids} autoComplete="username" {...form.register('username')} />}
+          </Field>
+          <Field label="Email" error={errors.email?.message}>
+            {(ids) => <Input {...ids} type="email" autoComplete="email" {...form.register('email')} />}
+          </Field>
+        </div>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field label="Password" error={errors.password?.message}>
+            {(ids) => <Input {...ids} type="password" autoComplete="new-password" {...form.register('password')} />}
+          </Field>
+          <Field label="Confirm password" error={errors.confirmPassword?.message}>
+            {(ids) => (
+              <Input {...ids} type="password" autoComplete="new-password" {...form.register('confirmPassword')} />
+            )}
+          </Field>
+        </div>
+        <Button type="submit" size="lg" className="w-full" disabled={submitting}>
+          {submitting ? 'Creating Account...' : 'Create Account'}
+        </Button>
+      </form>
+    </AuthCard>
+  )
+}

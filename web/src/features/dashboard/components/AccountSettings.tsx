@@ -1,0 +1,27 @@
+import { Link } from '@tanstack/react-router'
+import { KeyRound } from 'lucide-react'
+import { buttonStyles } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Field, Input } from '@/components/ui/form'
+import type { User } from '@/lib/session'
+
+export function AccountSettings({ user }: { user: User }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Account Settings</CardTitle>
+        <CardDescription>Your login details.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-5">
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field label="Username">{(ids) => <Input {...ids} value={user.username} readOnly />}</Field>
+          <Field label="Email">{(ids) => <Input {...ids} type="email" value={user.email} readOnly />}</Field>
+        </div>
+        <Link to="/forgot-password" className={buttonStyles({ variant: 'outline' })}>
+          <KeyRound className="h-4 w-4" aria-hidden />
+          Change Password
+        </Link>
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,108 @@
+import type { ReactNode } from 'react'
+import { Link } from '@tanstack/react-router'
+import { Card, Metric, Text } from '@tremor/react'
+import { Globe, KeyRound, Plus, Settings, Wallet } from 'lucide-react'
+import { buttonStyles } from '@/components/ui/button'
+import { Card as Panel, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { formatUsd } from '@/lib/format'
+import type { User } from '@/lib/session'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { AccountSettings } from './AccountSettings'
+import { ApiAccessPanel } from './ApiAccessPanel'
+import { DashboardHeading } from './DashboardHeading'
+
+export type RegistrarTab = 'domains' | 'api' | 'settings'
+
+/** The wallet as the registrar dashboard shows it: '$0.00' while loading. */
+export type WalletBalanceState = { status: 'loading' } | { status: 'error' } | { status: 'ok'; balance: number }
+
+export function RegistrarDashboard({
+  user,
+  wallet,
+  domainList,
+  tab,
+  onTabChange,
+}: {
+  user: User
+  wallet: WalletBalanceState
+  domainList: ReactNode
+  tab: RegistrarTab
+  onTabChange: (tab: RegistrarTab) => void
+}) {
+  useDocumentTitle('Registrar Dashboard')
+  const balanceText =
+    wallet.status === 'ok' ? formatUsd(wallet.balance) : wallet.status === 'loading' ? formatUsd(0) : '--'
+  const apiKey = user.apiKey ?? ''
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+      <DashboardHeading
+        title="Registrar Dashboard"
+        subtitle={<>Welcome back, {user.fullName || user.username}.</>}
+        actions={
+          <>
+            <Link to="/wallet" className={buttonStyles({ variant: 'outline' })}>
+              <Wallet className="h-4 w-4" aria-hidden />
+              Wallet
+              <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-700 ring-1 ring-inset ring-brand-200">
+                {balanceText}
+              </span>
+            </Link>
+            <Link to="/" className={buttonStyles()}>
+              <Plus className="h-4 w-4" aria-hidden />
+              Register Domain
+            </Link>
+          </>
+        }
+      />
+
+      <div className="mt-8 grid gap-4 sm:grid-cols-3">
+        <Card className="border-t-4 border-t-indigo-500">
+          <Text>Total Domains</Text>
+          <Metric className="mt-2">--</Metric>
+        </Card>
+        <Card className="border-t-4 border-t-emerald-500">
+          <Text>Wallet Balance</Text>
+          <Metric className="mt-2">{balanceText}</Metric>
+        </Card>
+        <Card className="border-t-4 border-t-sky-500">
+          <Text>API Status</Text>
+          <Metric className="mt-2">Active</Metric>
+          <Text className="mt-1 font-mono">{apiKey ? `${apiKey.slice(0, 8)}...` : '--'}</Text>
+        </Card>
+      </div>
+
+      <Tabs value={tab} onValueChange={(value) => onTabChange(value as RegistrarTab)} className="mt-8">
+        <TabsList className="w-fit">
+          <TabsTrigger value="domains">
+            <Globe className="h-4 w-4" aria-hidden />
+            Domains
+          </TabsTrigger>
+          <TabsTrigger value="api">
+            <KeyRound className="h-4 w-4" aria-hidden />
+            API Access
+          </TabsTrigger>
+          <TabsTrigger value="settings">
+            <Settings className="h-4 w-4" aria-hidden />
+            Account Settings
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="domains">
+          <Panel>
+            <CardHeader>
+              <CardTitle>Domains</CardTitle>
+            </CardHeader>
+            <CardContent>{domainList}</CardContent>
+          </Panel>
+        </TabsContent>
+        <TabsContent value="api">
+          <ApiAccessPanel apiKey={apiKey} />
+        </TabsContent>
+        <TabsContent value="settings">
+          <AccountSettings user={user} />
+        </TabsContent>
+      </Tabs>
+    </div>
+  )
+}

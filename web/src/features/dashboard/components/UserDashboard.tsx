@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react'
+import { Link } from '@tanstack/react-router'
+import { Globe, Plus, Settings, Wallet } from 'lucide-react'
+import { buttonStyles } from '@/components/ui/button'
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import type { User } from '@/lib/session'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { AccountSettings } from './AccountSettings'
+import { DashboardHeading } from './DashboardHeading'
+
+/** The end-user dashboard; the domain list is handed in by the route. */
+export function UserDashboard({ user, domainList }: { user: User; domainList: ReactNode }) {
+  useDocumentTitle('Dashboard')
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+      <DashboardHeading
+        title="Dashboard"
+        subtitle={<>Welcome back, {user.fullName || user.username}.</>}
+        actions={
+          <>
+            <Link to="/wallet" className={buttonStyles({ variant: 'outline' })}>
+              <Wallet className="h-4 w-4" aria-hidden />
+              Wallet
+            </Link>
+            <Link to="/" className={buttonStyles()}>
+              <Plus className="h-4 w-4" aria-hidden />
+              Register Domain
+            </Link>
+          </>
+        }
+      />
+      <Tabs defaultValue="domains" className="mt-8">
+        <TabsList className="w-fit">
+          <TabsTrigger value="domains">
+            <Globe className="h-4 w-4" aria-hidden />
+            My Domains
+          </TabsTrigger>
+          <TabsTrigger value="settings">
+            <Settings className="h-4 w-4" aria-hidden />
+            Account Settings
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="domains">
+          <Card>
+            <CardHeader>
+              <CardTitle>My Domains</CardTitle>
+            </CardHeader>
+            <CardContent>{domainList}</CardContent>
+          </Card>
+        </TabsContent>
+        <TabsContent value="settings">
+          <AccountSettings user={user} />
+        </TabsContent>
+      </Tabs>
+    </div>
+  )
+}

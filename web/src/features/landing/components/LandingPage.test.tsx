@@ -1,0 +1,119 @@
+import { screen, within } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+import { renderApp } from '@/test/renderApp'
+import { server } from '@/test/server'
+
+describe('landing page', () => {
+  it('links the partnership tiers to registration with type and tier', async () => {
+    renderApp('/', { user: null })
+    const pricing = within(await screen.findByRole('region', { name: 'Registrar partnership' }))
+    expect(pricing.getByRole('link', { name: 'Register Now' })).toHaveAttribute('href', '/register')
+    const apply = pricing.getAllByRole('link', { name: 'Apply Now' })
+    expect(apply[0]).toHaveAttribute('href', '/register?type=registrar&tier=basic')
+    expect(apply[1]).toHaveAttribute('href', '/register?type=registrar&tier=premium')
+    expect(pricing.getByRole('link', { name: 'Contact Sales' })).toHaveAttribute(
+      'href',
+      '/register?type=registrar&tier=enterprise',
+    )
+    expect(pricing.getByText('$6')).toBeInTheDocument()
+    expect(pricing.getByText('$5')).toBeInTheDocument()
+    expect(pricing.getByText('$4')).toBeInTheDocument()
+  })
+
+  it('validates the domain name before searching', async () => {
+    const { events } = renderApp('/', { user: null })
+    const search = within(await screen.findByRole('search', { name: 'Domain search' }))
+    await events.click(search.getByRole('button', { name: 'Search' }))
+    expect(await screen.findByText('Domain name is required')).toBeInTheDocument()
+    await events.type(search.getByLabelText('Domain name'), '-bad-')
+    await events.click(search.getByRole('button', { name: 'Search' }))
+    expect(
+      await screen.findByText(
+        'Domain name can only contain letters, numbers, and hyphens. It cannot start or end with a hyphen or contain consecutive hyphens.',
+      ),
+    ).toBeInTheDocument()
+  })
+
+  it('shows the result card for an available premium name', async () => {
+    let asked = ''
+    server.use(
+      http.get('/api/domains/check', ({ request }) => {
+        asked = new URL(request.url).search
+        return HttpResponse.json({
+          success: true,
+          data: { domain: 'acme', extension: '.biz.ee', available: true, isPremium: true, price: 50 },
+        })
+      }),
+    )
+    const { events } = renderApp('/', { user: null })
+    const search = within(await screen.findByRole('search', { name: 'Domain search' }))
+    expect(search.getByLabelText('Extension')).toHaveValue('.inf.nz')
+    await events.type(search.getByLabelText('Domain name'), 'acme')
+    await events.selectOptions(search.getByLabelText('Extension'), '.biz.ee')
+    await events.click(search.getByRole('button', { name: 'Search' }))
+    const result = within(await screen.findByRole('region', { name: 'Search result' }))
+    expect(asked).toBe('?name=acme&extension=.biz.ee')
+    expect(result.getByText('acme.biz.ee')).toBeInTheDocument()
+    expect(result.getByText('Premium')).toBeInTheDocument()
+    expect(result.getByText('$50.00')).toBeInTheDocument()
+    expect(result.getByRole('link', { name: 'Register Now' })).toHaveAttribute('href', '/register')
+  })
+
+  it("offers a disabled 'Not Available' for a taken name", async () => {
+    server.use(
+      http.get('/api/domains/check', () =>
+        HttpResponse.json({
+          success: true,
+          data: { domain: 'taken', extension: '.inf.nz', available: false, isPremium: false, price: 8 },
+        }),
+      ),
+    )
+    const { events } = renderApp('/', { user: null })
+    const search = within(await screen.findByRole('search', { name: 'Domain search' }))
+    await events.type(search.getByLabelText('Domain name'), 'taken')
+    await events.click(search.getByRole('button', { name: 'Search' }))
+    const result = within(await screen.findByRole('region', { name: 'Search result' }))
+    expect(result.getByRole('button', { name: 'Not Available' })).toBeDisabled()
+    expect(result.queryByText('Premium')).not.toBeInTheDocument()
+  })
+
+  it("shows the server's error in an 'Error' toast and no result card", async () => {
+    server.use(
+      http.get('/api/domains/check', () =>
+        HttpResponse.json({ success: false, error: 'Extension is not active' }, { status: 422 }),
+      ),
+    )
+    const { events } = renderApp('/', { user: null })
+    const search = within(await screen.findByRole('search', { name: 'Domain search' }))
+    await events.type(search.getByLabelText('Domain name'), 'acme')
+    await events.click(search.getByRole('button', { name: 'Search' }))
+    expect(await screen.findByText('Extension is not active')).toBeInTheDocument()
+    expect(screen.getByText('Error')).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Search result' })).not.toBeInTheDocument()
+  })
+
+  it('submits the contact form locally, then resets it', async () => {
+    const { events } = renderApp('/', { user: null })
+    const form = within(await screen.findByRole('form', { name: 'Contact us' }))
+    await events.click(form.getByRole('button', { name: 'Send request' }))
+    expect(await form.findByText('Company is required')).toBeInTheDocument()
+    await events.type(form.getByLabelText('Company'), 'Acme Ltd')
+    await events.type(form.getByLabelText('Email'), 'not-an-email')
+    await events.click(form.getByRole('button', { name: 'Send request' }))
+    expect(await form.findByText('Invalid email address')).toBeInTheDocument()
+    await events.clear(form.getByLabelText('Email'))
+    await events.type(form.getByLabelText('Email'), 'ops@acme.example')
+    await events.selectOptions(form.getByLabelText("I'm interested in"), 'API integration')
+    await events.click(form.getByRole('button', { name: 'Send request' }))
+    expect(await screen.findByText('Contact request submitted')).toBeInTheDocument()
+    expect(screen.getByText("We'll get back to you shortly!")).toBeInTheDocument()
+    expect(form.getByLabelText('Company')).toHaveValue('')
+    expect(form.getByLabelText("I'm interested in")).toHaveDisplayValue('Registering domains as an end user')
+  })
+
+  it('says so when there are no premium domains', async () => {
+    renderApp('/', { user: null })
+    expect(await screen.findByText('No premium domains available at the moment')).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,122 @@
+import { Link } from '@tanstack/react-router'
+import { Check } from 'lucide-react'
+import { buttonStyles } from '@/components/ui/button'
+import { cx } from '@/lib/classNames'
+import { regularDomainPrice } from '@/lib/extensions'
+import { registrarTiers } from '@/lib/registrarTiers'
+import type { RegistrarTier } from '@/lib/session'
+import { Section } from './Section'
+
+type Plan = {
+  name: string
+  audience: string
+  price: number
+  unit: string
+  features: string[]
+  cta: string
+  tier?: RegistrarTier
+  highlighted?: boolean
+}
+
+// Tier features are those of spec section 6; each tier adds to the one before.
+const plans: Plan[] = [
+  {
+    name: 'End User',
+    audience: 'For personal projects, businesses and organisations',
+    price: regularDomainPrice,
+    unit: 'per domain per year',
+    features: [
+      '.inf.nz, .biz.ee and .orgn.uk domains',
+      'DNS management',
+      'Email forwarding',
+      'Domain forwarding',
+      'Prepaid wallet',
+    ],
+    cta: 'Register Now',
+  },
+  {
+    name: registrarTiers.basic.name,
+    audience: 'Registrar partner',
+    price: registrarTiers.basic.pricePerDomain,
+    unit: 'per domain per year',
+    features: ['API access', 'Basic support', '100 domains monthly', 'Registrar control panel'],
+    cta: 'Apply Now',
+    tier: 'basic',
+  },
+  {
+    name: registrarTiers.premium.name,
+    audience: 'Registrar partner',
+    price: registrarTiers.premium.pricePerDomain,
+    unit: 'per domain per year',
+    features: [
+      'Everything in Basic',
+      'Priority support',
+      '500 domains monthly',
+      'White label options',
+      'Premium domain discounts',
+    ],
+    cta: 'Apply Now',
+    tier: 'premium',
+    highlighted: true,
+  },
+  {
+    name: registrarTiers.enterprise.name,
+    audience: 'Registrar partner',
+    price: registrarTiers.enterprise.pricePerDomain,
+    unit: 'per domain per year',
+    features: [
+      'Everything in Premium',
+      '24/7 dedicated support',
+      'Unlimited domains',
+      'Custom integration support',
+      'Special pricing on premium domains',
+    ],
+    cta: 'Contact Sales',
+    tier: 'enterprise',
+  },
+]
+
+export function PricingSection() {
+  return (
+    <Section
+      id="pricing"
+      eyebrow="Pricing"
+      title="Registrar partnership"
+      intro="Register domains for yourself at the regular price, or resell them as a partner with wholesale pricing."
+    >
+      <ul className="grid gap-6 md:grid-cols-2 xl:grid-cols-4">
+        {plans.map((plan) => (
+          <li
+            key={plan.name}
+            className={cx(
+              'relative flex flex-col rounded-2xl bg-white p-6 shadow-sm',
+              plan.highlighted ? 'ring-2 ring-brand-600' : 'ring-1 ring-slate-200',
+            )}
+          >
+            <h3 className="text-lg font-semibold text-slate-900">{plan.name}</h3>
+            <p className="mt-1 text-sm text-slate-500">{plan.audience}</p>
+            <p className="mt-6 flex items-baseline gap-1.5">
+              <span className="text-4xl font-bold tracking-tight text-slate-900">${plan.price}</span>
+              <span className="text-sm text-slate-500">{plan.unit}</span>
+            </p>
+            <ul className="mt-6 flex-1 space-y-3 text-sm text-slate-700">
+              {plan.features.map((feature) => (
+                <li key={feature} className="flex gap-2">
+                  <Check className="mt-0.5 h-4 w-4 shrink-0 text-brand-600" aria-hidden />
+                  {feature}
+                </li>
+              ))}
+            </ul>
+            <Link
+              to="/register"
+              search={plan.tier ? { type: 'registrar', tier: plan.tier } : {}}
+              className={buttonStyles({ variant: plan.highlighted ? 'primary' : 'outline', className: 'mt-8 w-full' })}
+            >
+              {plan.cta}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  )
+}

@@ -1,0 +1,112 @@
+import type { MouseEvent, ReactNode } from 'react'
+import { BrandLogo } from './BrandLogo'
+
+const columns = [
+  { title: 'Services', links: ['Domain Registration', 'DNS Management', 'Email Forwarding', 'Domain Forwarding'] },
+  { title: 'Company', links: ['About Us', 'Careers', 'Blog', 'Press'] },
+  { title: 'Support', links: ['Help Center', 'Contact Support', 'API Documentation', 'Status Page'] },
+]
+
+const legalLinks = ['Terms of Service', 'Privacy Policy', 'Cookie Policy']
+
+// The footer pages do not exist yet (spec: placeholders pointing nowhere), so
+// the links stay where they are instead of jumping to the top of the page.
+const stay = (event: MouseEvent) => event.preventDefault()
+
+function PlaceholderLink({ children, label, className }: { children: ReactNode; label?: string; className?: string }) {
+  return (
+    <a href="#" onClick={stay} aria-label={label} className={className}>
+      {children}
+    </a>
+  )
+}
+
+export function SiteFooter() {
+  return (
+    <footer className="border-t border-slate-800 bg-slate-950 text-slate-400">
+      <div className="mx-auto max-w-7xl px-4 py-14 sm:px-6 lg:px-8">
+        <div className="grid gap-10 lg:grid-cols-5">
+          <div className="lg:col-span-2">
+            <BrandLogo inverted />
+            <p className="mt-4 max-w-xs text-sm leading-6">
+              Your trusted partner for domain registration and management.
+            </p>
+            <div className="mt-6 flex gap-3">
+              {socialLinks.map(({ label, icon }) => (
+                <PlaceholderLink
+                  key={label}
+                  label={label}
+                  className="rounded-lg p-2 text-slate-400 ring-1 ring-slate-800 transition hover:bg-slate-900 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400"
+                >
+                  {icon}
+                </PlaceholderLink>
+              ))}
+            </div>
+          </div>
+          <div className="grid grid-cols-2 gap-8 sm:grid-cols-3 lg:col-span-3">
+            {columns.map((column) => (
+              <div key={column.title}>
+                <h2 className="text-sm font-semibold text-white">{column.title}</h2>
+                <ul className="mt-4 space-y-3">
+                  {column.links.map((link) => (
+                    <li key={link}>
+                      <PlaceholderLink className="text-sm transition hover:text-white">{link}</PlaceholderLink>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))}
+          </div>
+        </div>
+        <div className="mt-12 flex flex-col gap-4 border-t border-slate-800 pt-8 text-sm sm:flex-row sm:items-center sm:justify-between">
+          <p>© {new Date().getFullYear()} Nameport. All rights reserved.</p>
+          <ul className="flex flex-wrap gap-x-6 gap-y-2">
+            {legalLinks.map((link) => (
+              <li key={link}>
+                <PlaceholderLink className="transition hover:text-white">{link}</PlaceholderLink>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </footer>
+  )
+}
+
+const iconClass = 'h-4 w-4 fill-current'
+
+// Brand marks are drawn inline: the icon set used elsewhere has no brand logos.
+const socialLinks = [
+  {
+    label: 'X (Twitter)',
+    icon: (
+      <svg viewBox="0 0 24 24" className={iconClass} aria-hidden>
+        <path d="M18.9 2H22l-6.8 7.8L23 22h-6.2l-4.8-6.3L6.4 22H3.3l7.3-8.3L2.8 2h6.3l4.4 5.8L18.9 2Zm-1.1 18.2h1.7L7.1 3.7H5.3l12.5 16.5Z" />
+      </svg>
+    ),
+  },
+  {
+    label: 'GitHub',
+    icon: (
+      <svg viewBox="0 0 24 24" className={iconClass} aria-hidden>
+        <path d="M12 .5a11.5 11.5 0 0 0-3.6 22.4c.6.1.8-.3.8-.6v-2.1c-3.2.7-3.9-1.5-3.9-1.5-.5-1.3-1.3-1.7-1.3-1.7-1-.7.1-.7.1-.7 1.2.1 1.8 1.2 1.8 1.2 1 1.8 2.8 1.3 3.5 1 .1-.8.4-1.3.7-1.6-2.6-.3-5.3-1.3-5.3-5.7 0-1.3.5-2.3 1.2-3.1-.1-.3-.5-1.5.1-3.1 0 0 1-.3 3.2 1.2a11 11 0 0 1 5.8 0c2.2-1.5 3.2-1.2 3.2-1.2.6 1.6.2 2.8.1 3.1.8.8 1.2 1.8 1.2 3.1 0 4.4-2.7 5.4-5.3 5.7.4.4.8 1.1.8 2.2v3.2c0 .3.2.7.8.6A11.5 11.5 0 0 0 12 .5Z" />
+      </svg>
+    ),
+  },
+  {
+    label: 'LinkedIn',
+    icon: (
+      <svg viewBox="0 0 24 24" className={iconClass} aria-hidden>
+        <path d="M20.4 20.5h-3.6v-5.6c0-1.3 0-3-1.8-3s-2.1 1.4-2.1 2.9v5.7H9.4V9h3.4v1.6h.1c.5-.9 1.6-1.8 3.4-1.8 3.6 0 4.3 2.4 4.3 5.5v6.2ZM5.3 7.4a2.1 2.1 0 1 1 0-4.2 2.1 2.1 0 0 1 0 4.2Zm1.8 13.1H3.6V9h3.5v11.5ZM22.2 0H1.8C.8 0 0 .8 0 1.7v20.6c0 .9.8 1.7 1.8 1.7h20.4c1 0 1.8-.8 1.8-1.7V1.7C24 .8 23.2 0 22.2 0Z" />
+      </svg>
+    ),
+  },
+  {
+    label: 'Facebook',
+    icon: (
+      <svg viewBox="0 0 24 24" className={iconClass} aria-hidden>
+        <path d="M24 12.1C24 5.4 18.6 0 12 0S0 5.4 0 12.1c0 6 4.4 11 10.1 11.9v-8.4H7.1v-3.5h3V9.4c0-3 1.8-4.7 4.5-4.7 1.3 0 2.7.2 2.7.2v3h-1.5c-1.5 0-2 .9-2 1.9v2.3h3.3l-.5 3.5h-2.8V24C19.6 23.1 24 18.1 24 12.1Z" />
+      </svg>
+    ),
+  },
+]

@@ -1,0 +1,91 @@
+import type { QueryFunction } from '@tanstack/react-query'
+
+/** The envelope every /api endpoint answers with. */
+export type ApiEnvelope<T> = { success: true; data: T } | { success: false; error?: string }
+
+/**
+ * A non-OK HTTP response. The message follows the spec's general error
+ * format, `${status}: ${body text or status text}`; `error` holds the
+ * envelope's human message when the body was JSON and carried one.
+ */
+export class ApiError extends Error {
+  readonly status: number
+  readonly error: string | undefined
+
+  constructor(status: number, statusText: string, bodyText: string) {
+    super(`${status}: ${bodyText || statusText}`)
+    this.name = 'ApiError'
+    this.status = status
+    this.error = envelopeError(bodyText)
+  }
+}
+
+function envelopeError(bodyText: string): string | undefined {
+  if (!bodyText) return undefined
+  try {
+    const parsed: unknown = JSON.parse(bodyText)
+    if (parsed && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string') {
+      return parsed.error
+    }
+  } catch {
+    // Not JSON (a proxy error page, for example): there is no envelope message.
+  }
+  return undefined
+}
+
+/** The envelope's human message when the error came from the server, else undefined. */
+export function serverMessage(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.error : undefined
+}
+
+async function throwIfNotOk(res: Response): Promise<void> {
+  if (res.ok) return
+  const bodyText = await res.text()
+  throw new ApiError(res.status, res.statusText, bodyText)
+}
+
+async function parseJson<T>(res: Response): Promise<T> {
+  const text = await res.text()
+  return (text ? JSON.parse(text) : undefined) as T
+}
+
+/**
+ * The one request helper: sends cookies, sends a JSON body only when one is
+ * given and the method is not GET, throws ApiError on a non-OK response and
+ * returns the parsed JSON (the envelope, for /api endpoints).
+ */
+export async function apiRequest<T = ApiEnvelope<unknown>>(method: string, url: string, body?: unknown): Promise<T> {
+  const sendsBody = body !== undefined && method.toUpperCase() !== 'GET'
+  const res = await fetch(url, {
+    method,
+    credentials: 'include',
+    headers: sendsBody ? { 'Content-Type': 'application/json' } : undefined,
+    body: sendsBody ? JSON.stringify(body) : undefined,
+  })
+  await throwIfNotOk(res)
+  return parseJson<T>(res)
+}
+
+/** Returns the envelope's data, or throws when the server answered success false. */
+export function unwrap<T>(envelope: ApiEnvelope<T>): T {
+  if (envelope && envelope.success) return envelope.data
+  throw new Error(envelope?.error || 'The server did not complete the request')
+}
+
+type On401 = 'returnNull' | 'throw'
+
+/**
+ * The default query function: GETs the first element of the query key as the
+ * URL and returns the envelope's data. A 401 throws unless told to yield null
+ * (the current-user query uses that to mean "nobody is logged in").
+ */
+export function getQueryFn<T>(options: { on401: 'returnNull' }): QueryFunction<T | null>
+export function getQueryFn<T>(options?: { on401: 'throw' }): QueryFunction<T>
+export function getQueryFn<T>({ on401 }: { on401: On401 } = { on401: 'throw' }): QueryFunction<T | null> {
+  return async ({ queryKey, signal }) => {
+    const res = await fetch(String(queryKey[0]), { credentials: 'include', signal })
+    if (on401 === 'returnNull' && res.status === 401) return null
+    await throwIfNotOk(res)
+    return unwrap(await parseJson<ApiEnvelope<T>>(res))
+  }
+}

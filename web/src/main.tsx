@@ -1,0 +1,21 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { RouterProvider } from '@tanstack/react-router'
+import { HelpProvider } from './components/help/HelpProvider'
+import { createQueryClient } from './lib/queryClient'
+import { createAppRouter } from './router'
+import './index.css'
+
+const queryClient = createQueryClient()
+const router = createAppRouter(queryClient)
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <HelpProvider>
+        <RouterProvider router={router} />
+      </HelpProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+)

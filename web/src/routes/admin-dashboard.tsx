@@ -1,0 +1,8 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { AdminDashboard } from '@/features/admin/components/AdminDashboard'
+import { requireAdmin } from '@/lib/session'
+
+export const Route = createFileRoute('/admin-dashboard')({
+  beforeLoad: ({ context }) => requireAdmin(context.queryClient),
+  component: AdminDashboard,
+})

@@ -1,0 +1,52 @@
+import { createFileRoute, redirect } from '@tanstack/react-router'
+import { useQuery } from '@tanstack/react-query'
+// zod/mini: route definitions load with the app, so their schemas stay small.
+import * as z from 'zod/mini'
+import { DashboardLoading } from '@/features/dashboard/components/DashboardHeading'
+import { RegistrarDashboard, type WalletBalanceState } from '@/features/dashboard/components/RegistrarDashboard'
+import { domainsQueryOptions } from '@/features/domains/api/domains'
+import { DomainTable } from '@/features/domains/components/DomainTable'
+import { walletQueryOptions } from '@/features/wallet/api/wallet'
+import { currentUserQueryOptions, requireUser } from '@/lib/session'
+
+const searchSchema = z.object({
+  tab: z.catch(z.optional(z.enum(['domains', 'api', 'settings'])), undefined),
+})
+
+export const Route = createFileRoute('/registrar-dashboard')({
+  validateSearch: searchSchema,
+  beforeLoad: async ({ context }) => {
+    const user = await requireUser(context.queryClient)
+    if (user.userType !== 'registrar') throw redirect({ to: '/dashboard' })
+  },
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(domainsQueryOptions())
+  },
+  pendingComponent: DashboardLoading,
+  component: RegistrarDashboardRoute,
+})
+
+function RegistrarDashboardRoute() {
+  const { tab = 'domains' } = Route.useSearch()
+  const navigate = Route.useNavigate()
+  const { data: user } = useQuery(currentUserQueryOptions())
+  // Spec section 7: the wallet is read only once the user is known.
+  const wallet = useQuery({ ...walletQueryOptions(), enabled: Boolean(user) })
+  if (!user) return <DashboardLoading />
+
+  const walletState: WalletBalanceState = wallet.isSuccess
+    ? { status: 'ok', balance: wallet.data.balance }
+    : wallet.isError
+      ? { status: 'error' }
+      : { status: 'loading' }
+
+  return (
+    <RegistrarDashboard
+      user={user}
+      wallet={walletState}
+      domainList={<DomainTable />}
+      tab={tab}
+      onTabChange={(next) => void navigate({ search: { tab: next === 'domains' ? undefined : next }, replace: true })}
+    />
+  )
+}
