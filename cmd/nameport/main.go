@@ -82,14 +82,11 @@ func newMigrateCmd(load loader) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			d, err := db.Open(cmd.Context(), cfg.DatabaseURL)
+			d, err := openMigrated(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
 			defer d.Close()
-			if err := d.Migrate(cmd.Context()); err != nil {
-				return err
-			}
 			logger.Info("migrations applied", "engine", d.Engine)
 			return nil
 		},
@@ -110,14 +107,11 @@ func newAdminCmd(load loader) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			d, err := db.Open(cmd.Context(), cfg.DatabaseURL)
+			d, err := openMigrated(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
 			defer d.Close()
-			if err := d.Migrate(cmd.Context()); err != nil {
-				return err
-			}
 			svc, err := server.NewServices(d, cfg)
 			if err != nil {
 				return err
@@ -154,6 +148,19 @@ func newOpenAPICmd() *cobra.Command {
 			return enc.Encode(doc)
 		},
 	}
+}
+
+// openMigrated opens the configured database with every migration applied.
+func openMigrated(ctx context.Context, cfg config.Config) (*db.DB, error) {
+	d, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Migrate(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
 }
 
 // userError shows a person the message of an application error without its
