@@ -15,6 +15,7 @@ import (
 
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/sealer"
 )
 
 // User types.
@@ -68,14 +69,16 @@ type Options struct {
 // Service manages accounts and sessions.
 type Service struct {
 	db         *db.DB
-	keys       *keyring
+	// keys keep API keys unreadable at rest: sealed so the owner can see
+	// the key again, and hashed for lookup.
+	keys       *sealer.Sealer
 	sessionTTL time.Duration
 	now        func() time.Time
 }
 
 // NewService returns an account service over d.
 func NewService(d *db.DB, opts Options) (*Service, error) {
-	keys, err := newKeyring(opts.Secret)
+	keys, err := sealer.New(opts.Secret, "api-key")
 	if err != nil {
 		return nil, err
 	}
@@ -154,10 +157,10 @@ func (s *Service) create(ctx context.Context, u *User, password string) error {
 		if err != nil {
 			return err
 		}
-		if u.APIKeySealed, err = s.keys.seal(key); err != nil {
+		if u.APIKeySealed, err = s.keys.Seal(key); err != nil {
 			return err
 		}
-		u.APIKeyHash = s.keys.hash(key)
+		u.APIKeyHash = s.keys.Hash(key)
 	}
 	u.CreatedAt = s.clock()
 	u.UpdatedAt = u.CreatedAt
@@ -220,7 +223,7 @@ func (s *Service) APIKey(u *User) (string, error) {
 	if u.APIKeySealed == "" {
 		return "", nil
 	}
-	key, err := s.keys.open(u.APIKeySealed)
+	key, err := s.keys.Open(u.APIKeySealed)
 	if err != nil {
 		return "", fmt.Errorf("account: api key of %s: %w", u.Username, err)
 	}
@@ -232,7 +235,7 @@ func (s *Service) APIKey(u *User) (string, error) {
 func (s *Service) ByAPIKey(ctx context.Context, key string) (*User, error) {
 	u := new(User)
 	err := s.db.Bun.NewSelect().Model(u).
-		Where("api_key_hash = ?", s.keys.hash(key)).Where("disabled_at IS NULL").Scan(ctx)
+		Where("api_key_hash = ?", s.keys.Hash(key)).Where("disabled_at IS NULL").Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.New(apperr.Unauthenticated, "Invalid API key")
 	}
