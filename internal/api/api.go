@@ -11,6 +11,7 @@ import (
 
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/registration"
 )
 
@@ -22,6 +23,7 @@ type Services struct {
 	Accounts *account.Service
 	Domains  *registration.Service
 	Wallets  *billing.Service
+	Catalog  *catalog.Service
 }
 
 // New registers every operation on r and serves the OpenAPI document at
@@ -43,4 +45,5 @@ func addRoutes(a huma.API, svc Services) {
 	addAuthRoutes(a, svc.Accounts)
 	addDomainRoutes(a, svc.Accounts, svc.Domains)
 	addWalletRoutes(a, svc.Accounts, svc.Wallets)
+	addCatalogRoutes(a, svc.Accounts, svc.Catalog)
 }

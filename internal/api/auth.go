@@ -176,3 +176,25 @@ func currentUser(ctx context.Context, accounts *account.Service) (*account.User,
 	}
 	return accounts.Authenticate(ctx, token)
 }
+
+// optionalUser returns the logged-in account, or nil for a visitor.
+func optionalUser(ctx context.Context, accounts *account.Service) (*account.User, error) {
+	u, err := currentUser(ctx, accounts)
+	if apperr.Code(err) == apperr.Unauthenticated {
+		return nil, nil
+	}
+	return u, err
+}
+
+// requireAdmin returns the logged-in admin: unauthenticated for visitors,
+// forbidden for everyone else.
+func requireAdmin(ctx context.Context, accounts *account.Service) (*account.User, error) {
+	u, err := currentUser(ctx, accounts)
+	if err != nil {
+		return nil, err
+	}
+	if !u.IsAdmin() {
+		return nil, apperr.New(apperr.Forbidden, "Admin access required")
+	}
+	return u, nil
+}

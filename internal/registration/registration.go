@@ -63,3 +63,24 @@ func (s *Service) Get(ctx context.Context, userID, id int64) (*Domain, error) {
 	}
 	return d, nil
 }
+
+// IsRegistered reports whether name (lower case) is registered under
+// extension.
+func (s *Service) IsRegistered(ctx context.Context, name, extension string) (bool, error) {
+	exists, err := s.db.Bun.NewSelect().Model((*Domain)(nil)).
+		Where("name = ?", name).Where("extension = ?", extension).Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("registration: is %s%s registered: %w", name, extension, err)
+	}
+	return exists, nil
+}
+
+// CountForExtension returns how many domains are registered under extension,
+// asking through q (the caller's transaction, or the database).
+func (s *Service) CountForExtension(ctx context.Context, q bun.IDB, extension string) (int, error) {
+	n, err := q.NewSelect().Model((*Domain)(nil)).Where("extension = ?", extension).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("registration: count domains under %s: %w", extension, err)
+	}
+	return int(n), nil
+}

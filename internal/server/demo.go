@@ -18,8 +18,10 @@ var demoAccounts = []account.SignUp{
 		UserType: account.TypeRegistrar, Tier: account.TierPremium},
 }
 
-// seedDemo creates the demo accounts and a demo admin when they are missing.
-func seedDemo(ctx context.Context, accounts *account.Service, logger *slog.Logger) error {
+// seedDemo creates the demo accounts, a demo admin and the demo catalog when
+// they are missing.
+func seedDemo(ctx context.Context, svc Services, logger *slog.Logger) error {
+	accounts := svc.Accounts
 	for _, in := range demoAccounts {
 		in.Password, in.ConfirmPassword = demoPassword, demoPassword
 		if _, err := accounts.Register(ctx, in); err != nil && apperr.Code(err) != apperr.Conflict {
@@ -27,6 +29,9 @@ func seedDemo(ctx context.Context, accounts *account.Service, logger *slog.Logge
 		}
 	}
 	if _, err := accounts.CreateAdmin(ctx, "demo-admin", "admin@nameport.test", demoPassword); err != nil && apperr.Code(err) != apperr.Conflict {
+		return err
+	}
+	if err := svc.Catalog.SeedDemo(ctx); err != nil {
 		return err
 	}
 	logger.Info("demo accounts ready", "users", "demo, demo-registrar, demo-admin", "password", demoPassword)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dnsserver"
@@ -31,6 +32,7 @@ type Services struct {
 	Accounts *account.Service
 	Domains  *registration.Service
 	Wallets  *billing.Service
+	Catalog  *catalog.Service
 }
 
 // NewServices builds every capability service from the configuration.
@@ -43,7 +45,12 @@ func NewServices(d *db.DB, cfg config.Config) (Services, error) {
 	if err != nil {
 		return Services{}, err
 	}
-	return Services{Accounts: accounts, Domains: registration.NewService(d), Wallets: billing.NewService(d)}, nil
+	domains := registration.NewService(d)
+	cat, err := catalog.NewService(d, domains, catalog.Options{Secret: secret})
+	if err != nil {
+		return Services{}, err
+	}
+	return Services{Accounts: accounts, Domains: domains, Wallets: billing.NewService(d), Catalog: cat}, nil
 }
 
 // Run serves until ctx is cancelled, then shuts down gracefully. ready, when
@@ -63,11 +70,18 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 	if err != nil {
 		return err
 	}
+	if err := svc.Catalog.Load(ctx); err != nil {
+		return err
+	}
 	if cfg.Demo {
-		if err := seedDemo(ctx, svc.Accounts, logger); err != nil {
+		if err := seedDemo(ctx, svc, logger); err != nil {
 			return fmt.Errorf("server: demo data: %w", err)
 		}
 	}
+	// Admin changes on other nodes reach this one within a second.
+	watchCtx, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	go svc.Catalog.Watch(watchCtx, time.Second, logger.With("component", "catalog"))
 
 	// Jobs: every role enqueues; only the worker role works them.
 	jobsCfg := db.JobsConfig{Logger: logger.With("component", "river")}
