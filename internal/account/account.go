@@ -68,7 +68,7 @@ type Options struct {
 
 // Service manages accounts and sessions.
 type Service struct {
-	db         *db.DB
+	db *db.DB
 	// keys keep API keys unreadable at rest: sealed so the owner can see
 	// the key again, and hashed for lookup.
 	keys       *sealer.Sealer

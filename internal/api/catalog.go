@@ -546,4 +546,3 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		return out, nil
 	})
 }
-

@@ -22,7 +22,7 @@ func (s *Service) SeedDemo(ctx context.Context) error {
 	exts := []ExtensionInput{
 		{Extension: ptr(".inf.nz"), Description: ptr("For information sites, projects and personal pages."),
 			DNSNameservers: &[]string{"ns1.nameport.test", "ns2.nameport.test"},
-			Rules: &[]RuleInput{{MinLength: 1, MaxLength: 3, PriceCents: 2500, RegistrarPriceCents: ptr[int64](2000)}}},
+			Rules:          &[]RuleInput{{MinLength: 1, MaxLength: 3, PriceCents: 2500, RegistrarPriceCents: ptr[int64](2000)}}},
 		{Extension: ptr(".biz.ee"), Description: ptr("For businesses, shops and services."),
 			DNSNameservers: &[]string{"ns1.nameport.test", "ns2.nameport.test"},
 			Rules: &[]RuleInput{
