@@ -47,8 +47,12 @@ export async function startServer() {
   const httpPort = await freePort()
   const dnsPort = await freePort()
   const baseURL = `http://127.0.0.1:${httpPort}`
+  // --demo loads the demo catalogue (extensions and premium names) that the
+  // catalogue tests rely on, and the demo accounts demo, demo-registrar and
+  // demo-admin; the other tests make their own accounts and must not use those names.
   const args = [
     'serve',
+    '--demo',
     '--database-url',
     `sqlite://${join(dataDir, 'e2e.db')}`,
     '--data-dir',

@@ -2,7 +2,8 @@
 // for a person to look at (not a test). Usage:
 //   node e2e/screenshots.mjs [baseURL] [outDir] [path...]
 // Paths default to the public screens; pass /dashboard etc. with a session
-// by setting NAMEPORT_LOGIN=username:password.
+// by setting NAMEPORT_LOGIN=username:password. A target `search:NAME:.EXT`
+// searches NAME on the landing page and shots the hero with its result card.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
@@ -31,6 +32,20 @@ try {
       await page.waitForURL(/dashboard/)
     }
     for (const path of targets) {
+      if (path.startsWith('search:')) {
+        const [, domainName, extension = '.inf.nz'] = path.split(':')
+        await page.goto('/')
+        const form = page.getByRole('search', { name: 'Domain search' })
+        await form.getByLabel('Domain name').fill(domainName)
+        await form.getByLabel('Extension').selectOption(extension)
+        await form.getByRole('button', { name: 'Search' }).click()
+        await page.getByRole('region', { name: 'Search result' }).or(page.getByRole('alert')).first().waitFor()
+        await page.waitForTimeout(300)
+        const file = join(outDir, `search_${domainName || 'empty'}${extension.replace(/\./g, '_')}-${label}.png`)
+        await page.locator('main section').first().screenshot({ path: file })
+        console.log(file)
+        continue
+      }
       await page.goto(path)
       await page.waitForLoadState('networkidle')
       await page.waitForTimeout(300)

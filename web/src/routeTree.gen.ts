@@ -15,6 +15,7 @@ import { Route as DashboardRouteImport } from './routes/dashboard'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as LogoutRouteImport } from './routes/logout'
+import { Route as PremiumDomainsRouteImport } from './routes/premium-domains'
 import { Route as RegisterRouteImport } from './routes/register'
 import { Route as RegistrarDashboardRouteImport } from './routes/registrar-dashboard'
 import { Route as WalletRouteImport } from './routes/wallet'
@@ -51,6 +52,11 @@ const LogoutRoute = LogoutRouteImport.update({
   path: '/logout',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PremiumDomainsRoute = PremiumDomainsRouteImport.update({
+  id: '/premium-domains',
+  path: '/premium-domains',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const RegisterRoute = RegisterRouteImport.update({
   id: '/register',
   path: '/register',
@@ -84,6 +90,7 @@ export interface FileRoutesByFullPath {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
+  '/premium-domains': typeof PremiumDomainsRoute
   '/register': typeof RegisterRoute
   '/registrar-dashboard': typeof RegistrarDashboardRoute
   '/wallet': typeof WalletRoute
@@ -97,6 +104,7 @@ export interface FileRoutesByTo {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
+  '/premium-domains': typeof PremiumDomainsRoute
   '/register': typeof RegisterRoute
   '/registrar-dashboard': typeof RegistrarDashboardRoute
   '/wallet': typeof WalletRoute
@@ -111,6 +119,7 @@ export interface FileRoutesById {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
+  '/premium-domains': typeof PremiumDomainsRoute
   '/register': typeof RegisterRoute
   '/registrar-dashboard': typeof RegistrarDashboardRoute
   '/wallet': typeof WalletRoute
@@ -126,6 +135,7 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/logout'
+    | '/premium-domains'
     | '/register'
     | '/registrar-dashboard'
     | '/wallet'
@@ -139,6 +149,7 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/logout'
+    | '/premium-domains'
     | '/register'
     | '/registrar-dashboard'
     | '/wallet'
@@ -152,6 +163,7 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/logout'
+    | '/premium-domains'
     | '/register'
     | '/registrar-dashboard'
     | '/wallet'
@@ -166,6 +178,7 @@ export interface RootRouteChildren {
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   LoginRoute: typeof LoginRoute
   LogoutRoute: typeof LogoutRoute
+  PremiumDomainsRoute: typeof PremiumDomainsRoute
   RegisterRoute: typeof RegisterRoute
   RegistrarDashboardRoute: typeof RegistrarDashboardRoute
   WalletRoute: typeof WalletRoute
@@ -217,6 +230,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LogoutRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/premium-domains': {
+      id: '/premium-domains'
+      path: '/premium-domains'
+      fullPath: '/premium-domains'
+      preLoaderRoute: typeof PremiumDomainsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/register': {
       id: '/register'
       path: '/register'
@@ -262,6 +282,7 @@ const rootRouteChildren: RootRouteChildren = {
   ForgotPasswordRoute: ForgotPasswordRoute,
   LoginRoute: LoginRoute,
   LogoutRoute: LogoutRoute,
+  PremiumDomainsRoute: PremiumDomainsRoute,
   RegisterRoute: RegisterRoute,
   RegistrarDashboardRoute: RegistrarDashboardRoute,
   WalletRoute: WalletRoute,

@@ -22,3 +22,19 @@ export function formatDate(value: string): string {
   const date = new Date(value)
   return Number.isNaN(date.getTime()) ? value : dateFormat.format(date)
 }
+
+const utcDateFormat = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+})
+
+/**
+ * The calendar day of a server time, read in UTC ("Dec 31, 2026") so a date
+ * the server stores as midnight or end of day UTC shows as that day everywhere.
+ */
+export function formatUtcDate(value: string): string {
+  const date = new Date(value)
+  return Number.isNaN(date.getTime()) ? value : utcDateFormat.format(date)
+}

@@ -1,10 +1,33 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
+import type { DomainExtension } from '@/lib/catalog'
 import type { User } from '@/lib/session'
 
-/** By default nobody is logged in and the catalog is empty; tests override per case. */
+/** The server's three active extensions, as GET /api/domain-extensions lists them. */
+export const serverExtensions: DomainExtension[] = [
+  ['.biz.ee', 'Business names under .biz.ee.'],
+  ['.inf.nz', 'Information sites under .inf.nz.'],
+  ['.orgn.uk', 'Organisations under .orgn.uk.'],
+].map(([extension, description], index) => ({
+  id: index + 1,
+  extension,
+  basePrice: 8,
+  description,
+  active: true,
+  minNameLength: 1,
+  maxNameLength: 63,
+  allowedCharacters: 'a-z0-9-',
+  renewalPrice: 8,
+  lengthBasedPricing: [],
+}))
+
+/**
+ * By default nobody is logged in, the three extensions are on sale and there
+ * are no premium names; tests override per case.
+ */
 export const server = setupServer(
   http.get('/api/auth/me', () => HttpResponse.json({ success: false, error: 'Not authenticated' }, { status: 401 })),
+  http.get('/api/domain-extensions', () => HttpResponse.json({ success: true, data: serverExtensions })),
   http.get('/api/premium-domains', () => HttpResponse.json({ success: true, data: [] })),
 )
 

@@ -1,57 +1,79 @@
-import { useState } from 'react'
-import { useForm } from 'react-hook-form'
+import { useEffect, useRef, useState } from 'react'
+import { useForm, type Resolver } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 // zod/mini keeps form chunks small; it shares its core with the route schemas.
 import * as z from 'zod/mini'
-import { Link } from '@tanstack/react-router'
-import { useMutation, useQuery } from '@tanstack/react-query'
-import { CheckCircle2, Crown, Search, XCircle } from 'lucide-react'
+import { useMutation } from '@tanstack/react-query'
+import { CheckCircle2, Crown, Search, Tag, XCircle } from 'lucide-react'
+import { RegisterNowLink } from '@/components/RegisterNowLink'
 import { Badge } from '@/components/ui/badge'
-import { Button, buttonStyles } from '@/components/ui/button'
+import { Button } from '@/components/ui/button'
 import { toast } from '@/components/toast/toastStore'
 import { ApiError } from '@/lib/api'
-import { cx } from '@/lib/classNames'
-import { extensions } from '@/lib/extensions'
+import { defaultExtension, useExtensions } from '@/lib/catalog'
 import { formatUsd } from '@/lib/format'
-import { currentUserQueryOptions, dashboardPathFor } from '@/lib/session'
 import { checkDomain, type DomainCheck } from '../api/catalog'
 
-const searchSchema = z.object({
-  name: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'Domain name is required'),
-      z.maxLength(63, 'Domain name must be at most 63 characters'),
-      z.regex(
-        /^[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$/,
-        'Domain name can only contain letters, numbers, and hyphens. It cannot start or end with a hyphen or contain consecutive hyphens.',
-      ),
+// Spec section 5. The pattern forbids a leading or trailing hyphen and any
+// character but letters, digits and hyphens; the message also mentions
+// consecutive hyphens, which the pattern (like the server) allows.
+const nameSchema = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, 'Domain name is required'),
+    z.maxLength(63, 'Domain name must be at most 63 characters'),
+    z.regex(
+      /^[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$/,
+      'Domain name can only contain letters, numbers, and hyphens. It cannot start or end with a hyphen or contain consecutive hyphens.',
     ),
-  extension: z.enum(extensions),
-})
+  )
 
-type SearchValues = z.infer<typeof searchSchema>
+function searchSchema(offered: readonly string[]) {
+  return z.object({
+    name: nameSchema,
+    extension: z.string().check(z.refine((value) => offered.includes(value), 'Choose one of the offered extensions')),
+  })
+}
+
+type SearchValues = { name: string; extension: string }
 
 export function DomainSearch() {
   const [result, setResult] = useState<DomainCheck | null>(null)
-  const form = useForm<SearchValues>({
-    resolver: zodResolver(searchSchema),
-    defaultValues: { name: '', extension: '.inf.nz' },
-  })
+  const { extensions } = useExtensions()
+  const offered = extensions.map((extension) => extension.extension)
+
+  // The offered extensions arrive from the server after the form exists, so
+  // the resolver reads the current list rather than the one of the first render.
+  const offeredRef = useRef(offered)
+  offeredRef.current = offered
+  const resolver: Resolver<SearchValues> = (values, context, options) =>
+    zodResolver(searchSchema(offeredRef.current))(values, context, options)
+
+  const form = useForm<SearchValues>({ resolver, defaultValues: { name: '', extension: defaultExtension } })
   const nameError = form.formState.errors.name?.message
+  const extensionError = form.formState.errors.extension?.message
+
+  // Keep the choice on an offered extension: .inf.nz when the server offers it.
+  const offeredKey = offered.join(' ')
+  useEffect(() => {
+    const list = offeredKey.split(' ')
+    if (!list.includes(form.getValues('extension'))) {
+      form.setValue('extension', list.includes(defaultExtension) ? defaultExtension : list[0])
+    }
+  }, [offeredKey, form])
 
   const search = useMutation({
     mutationFn: checkDomain,
     onMutate: () => setResult(null),
     onSuccess: (envelope) => {
-      if (envelope?.success) {
+      if (envelope?.success && envelope.data) {
         setResult(envelope.data)
       } else {
         toast({
           variant: 'destructive',
           title: 'Error',
-          description: envelope?.error || 'Failed to check domain availability',
+          description: (envelope && !envelope.success && envelope.error) || 'Failed to check domain availability',
         })
       }
     },
@@ -67,6 +89,7 @@ export function DomainSearch() {
     },
   })
 
+  const fieldError = nameError ?? extensionError
   return (
     <div>
       <form
@@ -88,9 +111,11 @@ export function DomainSearch() {
             id="domain-search-name"
             placeholder="Find your domain name"
             autoComplete="off"
+            autoCapitalize="none"
             spellCheck={false}
+            enterKeyHint="search"
             aria-invalid={nameError ? true : undefined}
-            aria-describedby={nameError ? 'domain-search-error' : undefined}
+            aria-describedby={fieldError ? 'domain-search-error' : undefined}
             className="h-12 w-full rounded-xl border-0 bg-transparent pl-10 pr-3 text-base text-slate-900 placeholder:text-slate-400 focus:outline-none focus:ring-2 focus:ring-brand-500"
             {...form.register('name')}
           />
@@ -101,10 +126,11 @@ export function DomainSearch() {
           </label>
           <select
             id="domain-search-extension"
-            className="h-12 flex-1 rounded-xl border-0 bg-slate-100 px-3 text-base font-medium text-slate-800 focus:outline-none focus:ring-2 focus:ring-brand-500 sm:w-36 sm:flex-none"
+            aria-invalid={extensionError ? true : undefined}
+            className="h-12 min-w-0 flex-1 rounded-xl border-0 bg-slate-100 px-3 text-base font-medium text-slate-800 focus:outline-none focus:ring-2 focus:ring-brand-500 sm:w-36 sm:flex-none"
             {...form.register('extension')}
           >
-            {extensions.map((extension) => (
+            {offered.map((extension) => (
               <option key={extension} value={extension}>
                 {extension}
               </option>
@@ -115,9 +141,9 @@ export function DomainSearch() {
           </Button>
         </div>
       </form>
-      {nameError && (
+      {fieldError && (
         <p id="domain-search-error" role="alert" className="mt-3 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
-          {nameError}
+          {fieldError}
         </p>
       )}
       <div aria-live="polite">{result && <SearchResult result={result} />}</div>
@@ -125,21 +151,33 @@ export function DomainSearch() {
   )
 }
 
+function statusText(result: DomainCheck) {
+  if (result.available) return 'Available to register'
+  switch (result.reason) {
+    case 'registered':
+      return 'Already registered'
+    case 'reserved':
+    case 'premium_reserved':
+      return 'Reserved'
+    default:
+      return 'Not available to register'
+  }
+}
+
 function SearchResult({ result }: { result: DomainCheck }) {
-  const { data: user } = useQuery({ ...currentUserQueryOptions(), enabled: false })
   const fullName = result.domain.endsWith(result.extension) ? result.domain : `${result.domain}${result.extension}`
   return (
     <section
       aria-label="Search result"
       className="mt-4 flex flex-col gap-4 rounded-2xl bg-white p-5 text-left shadow-lg ring-1 ring-slate-900/5 sm:flex-row sm:items-center sm:justify-between"
     >
-      <div className="flex items-start gap-3">
+      <div className="flex min-w-0 items-start gap-3">
         {result.available ? (
-          <CheckCircle2 className="mt-0.5 h-6 w-6 shrink-0 text-emerald-500" aria-hidden />
+          <CheckCircle2 className="mt-1 h-6 w-6 shrink-0 text-emerald-500" aria-hidden />
         ) : (
-          <XCircle className="mt-0.5 h-6 w-6 shrink-0 text-slate-400" aria-hidden />
+          <XCircle className="mt-1 h-6 w-6 shrink-0 text-slate-400" aria-hidden />
         )}
-        <div>
+        <div className="min-w-0">
           <p className="flex flex-wrap items-center gap-2 text-lg font-semibold text-slate-900">
             <span className="break-all">{fullName}</span>
             {result.isPremium && (
@@ -152,16 +190,24 @@ function SearchResult({ result }: { result: DomainCheck }) {
           <p className="text-sm text-slate-600">
             <span className="font-semibold text-slate-900">{formatUsd(result.price)}</span> per year
           </p>
+          <p className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-500">
+            <span>{statusText(result)}</span>
+            {result.available && result.promotion && (
+              <Badge tone="success">
+                <Tag className="h-3 w-3" aria-hidden />
+                {result.promotion}
+              </Badge>
+            )}
+          </p>
+          {result.available && typeof result.renewalPrice === 'number' && result.renewalPrice !== result.price && (
+            <p className="mt-0.5 text-xs text-slate-500">Renews at {formatUsd(result.renewalPrice)} per year</p>
+          )}
         </div>
       </div>
       {result.available ? (
-        // Checkout arrives with domain registration; until then a visitor
-        // starts by creating an account and a customer goes to their dashboard.
-        <Link to={user ? dashboardPathFor(user) : '/register'} className={buttonStyles({ size: 'lg' })}>
-          Register Now
-        </Link>
+        <RegisterNowLink domain={fullName} size="lg" />
       ) : (
-        <Button size="lg" variant="secondary" disabled className={cx('cursor-not-allowed')}>
+        <Button size="lg" variant="secondary" disabled>
           Not Available
         </Button>
       )}

@@ -1,35 +1,97 @@
-import { Globe2 } from 'lucide-react'
-import { extensions, regularDomainPrice } from '@/lib/extensions'
+import { Globe2, Tag } from 'lucide-react'
+import { useExtensions, type DomainExtension, type LengthPriceRule } from '@/lib/catalog'
+import { formatUsd } from '@/lib/format'
 import { PremiumTeaser } from './PremiumTeaser'
 import { Section } from './Section'
 
-const extensionNotes: Record<(typeof extensions)[number], string> = {
-  '.inf.nz': 'For information sites, projects and personal pages.',
-  '.biz.ee': 'For businesses, shops and services.',
-  '.orgn.uk': 'For organisations, clubs and communities.',
+const countWords = ['No', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten']
+
+function headline(extensions: DomainExtension[]) {
+  const prices = extensions.map((extension) => extension.basePrice)
+  const lowest = Math.min(...prices)
+  const samePrice = prices.every((price) => price === lowest)
+  const count = countWords[extensions.length] ?? String(extensions.length)
+  return {
+    title: samePrice
+      ? `${count} ${extensions.length === 1 ? 'extension' : 'extensions'}, one simple price`
+      : `${count} extensions to choose from`,
+    intro: samePrice
+      ? `Every regular name costs ${formatPrice(lowest)} per year, with DNS hosting included.`
+      : `Regular names from ${formatPrice(lowest)} per year, with DNS hosting included.`,
+  }
+}
+
+/** Whole dollars without cents ("$8"), other amounts with them ("$7.50"). */
+function formatPrice(amount: number) {
+  return Number.isInteger(amount) ? `$${amount}` : formatUsd(amount)
+}
+
+function lengthLabel(rule: LengthPriceRule) {
+  if (rule.minLength === rule.maxLength) return `${rule.minLength}-character names`
+  if (rule.maxLength >= 63) return `Names of ${rule.minLength}+ characters`
+  return `${rule.minLength}–${rule.maxLength} character names`
+}
+
+/** A promotional rule counts only inside its dates (either may be open). */
+function ruleApplies(rule: LengthPriceRule, now: Date) {
+  if (!rule.isPromotion) return true
+  const start = rule.promotionStartDate ? new Date(rule.promotionStartDate) : null
+  const end = rule.promotionEndDate ? new Date(rule.promotionEndDate) : null
+  if (start && !Number.isNaN(start.getTime()) && start > now) return false
+  if (end && !Number.isNaN(end.getTime()) && end < now) return false
+  return true
 }
 
 export function DomainsSection() {
+  const { extensions } = useExtensions()
+  const { title, intro } = headline(extensions)
+  const now = new Date()
+  const priced = (extension: DomainExtension) =>
+    (extension.lengthBasedPricing ?? [])
+      .filter((rule) => ruleApplies(rule, now) && rule.price !== extension.basePrice)
+      .sort((a, b) => a.minLength - b.minLength)
+  const byLength = extensions.some((extension) => priced(extension).length > 0)
   return (
     <Section
       id="domains"
       eyebrow="Domains"
-      title="Three extensions, one simple price"
-      intro={`Every regular name costs $${regularDomainPrice} per year, with DNS hosting included.`}
+      title={title}
+      intro={byLength ? `${intro} Some name lengths have their own price.` : intro}
     >
       <ul className="grid gap-6 md:grid-cols-3">
-        {extensions.map((extension) => (
-          <li key={extension} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-            <span className="flex h-10 w-10 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
-              <Globe2 className="h-5 w-5" aria-hidden />
-            </span>
-            <p className="mt-4 text-2xl font-bold text-slate-900">{extension}</p>
-            <p className="mt-2 text-sm text-slate-600">{extensionNotes[extension]}</p>
-            <p className="mt-4 text-sm text-slate-600">
-              <span className="text-lg font-semibold text-slate-900">${regularDomainPrice}</span> per year
-            </p>
-          </li>
-        ))}
+        {extensions.map((extension) => {
+          const rules = priced(extension)
+          return (
+            <li
+              key={extension.extension}
+              className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+            >
+              <span className="flex h-10 w-10 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
+                <Globe2 className="h-5 w-5" aria-hidden />
+              </span>
+              <p className="mt-4 break-all text-2xl font-bold text-slate-900">{extension.extension}</p>
+              {extension.description && <p className="mt-2 text-sm text-slate-600">{extension.description}</p>}
+              <p className="mt-4 text-sm text-slate-600">
+                <span className="text-lg font-semibold text-slate-900">{formatPrice(extension.basePrice)}</span> per
+                year
+              </p>
+              {rules.length > 0 && (
+                <ul className="mt-3 space-y-1 border-t border-slate-100 pt-3 text-xs text-slate-600">
+                  {rules.map((rule) => (
+                    <li key={`${rule.minLength}-${rule.maxLength}`} className="flex flex-wrap items-center gap-x-1.5">
+                      {rule.isPromotion && <Tag className="h-3 w-3 text-emerald-600" aria-hidden />}
+                      <span>{lengthLabel(rule)}:</span>
+                      <span className="font-semibold text-slate-900">{formatUsd(rule.price)}</span>
+                      {rule.isPromotion && rule.promotionLabel && (
+                        <span className="font-medium text-emerald-700">{rule.promotionLabel}</span>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          )
+        })}
       </ul>
       <PremiumTeaser />
     </Section>

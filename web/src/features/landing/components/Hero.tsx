@@ -1,9 +1,10 @@
 import { Link } from '@tanstack/react-router'
 import { PlayCircle } from 'lucide-react'
-import { extensions } from '@/lib/extensions'
+import { useExtensions } from '@/lib/catalog'
 import { DomainSearch } from './DomainSearch'
 
 export function Hero() {
+  const { extensions } = useExtensions()
   return (
     <section className="relative isolate overflow-hidden bg-slate-950 text-white">
       <div
@@ -16,7 +17,7 @@ export function Hero() {
       />
       <div className="mx-auto max-w-4xl px-4 pb-20 pt-16 text-center sm:px-6 sm:pb-28 sm:pt-24 lg:px-8">
         <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-xs font-medium text-brand-100 ring-1 ring-white/15">
-          {extensions.join(' · ')}
+          {extensions.map((extension) => extension.extension).join(' · ')}
         </p>
         <h1 className="mt-6 text-4xl font-bold tracking-tight sm:text-6xl">
           Find the perfect name for your <span className="text-brand-300">next idea</span>

@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router'
-import { Check } from 'lucide-react'
+import { Check, Crown } from 'lucide-react'
 import { buttonStyles } from '@/components/ui/button'
 import { cx } from '@/lib/classNames'
 import { regularDomainPrice } from '@/lib/extensions'
-import { registrarTiers } from '@/lib/registrarTiers'
+import { premiumDiscountLabel, registrarTiers } from '@/lib/registrarTiers'
 import type { RegistrarTier } from '@/lib/session'
 import { Section } from './Section'
 
@@ -99,6 +99,19 @@ export function PricingSection() {
               <span className="text-4xl font-bold tracking-tight text-slate-900">${plan.price}</span>
               <span className="text-sm text-slate-500">{plan.unit}</span>
             </p>
+            {plan.tier && (
+              <p
+                className={cx(
+                  'mt-4 inline-flex items-center gap-1.5 self-start rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset',
+                  registrarTiers[plan.tier].premiumDiscountPercent > 0
+                    ? 'bg-amber-50 text-amber-800 ring-amber-200'
+                    : 'bg-slate-50 text-slate-600 ring-slate-200',
+                )}
+              >
+                <Crown className="h-3.5 w-3.5" aria-hidden />
+                {premiumDiscountLabel(plan.tier)}
+              </p>
+            )}
             <ul className="mt-6 flex-1 space-y-3 text-sm text-slate-700">
               {plan.features.map((feature) => (
                 <li key={feature} className="flex gap-2">
