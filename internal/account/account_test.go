@@ -344,3 +344,33 @@ func TestCreateAdmin(t *testing.T) {
 		require.NoError(t, err)
 	})
 }
+
+func TestChangePassword(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		u, err := b.svc.Register(ctx, signUp("gina", "user"))
+		require.NoError(t, err)
+		_, here, err := b.svc.Login(ctx, "gina", "secret1", "", client)
+		require.NoError(t, err)
+		_, elsewhere, err := b.svc.Login(ctx, "gina", "secret1", "", account.Client{IP: "198.51.100.7"})
+		require.NoError(t, err)
+
+		require.Equal(t, "Current password is incorrect", apperr.Message(b.svc.ChangePassword(ctx, u, "wrong1", "newpass1", "newpass1", here)))
+		require.Equal(t, "Password must be at least 6 characters", apperr.Message(b.svc.ChangePassword(ctx, u, "secret1", "short", "short", here)))
+		require.Equal(t, "Passwords do not match", apperr.Message(b.svc.ChangePassword(ctx, u, "secret1", "newpass1", "newpass2", here)))
+		_, err = b.svc.Authenticate(ctx, elsewhere)
+		require.NoError(t, err, "refused changes end no session")
+
+		require.NoError(t, b.svc.ChangePassword(ctx, u, "secret1", "newpass1", "newpass1", here))
+		_, err = b.svc.Authenticate(ctx, here)
+		require.NoError(t, err, "the session that changed it stays")
+		_, err = b.svc.Authenticate(ctx, elsewhere)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err), "other sessions end")
+		_, _, err = b.svc.Login(ctx, "gina", "secret1", "", client)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+		_, _, err = b.svc.Login(ctx, "gina", "newpass1", "", client)
+		require.NoError(t, err)
+	})
+}

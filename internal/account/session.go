@@ -15,6 +15,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/db"
 )
 
 // session is a login session. Only the SHA-256 of its token is stored, so a
@@ -184,3 +185,41 @@ func truncate(s string, n int) string {
 }
 
 func utf8Len(s string) int { return len([]rune(s)) }
+
+// ChangePassword replaces u's password after checking the current one, and
+// ends every other session of the account; keepToken (the session making
+// the change) stays. Returns invalid for a wrong current password or a bad
+// new one.
+func (s *Service) ChangePassword(ctx context.Context, u *User, current, next, confirm, keepToken string) error {
+	ok, err := verifyPassword(u.PasswordHash, current)
+	if err != nil {
+		return fmt.Errorf("account: change password of %s: %w", u.Username, err)
+	}
+	if !ok {
+		return invalid("Current password is incorrect")
+	}
+	if err := validatePassword(next); err != nil {
+		return err
+	}
+	if next != confirm {
+		return invalid("Passwords do not match")
+	}
+	hash, err := hashPassword(next)
+	if err != nil {
+		return err
+	}
+	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.NewUpdate().Model(u).Set("password_hash = ?", hash).Set("updated_at = ?", s.clock()).
+			Where("id = ?", u.ID).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := tx.NewDelete().Model((*session)(nil)).Where("user_id = ?", u.ID).
+			Where("token_hash <> ?", hashToken(keepToken)).Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("account: change password of %s: %w", u.Username, err)
+	}
+	u.PasswordHash = hash
+	return nil
+}

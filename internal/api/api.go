@@ -43,7 +43,8 @@ func New(r chi.Router, svc Services) huma.API {
 // addRoutes is the route table: one call per area.
 func addRoutes(a huma.API, svc Services) {
 	addAuthRoutes(a, svc.Accounts)
-	addDomainRoutes(a, svc.Accounts, svc.Domains)
+	addPasswordRoutes(a, svc.Accounts)
+	addDomainRoutes(a, svc.Accounts, svc.Domains, svc.Wallets)
 	addWalletRoutes(a, svc.Accounts, svc.Wallets)
 	addCatalogRoutes(a, svc.Accounts, svc.Catalog)
 }

@@ -198,3 +198,30 @@ func requireAdmin(ctx context.Context, accounts *account.Service) (*account.User
 	}
 	return u, nil
 }
+
+type ChangePasswordInput struct {
+	Body struct {
+		CurrentPassword string `json:"currentPassword" required:"false"`
+		NewPassword     string `json:"newPassword" required:"false"`
+		ConfirmPassword string `json:"confirmPassword" required:"false"`
+	}
+}
+
+func addPasswordRoutes(a huma.API, accounts *account.Service) {
+	huma.Register(a, huma.Operation{
+		OperationID: "auth-change-password", Method: http.MethodPost, Path: "/api/auth/change-password", Tags: []string{"Auth"},
+		Summary:     "Change my password",
+		Description: "Checks the current password, sets the new one and logs out every other session of the account.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusUnprocessableEntity},
+	}, func(ctx context.Context, in *ChangePasswordInput) (*DoneOutput, error) {
+		u, err := currentUser(ctx, accounts)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		b := in.Body
+		if err := accounts.ChangePassword(ctx, u, b.CurrentPassword, b.NewPassword, b.ConfirmPassword, requestOf(ctx).sessionToken); err != nil {
+			return nil, fail(ctx, err)
+		}
+		return done(), nil
+	})
+}

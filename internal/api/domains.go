@@ -8,7 +8,9 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/registration"
+	"github.com/nameport/nameport/pkg/money"
 )
 
 // domainBody is a registered domain (spec section 3 "Registered domain").
@@ -25,12 +27,35 @@ type domainBody struct {
 
 func toDomainBody(d registration.Domain) domainBody {
 	return domainBody{ID: d.ID, Name: d.Name, Extension: d.Extension, IsPremium: d.IsPremium,
-		RegisteredAt: d.RegisteredAt, ExpiresAt: d.ExpiresAt, AutoRenew: d.AutoRenew, Price: dollars(d.PriceCents)}
+		RegisteredAt: d.RegisteredAt, ExpiresAt: d.ExpiresAt, AutoRenew: d.AutoRenew, Price: money.Dollars(d.PriceCents)}
 }
 
-// dollars shows integer cents as the dollar amount the API speaks; money is
-// never computed in floating point, only displayed.
-func dollars(cents int64) float64 { return float64(cents) / 100 }
+type RegisterDomainInput struct {
+	IdempotencyKey string `header:"Idempotency-Key" doc:"Retrying with the same key registers and charges once"`
+	Body           struct {
+		Name      string `json:"name" required:"false" doc:"Without the extension"`
+		Extension string `json:"extension" required:"false" example:".inf.nz"`
+		Years     int    `json:"years,omitempty" doc:"1 to 10 (default 1)"`
+		AutoRenew *bool  `json:"autoRenew,omitempty" doc:"Renew automatically from the wallet (default true)"`
+	}
+}
+
+type registeredBody struct {
+	Domain      domainBody      `json:"domain"`
+	Transaction transactionBody `json:"transaction"`
+	Wallet      walletBody      `json:"wallet"`
+}
+
+type RegisterDomainOutput struct {
+	Body envelope[registeredBody]
+}
+
+type DomainPatchInput struct {
+	ID   int64 `path:"id"`
+	Body struct {
+		AutoRenew bool `json:"autoRenew"`
+	}
+}
 
 type DomainListOutput struct {
 	Body envelope[[]domainBody]
@@ -44,7 +69,48 @@ type DomainGetOutput struct {
 	Body envelope[domainBody]
 }
 
-func addDomainRoutes(a huma.API, accounts *account.Service, domains *registration.Service) {
+func addDomainRoutes(a huma.API, accounts *account.Service, domains *registration.Service, wallets *billing.Service) {
+	huma.Register(a, huma.Operation{
+		OperationID: "domains-register", Method: http.MethodPost, Path: "/api/domains", Tags: []string{"Domains"},
+		Summary: "Register a domain",
+		Description: "Registers a name for the logged-in account and pays years × the yearly price from its wallet, " +
+			"priced on the server (wholesale for registrars).",
+		DefaultStatus: http.StatusCreated,
+		Errors:        []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusConflict, http.StatusUnprocessableEntity},
+	}, func(ctx context.Context, in *RegisterDomainInput) (*RegisterDomainOutput, error) {
+		u, err := currentUser(ctx, accounts)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		b := in.Body
+		r, err := domains.Register(ctx, u.ID, buyerOf(u), registration.Request{Name: b.Name, Extension: b.Extension,
+			Years: b.Years, AutoRenew: b.AutoRenew, IdempotencyKey: in.IdempotencyKey})
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		w, err := wallets.Wallet(ctx, u.ID)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &RegisterDomainOutput{Body: ok(registeredBody{Domain: toDomainBody(*r.Domain),
+			Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(w)})}, nil
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "domains-update", Method: http.MethodPatch, Path: "/api/domains/{id}", Tags: []string{"Domains"},
+		Summary: "Turn auto-renewal of my domain on or off", Errors: []int{http.StatusUnauthorized, http.StatusNotFound},
+	}, func(ctx context.Context, in *DomainPatchInput) (*DomainGetOutput, error) {
+		u, err := currentUser(ctx, accounts)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		d, err := domains.SetAutoRenew(ctx, u.ID, in.ID, in.Body.AutoRenew)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &DomainGetOutput{Body: ok(toDomainBody(*d))}, nil
+	})
+
 	huma.Register(a, huma.Operation{
 		OperationID: "domains-list", Method: http.MethodGet, Path: "/api/domains", Tags: []string{"Domains"},
 		Summary: "List my domains", Errors: []int{http.StatusUnauthorized},

@@ -8,7 +8,9 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/pkg/money"
 )
 
 type walletBody struct {
@@ -21,9 +23,39 @@ type transactionBody struct {
 	Type          string    `json:"type" enum:"deposit,withdrawal,domain_purchase,domain_renewal"`
 	Amount        float64   `json:"amount" doc:"Dollars; negative for debits"`
 	Status        string    `json:"status" enum:"pending,completed,failed"`
-	PaymentMethod string    `json:"paymentMethod"`
+	PaymentMethod string    `json:"paymentMethod" doc:"How it was paid: a deposit method, or wallet"`
 	Description   string    `json:"description"`
+	DomainID      *int64    `json:"domainId" doc:"The domain it paid for"`
 	CreatedAt     time.Time `json:"createdAt"`
+}
+
+func toTransactionBody(t *billing.Transaction) transactionBody {
+	b := transactionBody{ID: t.ID, Type: t.Type, Amount: money.Dollars(t.AmountCents), Status: t.Status,
+		PaymentMethod: t.PaymentMethod, Description: t.Description, CreatedAt: t.CreatedAt}
+	if t.DomainID != 0 {
+		b.DomainID = &t.DomainID
+	}
+	return b
+}
+
+func toWalletBody(w billing.Wallet) walletBody {
+	return walletBody{Balance: money.Dollars(w.BalanceCents), Currency: w.Currency}
+}
+
+type DepositInput struct {
+	Body struct {
+		Amount        float64 `json:"amount" required:"false" doc:"Dollars, at least 1"`
+		PaymentMethod string  `json:"paymentMethod,omitempty" doc:"credit_card (default), paypal, bank_transfer or upi"`
+	}
+}
+
+type depositBody struct {
+	Transaction transactionBody `json:"transaction"`
+	Wallet      walletBody      `json:"wallet"`
+}
+
+type DepositOutput struct {
+	Body envelope[depositBody]
 }
 
 type WalletOutput struct {
@@ -47,7 +79,7 @@ func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Ser
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		return &WalletOutput{Body: ok(walletBody{Balance: dollars(w.BalanceCents), Currency: w.Currency})}, nil
+		return &WalletOutput{Body: ok(toWalletBody(w))}, nil
 	})
 
 	huma.Register(a, huma.Operation{
@@ -63,10 +95,32 @@ func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Ser
 			return nil, fail(ctx, err)
 		}
 		out := make([]transactionBody, len(txs))
-		for i, t := range txs {
-			out[i] = transactionBody{ID: t.ID, Type: t.Type, Amount: dollars(t.AmountCents), Status: t.Status,
-				PaymentMethod: t.PaymentMethod, Description: t.Description, CreatedAt: t.CreatedAt}
+		for i := range txs {
+			out[i] = toTransactionBody(&txs[i])
 		}
 		return &TransactionListOutput{Body: ok(out)}, nil
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "wallet-deposit", Method: http.MethodPost, Path: "/api/wallet/deposit", Tags: []string{"Wallet"},
+		Summary:       "Add funds to my wallet",
+		Description:   "Without a payment provider (demo mode) the deposit completes at once; with one it stays pending until the provider confirms it.",
+		DefaultStatus: http.StatusCreated,
+		Errors:        []int{http.StatusUnauthorized, http.StatusUnprocessableEntity},
+	}, func(ctx context.Context, in *DepositInput) (*DepositOutput, error) {
+		u, err := currentUser(ctx, accounts)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		cents, ok := money.FromDollars(in.Body.Amount)
+		if !ok {
+			return nil, fail(ctx, apperr.New(apperr.Invalid, "Amount must have at most 2 decimals"))
+		}
+		t, w, err := wallets.Deposit(ctx, u.ID, cents, in.Body.PaymentMethod)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &DepositOutput{Body: envelope[depositBody]{Success: true,
+			Data: depositBody{Transaction: toTransactionBody(t), Wallet: toWalletBody(w)}}}, nil
 	})
 }

@@ -1,8 +1,8 @@
 // Package billing owns money: each account's prepaid wallet and the ledger of
 // its transactions, in integer cents. A wallet's balance always equals the
-// sum of its completed transactions. Deposits and debits arrive with the
-// registration issue; this package already answers the reads the dashboards
-// and the wallet page make.
+// sum of its completed transactions and never goes below zero: every change
+// to a balance is one conditional UPDATE committed together with the
+// transaction row that explains it.
 package billing
 
 import (
@@ -10,15 +10,45 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/db"
 )
 
 // Currency of every wallet.
 const Currency = "USD"
+
+// Transaction types.
+const (
+	TypeDeposit        = "deposit"
+	TypeWithdrawal     = "withdrawal"
+	TypeDomainPurchase = "domain_purchase"
+	TypeDomainRenewal  = "domain_renewal"
+)
+
+// Transaction statuses.
+const (
+	StatusPending   = "pending"
+	StatusCompleted = "completed"
+	StatusFailed    = "failed"
+)
+
+// PaymentMethods for deposits (spec section 3); debits are paid from the
+// wallet.
+var PaymentMethods = []string{"credit_card", "paypal", "bank_transfer", "upi"}
+
+// MethodWallet is the payment method of what the wallet pays for.
+const MethodWallet = "wallet"
+
+// Deposit limits.
+const (
+	MinDepositCents = 100
+	MaxDepositCents = 1_000_000
+)
 
 // Wallet is an account's prepaid balance.
 type Wallet struct {
@@ -41,21 +71,55 @@ type Transaction struct {
 	Status        string    `bun:"status"`
 	PaymentMethod string    `bun:"payment_method"`
 	Description   string    `bun:"description"`
-	DomainID      int64     `bun:"domain_id,nullzero"`
+	DomainID      int64     `bun:"domain_id,nullzero"` // what it paid for
 	CreatedAt     time.Time `bun:"created_at"`
 }
 
-// Service answers questions about wallets.
-type Service struct{ db *db.DB }
+// Options configure a Service.
+type Options struct {
+	// DepositsNeedConfirmation makes deposits pending until a payment
+	// provider confirms them (CompleteDeposit). Without a provider, deposits
+	// complete at once.
+	DepositsNeedConfirmation bool
+	// Now is the clock; tests inject their own.
+	Now func() time.Time
+}
+
+// Service manages wallets.
+type Service struct {
+	db      *db.DB
+	confirm bool
+	now     func() time.Time
+}
 
 // NewService returns a billing service over d.
-func NewService(d *db.DB) *Service { return &Service{db: d} }
+func NewService(d *db.DB, opts Options) *Service {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Service{db: d, confirm: opts.DepositsNeedConfirmation, now: opts.Now}
+}
+
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// Dollars formats cents for messages: 1600 → "$16.00".
+func Dollars(cents int64) string {
+	sign := ""
+	if cents < 0 {
+		sign, cents = "-", -cents
+	}
+	return fmt.Sprintf("%s$%d.%02d", sign, cents/100, cents%100)
+}
 
 // Wallet returns the wallet of userID; an account that never had money has an
 // empty one.
 func (s *Service) Wallet(ctx context.Context, userID int64) (Wallet, error) {
+	return s.wallet(ctx, s.db.Bun, userID)
+}
+
+func (s *Service) wallet(ctx context.Context, q bun.IDB, userID int64) (Wallet, error) {
 	w := Wallet{UserID: userID, Currency: Currency}
-	err := s.db.Bun.NewSelect().Model(&w).Where("user_id = ?", userID).Scan(ctx)
+	err := q.NewSelect().Model(&w).Where("user_id = ?", userID).Scan(ctx)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return Wallet{}, fmt.Errorf("billing: wallet of %d: %w", userID, err)
 	}
@@ -70,4 +134,184 @@ func (s *Service) Transactions(ctx context.Context, userID int64) ([]Transaction
 		return nil, fmt.Errorf("billing: transactions of %d: %w", userID, err)
 	}
 	return txs, nil
+}
+
+// TransactionFor returns the purchase transaction of domainID.
+func (s *Service) TransactionFor(ctx context.Context, userID, domainID int64) (*Transaction, error) {
+	t := new(Transaction)
+	err := s.db.Bun.NewSelect().Model(t).Where("user_id = ?", userID).Where("domain_id = ?", domainID).
+		Where("type = ?", TypeDomainPurchase).Order("id").Limit(1).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("billing: transaction of domain %d: %w", domainID, err)
+	}
+	return t, nil
+}
+
+// Deposit adds amountCents to the wallet of userID, paid by method. It
+// completes at once, or is pending until CompleteDeposit when deposits need
+// a payment provider's confirmation. Returns invalid for bad amounts or
+// methods.
+func (s *Service) Deposit(ctx context.Context, userID, amountCents int64, method string) (*Transaction, Wallet, error) {
+	switch {
+	case amountCents <= 0:
+		return nil, Wallet{}, apperr.New(apperr.Invalid, "Amount must be greater than 0")
+	case amountCents < MinDepositCents:
+		return nil, Wallet{}, apperr.New(apperr.Invalid, "The minimum deposit is %s", Dollars(MinDepositCents))
+	case amountCents > MaxDepositCents:
+		return nil, Wallet{}, apperr.New(apperr.Invalid, "The maximum deposit is $10,000.00")
+	}
+	if method == "" {
+		method = "credit_card"
+	}
+	if !slices.Contains(PaymentMethods, method) {
+		return nil, Wallet{}, apperr.New(apperr.Invalid, "Payment method must be one of credit_card, paypal, bank_transfer, upi")
+	}
+	t := &Transaction{UserID: userID, Type: TypeDeposit, AmountCents: amountCents, Status: StatusCompleted,
+		PaymentMethod: method, Description: "Deposit by " + methodLabel(method), CreatedAt: s.clock()}
+	if s.confirm {
+		t.Status = StatusPending
+	}
+	var w Wallet
+	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if err := s.ensureWallet(ctx, tx, userID); err != nil {
+			return err
+		}
+		if _, err := tx.NewInsert().Model(t).Exec(ctx); err != nil {
+			return err
+		}
+		if t.Status == StatusCompleted {
+			if err := s.credit(ctx, tx, userID, amountCents); err != nil {
+				return err
+			}
+		}
+		var err error
+		w, err = s.wallet(ctx, tx, userID)
+		return err
+	})
+	if err != nil {
+		return nil, Wallet{}, fmt.Errorf("billing: deposit %s for %d: %w", Dollars(amountCents), userID, err)
+	}
+	return t, w, nil
+}
+
+func methodLabel(method string) string {
+	switch method {
+	case "credit_card":
+		return "credit card"
+	case "paypal":
+		return "PayPal"
+	case "bank_transfer":
+		return "bank transfer"
+	case "upi":
+		return "UPI"
+	}
+	return method
+}
+
+// CompleteDeposit confirms a pending deposit and credits the wallet, once:
+// confirming it again changes nothing. Returns not_found for an unknown
+// deposit and conflict for one that failed.
+func (s *Service) CompleteDeposit(ctx context.Context, transactionID int64) error {
+	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		t := new(Transaction)
+		if err := tx.NewSelect().Model(t).Where("id = ?", transactionID).Where("type = ?", TypeDeposit).Scan(ctx); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return apperr.New(apperr.NotFound, "Deposit not found")
+			}
+			return err
+		}
+		// The status guard makes a second confirmation a no-op, even when
+		// two arrive at once.
+		res, err := tx.NewUpdate().Model(t).Set("status = ?", StatusCompleted).
+			Where("id = ?", t.ID).Where("status = ?", StatusPending).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			if t.Status == StatusFailed {
+				return apperr.New(apperr.Conflict, "This deposit failed and cannot be completed")
+			}
+			return nil
+		}
+		return s.credit(ctx, tx, t.UserID, t.AmountCents)
+	})
+	if err != nil {
+		return fmt.Errorf("billing: complete deposit %d: %w", transactionID, err)
+	}
+	return nil
+}
+
+func (s *Service) ensureWallet(ctx context.Context, tx *db.Tx, userID int64) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO wallets (user_id, balance_cents, currency, updated_at)
+		VALUES (?, 0, ?, ?) ON CONFLICT (user_id) DO NOTHING`, userID, Currency, s.clock())
+	return err
+}
+
+func (s *Service) credit(ctx context.Context, tx *db.Tx, userID, cents int64) error {
+	_, err := tx.NewUpdate().Model((*Wallet)(nil)).Set("balance_cents = balance_cents + ?", cents).
+		Set("updated_at = ?", s.clock()).Where("user_id = ?", userID).Exec(ctx)
+	return err
+}
+
+// Charge is a debit from a wallet for something bought.
+type Charge struct {
+	UserID      int64
+	AmountCents int64
+	Type        string // TypeDomainPurchase or TypeDomainRenewal
+	Description string
+	DomainID    int64
+	// What names the purchase in the insufficient-funds message
+	// ("this registration").
+	What string
+}
+
+// Debit takes c.AmountCents from the wallet inside tx and records the
+// completed transaction. Returns insufficient_funds, saying how much more is
+// needed, when the balance does not cover it; the conditional UPDATE makes
+// that check and the debit one atomic step on both engines.
+func (s *Service) Debit(ctx context.Context, tx *db.Tx, c Charge) (*Transaction, error) {
+	if c.AmountCents <= 0 {
+		return nil, fmt.Errorf("billing: debit of %d cents", c.AmountCents)
+	}
+	res, err := tx.NewUpdate().Model((*Wallet)(nil)).Set("balance_cents = balance_cents - ?", c.AmountCents).
+		Set("updated_at = ?", s.clock()).Where("user_id = ?", c.UserID).Where("balance_cents >= ?", c.AmountCents).Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("billing: debit %d: %w", c.UserID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		w, err := s.wallet(ctx, tx, c.UserID)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &apperr.Error{Code: apperr.InsufficientFunds, Message: fmt.Sprintf(
+			"Insufficient funds: %s costs %s and your balance is %s. Add %s to continue.",
+			c.What, Dollars(c.AmountCents), Dollars(w.BalanceCents), Dollars(c.AmountCents-w.BalanceCents))}
+	}
+	t := &Transaction{UserID: c.UserID, Type: c.Type, AmountCents: -c.AmountCents, Status: StatusCompleted,
+		PaymentMethod: MethodWallet, Description: c.Description, DomainID: c.DomainID, CreatedAt: s.clock()}
+	if _, err := tx.NewInsert().Model(t).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("billing: record debit: %w", err)
+	}
+	return t, nil
+}
+
+// Discrepancy is a wallet whose balance differs from its ledger.
+type Discrepancy struct {
+	UserID       int64 `bun:"user_id"`
+	BalanceCents int64 `bun:"balance_cents"`
+	LedgerCents  int64 `bun:"ledger_cents"`
+}
+
+// Audit returns every wallet whose balance is not the sum of its completed
+// transactions (or is negative). It should always return none.
+func (s *Service) Audit(ctx context.Context) ([]Discrepancy, error) {
+	var out []Discrepancy
+	err := s.db.Bun.NewRaw(`SELECT w.user_id, w.balance_cents, COALESCE(SUM(t.amount_cents), 0) AS ledger_cents
+		FROM wallets w LEFT JOIN transactions t ON t.user_id = w.user_id AND t.status = 'completed'
+		GROUP BY w.user_id, w.balance_cents
+		HAVING w.balance_cents <> COALESCE(SUM(t.amount_cents), 0) OR w.balance_cents < 0`).Scan(ctx, &out)
+	if err != nil {
+		return nil, fmt.Errorf("billing: audit: %w", err)
+	}
+	return out, nil
 }

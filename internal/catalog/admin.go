@@ -455,3 +455,19 @@ func (s *Service) BulkPremium(ctx context.Context, action string, ids []int64) (
 	}
 	return int(changed), nil
 }
+
+// ClaimPremium takes premium name off the market inside tx, as part of
+// registering it. Returns conflict when it was no longer available (someone
+// else got it, or an admin reserved it). Call Load after tx commits.
+func (s *Service) ClaimPremium(ctx context.Context, tx *db.Tx, name, extension string) error {
+	res, err := tx.NewUpdate().Model((*PremiumDomain)(nil)).Set("is_available = ?", false).Set("updated_at = ?", s.clock()).
+		Where("name = ?", name).Where("extension = ?", extension).Where("is_available = ?", true).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("catalog: claim %s: %w", describeName(name, extension), err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.New(apperr.Conflict, "%s is no longer available", describeName(name, extension))
+	}
+	_, err = tx.NewUpdate().Table("catalog_version").Set("version = version + 1").Where("id = 1").Exec(ctx)
+	return err
+}

@@ -28,7 +28,7 @@ type bundle struct {
 func setup(t *testing.T, d *db.DB) bundle {
 	t.Helper()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	svc, err := catalog.NewService(d, registration.NewService(d), catalog.Options{Secret: secret, Now: func() time.Time { return now }})
+	svc, err := catalog.NewService(d, registration.NewNames(d), catalog.Options{Secret: secret, Now: func() time.Time { return now }})
 	require.NoError(t, err)
 	require.NoError(t, svc.Load(context.Background()))
 	return bundle{svc: svc, db: d, now: now}
@@ -81,8 +81,12 @@ func TestExtensionValidation(t *testing.T) {
 			{func(in *catalog.ExtensionInput) {
 				in.Rules = rules(catalog.RuleInput{MinLength: 1, MaxLength: 3, PriceCents: 2000}, catalog.RuleInput{MinLength: 3, MaxLength: 5, PriceCents: 1000})
 			}, "There is an overlap with an existing rule. Each domain length must be covered by only one rule."},
-			{func(in *catalog.ExtensionInput) { in.Rules = rules(catalog.RuleInput{MinLength: 4, MaxLength: 2, PriceCents: 100}) }, "A rule's minimum length cannot exceed its maximum"},
-			{func(in *catalog.ExtensionInput) { in.Rules = rules(catalog.RuleInput{MinLength: 1, MaxLength: 64, PriceCents: 100}) }, "Rule lengths must be between 1 and 63"},
+			{func(in *catalog.ExtensionInput) {
+				in.Rules = rules(catalog.RuleInput{MinLength: 4, MaxLength: 2, PriceCents: 100})
+			}, "A rule's minimum length cannot exceed its maximum"},
+			{func(in *catalog.ExtensionInput) {
+				in.Rules = rules(catalog.RuleInput{MinLength: 1, MaxLength: 64, PriceCents: 100})
+			}, "Rule lengths must be between 1 and 63"},
 			{func(in *catalog.ExtensionInput) { in.Rules = rules(catalog.RuleInput{MinLength: 1, MaxLength: 3}) }, "Rule price must be greater than 0"},
 			{func(in *catalog.ExtensionInput) {
 				in.Rules = rules(catalog.RuleInput{MinLength: 1, MaxLength: 3, PriceCents: 100, RegistrarPriceCents: ptr[int64](50)})

@@ -1,7 +1,5 @@
 // Package registration owns registered domains: who holds which name under
-// which extension, since when and until when. Registering and renewing
-// arrive with the registration issue; this package already answers the
-// reads the dashboards make.
+// which extension, since when and until when, and the act of registering one.
 package registration
 
 import (
@@ -14,6 +12,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/db"
 )
 
@@ -34,11 +34,31 @@ type Domain struct {
 	UpdatedAt    time.Time `bun:"updated_at"`
 }
 
-// Service answers questions about registered domains.
-type Service struct{ db *db.DB }
+// Service registers domains and answers questions about them.
+type Service struct {
+	db      *db.DB
+	catalog *catalog.Service
+	billing *billing.Service
+	now     func() time.Time
+}
 
-// NewService returns a registration service over d.
-func NewService(d *db.DB) *Service { return &Service{db: d} }
+// NewService returns a registration service over d; now may be nil (the real
+// clock).
+func NewService(d *db.DB, cat *catalog.Service, bill *billing.Service, now func() time.Time) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{db: d, catalog: cat, billing: bill, now: now}
+}
+
+// Names tells which names are taken. The catalog asks it, and the
+// registration service needs the catalog, so it stands apart.
+type Names struct{ db *db.DB }
+
+// NewNames returns the lookup of registered names over d.
+func NewNames(d *db.DB) *Names { return &Names{db: d} }
+
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
 // List returns the domains of userID, newest first.
 func (s *Service) List(ctx context.Context, userID int64) ([]Domain, error) {
@@ -66,8 +86,8 @@ func (s *Service) Get(ctx context.Context, userID, id int64) (*Domain, error) {
 
 // IsRegistered reports whether name (lower case) is registered under
 // extension.
-func (s *Service) IsRegistered(ctx context.Context, name, extension string) (bool, error) {
-	exists, err := s.db.Bun.NewSelect().Model((*Domain)(nil)).
+func (n *Names) IsRegistered(ctx context.Context, name, extension string) (bool, error) {
+	exists, err := n.db.Bun.NewSelect().Model((*Domain)(nil)).
 		Where("name = ?", name).Where("extension = ?", extension).Exists(ctx)
 	if err != nil {
 		return false, fmt.Errorf("registration: is %s%s registered: %w", name, extension, err)
@@ -77,10 +97,10 @@ func (s *Service) IsRegistered(ctx context.Context, name, extension string) (boo
 
 // CountForExtension returns how many domains are registered under extension,
 // asking through q (the caller's transaction, or the database).
-func (s *Service) CountForExtension(ctx context.Context, q bun.IDB, extension string) (int, error) {
-	n, err := q.NewSelect().Model((*Domain)(nil)).Where("extension = ?", extension).Count(ctx)
+func (n *Names) CountForExtension(ctx context.Context, q bun.IDB, extension string) (int, error) {
+	count, err := q.NewSelect().Model((*Domain)(nil)).Where("extension = ?", extension).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("registration: count domains under %s: %w", extension, err)
 	}
-	return int(n), nil
+	return int(count), nil
 }

@@ -45,12 +45,12 @@ func NewServices(d *db.DB, cfg config.Config) (Services, error) {
 	if err != nil {
 		return Services{}, err
 	}
-	domains := registration.NewService(d)
-	cat, err := catalog.NewService(d, domains, catalog.Options{Secret: secret})
+	cat, err := catalog.NewService(d, registration.NewNames(d), catalog.Options{Secret: secret})
 	if err != nil {
 		return Services{}, err
 	}
-	return Services{Accounts: accounts, Domains: domains, Wallets: billing.NewService(d), Catalog: cat}, nil
+	wallets := billing.NewService(d, billing.Options{})
+	return Services{Accounts: accounts, Domains: registration.NewService(d, cat, wallets, nil), Wallets: wallets, Catalog: cat}, nil
 }
 
 // Run serves until ctx is cancelled, then shuts down gracefully. ready, when

@@ -1,0 +1,212 @@
+package registration
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/db"
+)
+
+// Request is what a buyer asks to register.
+type Request struct {
+	Name      string
+	Extension string
+	Years     int   // 1-10; 0 means 1
+	AutoRenew *bool // nil means on
+	// IdempotencyKey makes a retried request return the first result
+	// instead of registering and charging again.
+	IdempotencyKey string
+}
+
+// Registered is the outcome of a registration.
+type Registered struct {
+	Domain      *Domain
+	Transaction *billing.Transaction
+	// Replayed is true when an earlier request with the same idempotency key
+	// did the work.
+	Replayed bool
+}
+
+// idempotencyKey remembers a request by key.
+type idempotencyKey struct {
+	bun.BaseModel `bun:"table:idempotency_keys"`
+
+	UserID      int64     `bun:"user_id,pk"`
+	Key         string    `bun:"idem_key,pk"`
+	Operation   string    `bun:"operation"`
+	RequestHash string    `bun:"request_hash"`
+	ResultID    int64     `bun:"result_id,nullzero"`
+	CreatedAt   time.Time `bun:"created_at"`
+}
+
+const opRegister = "domain.register"
+
+var errKeyTaken = errors.New("registration: idempotency key claimed meanwhile")
+
+// Register registers a name for userID, priced for buyer. Availability and
+// price are decided here, never taken from the client. The domain, the debit
+// of years × price, the ledger entry and (for a premium name) its removal
+// from sale commit together or not at all. Returns invalid for a bad
+// request, conflict when the name is not available (also when it was taken
+// a moment ago), and insufficient_funds with the amount missing.
+func (s *Service) Register(ctx context.Context, userID int64, buyer catalog.Buyer, req Request) (*Registered, error) {
+	r, err := s.register(ctx, userID, buyer, req)
+	if req.IdempotencyKey != "" && (apperr.Code(err) == apperr.Conflict || errors.Is(err, errKeyTaken)) {
+		// A retry of a request that committed meanwhile finds its own name
+		// taken: that is the first request's success, not a conflict.
+		autoRenew := req.AutoRenew == nil || *req.AutoRenew
+		if done, rerr := s.replay(ctx, userID, strings.TrimSpace(req.IdempotencyKey), requestHash(req, autoRenew)); done != nil || rerr != nil {
+			return done, rerr
+		}
+	}
+	return r, err
+}
+
+func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buyer, req Request) (*Registered, error) {
+	if req.Years == 0 {
+		req.Years = 1
+	}
+	if req.Years < 1 || req.Years > 10 {
+		return nil, apperr.New(apperr.Invalid, "Years must be between 1 and 10")
+	}
+	autoRenew := req.AutoRenew == nil || *req.AutoRenew
+	key := strings.TrimSpace(req.IdempotencyKey)
+	if len(key) > 255 {
+		return nil, apperr.New(apperr.Invalid, "Idempotency-Key must be at most 255 characters")
+	}
+	hash := requestHash(req, autoRenew)
+	if key != "" {
+		if done, err := s.replay(ctx, userID, key, hash); done != nil || err != nil {
+			return done, err
+		}
+	}
+
+	// Validation, availability and the price come from the catalog (its
+	// snapshot, and one query). A name taken after this check is caught by
+	// the unique index below.
+	av, err := s.catalog.Check(ctx, req.Name, req.Extension, buyer)
+	if err != nil {
+		return nil, err
+	}
+	full := av.Name + av.Extension
+	if !av.Available {
+		if av.Reason == catalog.ReasonRegistered {
+			return nil, apperr.New(apperr.Conflict, "%s is no longer available", full)
+		}
+		return nil, apperr.New(apperr.Conflict, "%s is not available", full)
+	}
+	total := av.Quote.PriceCents * int64(req.Years)
+	now := s.clock()
+	d := &Domain{UserID: userID, Name: av.Name, Extension: av.Extension, IsPremium: av.Quote.IsPremium,
+		PriceCents: av.Quote.PriceCents, AutoRenew: autoRenew, RegisteredAt: now,
+		ExpiresAt: now.AddDate(req.Years, 0, 0), CreatedAt: now, UpdatedAt: now}
+	var charge *billing.Transaction
+
+	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if key != "" {
+			k := &idempotencyKey{UserID: userID, Key: key, Operation: opRegister, RequestHash: hash, CreatedAt: now}
+			if _, err := tx.NewInsert().Model(k).Exec(ctx); err != nil {
+				if _, dup := db.UniqueViolation(err); dup {
+					return errKeyTaken
+				}
+				return err
+			}
+		}
+		if _, err := tx.NewInsert().Model(d).Exec(ctx); err != nil {
+			if _, dup := db.UniqueViolation(err); dup {
+				return apperr.New(apperr.Conflict, "%s is no longer available", full)
+			}
+			return err
+		}
+		if d.IsPremium {
+			if err := s.catalog.ClaimPremium(ctx, tx, d.Name, d.Extension); err != nil {
+				return err
+			}
+		}
+		years := "1 year"
+		if req.Years > 1 {
+			years = fmt.Sprintf("%d years", req.Years)
+		}
+		var err error
+		charge, err = s.billing.Debit(ctx, tx, billing.Charge{UserID: userID, AmountCents: total,
+			Type: billing.TypeDomainPurchase, Description: fmt.Sprintf("Registration of %s for %s", full, years),
+			DomainID: d.ID, What: "this registration"})
+		if err != nil {
+			return err
+		}
+		if key != "" {
+			_, err = tx.NewUpdate().Model((*idempotencyKey)(nil)).Set("result_id = ?", d.ID).
+				Where("user_id = ?", userID).Where("idem_key = ?", key).Exec(ctx)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("registration: register %s: %w", full, err)
+	}
+	if d.IsPremium {
+		if err := s.catalog.Load(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return &Registered{Domain: d, Transaction: charge}, nil
+}
+
+// replay returns the result of an earlier request with key, nil when there is
+// none. Returns invalid when the key was used for a different request.
+func (s *Service) replay(ctx context.Context, userID int64, key, hash string) (*Registered, error) {
+	k := new(idempotencyKey)
+	err := s.db.Bun.NewSelect().Model(k).Where("user_id = ?", userID).Where("idem_key = ?", key).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("registration: look up idempotency key: %w", err)
+	}
+	if k.Operation != opRegister || k.RequestHash != hash {
+		return nil, apperr.New(apperr.Invalid, "This Idempotency-Key was already used for a different request")
+	}
+	d, err := s.Get(ctx, userID, k.ResultID)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.billing.TransactionFor(ctx, userID, d.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &Registered{Domain: d, Transaction: t, Replayed: true}, nil
+}
+
+// requestHash identifies a request by what it asks for, in normal form.
+func requestHash(req Request, autoRenew bool) string {
+	if req.Years == 0 {
+		req.Years = 1
+	}
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%t", strings.ToLower(strings.TrimSpace(req.Name)),
+		catalog.NormalizeExtension(req.Extension), req.Years, autoRenew)))
+	return hex.EncodeToString(sum[:])
+}
+
+// SetAutoRenew turns automatic renewal of domain id on or off. Returns
+// not_found unless userID holds it.
+func (s *Service) SetAutoRenew(ctx context.Context, userID, id int64, on bool) (*Domain, error) {
+	res, err := s.db.Bun.NewUpdate().Model((*Domain)(nil)).Set("auto_renew = ?", on).Set("updated_at = ?", s.clock()).
+		Where("id = ?", id).Where("user_id = ?", userID).Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("registration: auto-renew %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, apperr.New(apperr.NotFound, "Domain not found")
+	}
+	return s.Get(ctx, userID, id)
+}
