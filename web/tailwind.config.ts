@@ -80,6 +80,11 @@ export default {
           to: { transform: 'translateY(0)', opacity: '1' },
         },
         'toast-out': { from: { opacity: '1' }, to: { opacity: '0' } },
+        'fade-in': { from: { opacity: '0' }, to: { opacity: '1' } },
+        'dialog-in': {
+          from: { opacity: '0', transform: 'translateY(8px) scale(0.98)' },
+          to: { opacity: '1', transform: 'translateY(0) scale(1)' },
+        },
         'toast-swipe-out': {
           from: { transform: 'translateX(var(--radix-toast-swipe-end-x))' },
           to: { transform: 'translateX(100%)' },
@@ -90,6 +95,8 @@ export default {
         'toast-in-top': 'toast-in-top 150ms ease-out',
         'toast-out': 'toast-out 100ms ease-in forwards',
         'toast-swipe-out': 'toast-swipe-out 100ms ease-out forwards',
+        'fade-in': 'fade-in 150ms ease-out',
+        'dialog-in': 'dialog-in 150ms ease-out',
       },
     },
   },

@@ -28,7 +28,11 @@ describe('catalogue', () => {
     await result.getByText('$8.00', { exact: true }).waitFor()
     assert.match(await result.textContent(), /per year/)
     assert.equal(await result.getByText('Premium', { exact: true }).count(), 0)
-    assert.equal(await result.getByRole('link', { name: 'Register Now' }).getAttribute('href'), '/register')
+    // A visitor signs up first and comes back to this search.
+    const href = await result.getByRole('link', { name: 'Register Now' }).getAttribute('href')
+    const target = new URL(href, app.baseURL)
+    assert.equal(target.pathname, '/register')
+    assert.equal(target.searchParams.get('redirect'), '/?name=nameport-e2e-free&extension=.inf.nz')
     await page.context().close()
   })
 

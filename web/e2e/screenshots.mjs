@@ -4,6 +4,10 @@
 // Paths default to the public screens; pass /dashboard etc. with a session
 // by setting NAMEPORT_LOGIN=username:password. A target `search:NAME:.EXT`
 // searches NAME on the landing page and shots the hero with its result card.
+// `scene:wallet` signs up a fresh end user and shoots the registration dialog
+// (short of funds, then with enough), the deposit form and its success, the
+// wallet tabs, the domain's settings and the dashboard with the domain;
+// `scene:registrar` signs up a fresh registrar and shoots its dashboard.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
@@ -32,6 +36,10 @@ try {
       await page.waitForURL(/dashboard/)
     }
     for (const path of targets) {
+      if (path === 'scene:wallet' || path === 'scene:registrar') {
+        await (path === 'scene:wallet' ? walletScene : registrarScene)(browser, { viewport, baseURL, label })
+        continue
+      }
       if (path.startsWith('search:')) {
         const [, domainName, extension = '.inf.nz'] = path.split(':')
         await page.goto('/')
@@ -57,4 +65,94 @@ try {
   }
 } finally {
   await browser.close()
+}
+
+/** A full-page screenshot, or only the screen (for a dialog over the page). */
+async function shoot(page, name, label, { fullPage = true } = {}) {
+  await page.waitForTimeout(300)
+  const file = join(outDir, `${name}-${label}.png`)
+  await page.screenshot({ path: file, fullPage })
+  console.log(file)
+}
+
+async function signUp(page, { type = 'user' } = {}) {
+  const username = `shot${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`
+  await page.goto(type === 'registrar' ? '/register?type=registrar' : '/register')
+  await page.getByLabel('Full name').fill(type === 'registrar' ? 'Acme Registrar Ltd' : 'Ada Lovelace')
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Email').fill(`${username}@example.com`)
+  await page.getByLabel('Password', { exact: true }).fill('screenshot-1')
+  await page.getByLabel('Confirm password').fill('screenshot-1')
+  await page.getByRole('button', { name: 'Create Account' }).click()
+  await page.waitForURL(/dashboard/)
+}
+
+async function openRegistration(page, name, extension) {
+  await page.goto(`/?name=${name}&extension=${extension}`)
+  await page.getByRole('region', { name: 'Search result' }).getByRole('button', { name: 'Register Now' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Register domain' })
+  await dialog.getByText('Wallet balance').waitFor()
+  await page.waitForLoadState('networkidle')
+  return dialog
+}
+
+async function walletScene(browser, { viewport, baseURL, label }) {
+  const context = await browser.newContext({ viewport, baseURL })
+  const page = await context.newPage()
+  await signUp(page)
+  const name = `ada-${Date.now().toString(36)}`
+
+  let dialog = await openRegistration(page, name, '.inf.nz')
+  await dialog.getByLabel('Registration period').selectOption('2')
+  await shoot(page, 'register-dialog-short', label, { fullPage: false })
+  await dialog.getByRole('link', { name: 'Add funds' }).click()
+  await page.getByLabel('Amount (USD)').waitFor()
+  await page.getByLabel('Amount (USD)').fill('50')
+  await shoot(page, 'wallet-deposit-form', label)
+  await page.getByRole('button', { name: 'Deposit $50.00' }).click()
+  await page.getByText('$50.00 has been added to your wallet').waitFor()
+  await shoot(page, 'wallet-deposit-success', label)
+
+  dialog = await openRegistration(page, name, '.inf.nz')
+  await dialog.getByLabel('Registration period').selectOption('2')
+  await shoot(page, 'register-dialog-enough', label, { fullPage: false })
+  await dialog.getByRole('button', { name: 'Register', exact: true }).click()
+  await page.waitForURL(/domain-management/)
+  await page.getByRole('tab', { name: 'Domain Settings' }).click()
+  await shoot(page, 'domain-settings', label)
+
+  await page.goto('/dashboard')
+  // The table on wide screens, a stacked list on phones.
+  await page.getByText(`${name}.inf.nz`, { exact: true }).filter({ visible: true }).first().waitFor()
+  await shoot(page, 'dashboard-with-domain', label)
+
+  await page.goto('/wallet')
+  await page
+    .getByRole('region', { name: 'Recent transactions' })
+    .getByText(/^Registration of/)
+    .waitFor()
+  await shoot(page, 'wallet-overview', label)
+  await page.getByRole('tab', { name: 'Transactions' }).click()
+  await page.getByLabel('Type').selectOption({ label: 'Deposits' })
+  await shoot(page, 'wallet-transactions-deposits', label)
+
+  await page.goto('/dashboard')
+  await page.getByRole('button', { name: 'Register Domain' }).click()
+  const search = page.getByRole('dialog', { name: 'Register a domain' })
+  await search.getByLabel('Domain name').fill('shop')
+  await search.getByLabel('Extension').selectOption('.biz.ee')
+  await search.getByRole('button', { name: 'Search' }).click()
+  await search.getByRole('region', { name: 'Search result' }).waitFor()
+  await shoot(page, 'dashboard-register-search', label, { fullPage: false })
+  await context.close()
+}
+
+async function registrarScene(browser, { viewport, baseURL, label }) {
+  const context = await browser.newContext({ viewport, baseURL })
+  const page = await context.newPage()
+  await signUp(page, { type: 'registrar' })
+  await page.getByText('Total Domains').waitFor()
+  await page.waitForLoadState('networkidle')
+  await shoot(page, 'registrar-dashboard', label)
+  await context.close()
 }

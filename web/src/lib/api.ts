@@ -52,14 +52,22 @@ async function parseJson<T>(res: Response): Promise<T> {
 /**
  * The one request helper: sends cookies, sends a JSON body only when one is
  * given and the method is not GET, throws ApiError on a non-OK response and
- * returns the parsed JSON (the envelope, for /api endpoints).
+ * returns the parsed JSON (the envelope, for /api endpoints). `headers` adds
+ * request headers (an Idempotency-Key, for example).
  */
-export async function apiRequest<T = ApiEnvelope<unknown>>(method: string, url: string, body?: unknown): Promise<T> {
+export async function apiRequest<T = ApiEnvelope<unknown>>(
+  method: string,
+  url: string,
+  body?: unknown,
+  options: { headers?: Record<string, string> } = {},
+): Promise<T> {
   const sendsBody = body !== undefined && method.toUpperCase() !== 'GET'
+  const headers: Record<string, string> = { ...options.headers }
+  if (sendsBody) headers['Content-Type'] = 'application/json'
   const res = await fetch(url, {
     method,
     credentials: 'include',
-    headers: sendsBody ? { 'Content-Type': 'application/json' } : undefined,
+    headers: Object.keys(headers).length > 0 ? headers : undefined,
     body: sendsBody ? JSON.stringify(body) : undefined,
   })
   await throwIfNotOk(res)

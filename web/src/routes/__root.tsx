@@ -2,6 +2,7 @@ import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
 import type { QueryClient } from '@tanstack/react-query'
 import { SiteLayout } from '@/features/layout/components/SiteLayout'
 import { NotFoundPage } from '@/features/not-found/components/NotFoundPage'
+import { RegistrationHost } from '@/features/registration/components/RegistrationHost'
 import { currentUserQueryOptions } from '@/lib/session'
 
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
@@ -12,7 +13,10 @@ export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()(
   },
   component: () => (
     <SiteLayout>
-      <Outlet />
+      {/* Any page can offer a name to register; the dialog shows over it. */}
+      <RegistrationHost>
+        <Outlet />
+      </RegistrationHost>
     </SiteLayout>
   ),
   notFoundComponent: NotFoundPage,

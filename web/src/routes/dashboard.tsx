@@ -2,7 +2,7 @@ import { createFileRoute, redirect } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query'
 import { DashboardLoading } from '@/features/dashboard/components/DashboardHeading'
 import { UserDashboard } from '@/features/dashboard/components/UserDashboard'
-import { domainsQueryOptions } from '@/features/domains/api/domains'
+import { domainsQueryOptions } from '@/lib/domains'
 import { DomainTable } from '@/features/domains/components/DomainTable'
 import { currentUserQueryOptions, requireUser } from '@/lib/session'
 

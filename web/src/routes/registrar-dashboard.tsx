@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query'
 import * as z from 'zod/mini'
 import { DashboardLoading } from '@/features/dashboard/components/DashboardHeading'
 import { RegistrarDashboard, type WalletBalanceState } from '@/features/dashboard/components/RegistrarDashboard'
-import { domainsQueryOptions } from '@/features/domains/api/domains'
+import { domainsQueryOptions } from '@/lib/domains'
 import { DomainTable } from '@/features/domains/components/DomainTable'
-import { walletQueryOptions } from '@/features/wallet/api/wallet'
+import { walletQueryOptions } from '@/lib/wallet'
 import { currentUserQueryOptions, requireUser } from '@/lib/session'
 
 const searchSchema = z.object({
@@ -32,6 +32,7 @@ function RegistrarDashboardRoute() {
   const { data: user } = useQuery(currentUserQueryOptions())
   // Spec section 7: the wallet is read only once the user is known.
   const wallet = useQuery({ ...walletQueryOptions(), enabled: Boolean(user) })
+  const domains = useQuery(domainsQueryOptions())
   if (!user) return <DashboardLoading />
 
   const walletState: WalletBalanceState = wallet.isSuccess
@@ -44,6 +45,7 @@ function RegistrarDashboardRoute() {
     <RegistrarDashboard
       user={user}
       wallet={walletState}
+      domainCount={domains.data?.length}
       domainList={<DomainTable />}
       tab={tab}
       onTabChange={(next) => void navigate({ search: { tab: next === 'domains' ? undefined : next }, replace: true })}

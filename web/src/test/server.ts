@@ -48,3 +48,8 @@ export const registrar: User = {
   tier: 'premium',
   apiKey: 'np_live_0123456789abcdef',
 }
+
+/** Where a link sends a visitor back to after signing up: its ?redirect= (or another param). */
+export function searchParamOf(link: HTMLElement, name = 'redirect'): string | null {
+  return new URL(link.getAttribute('href') ?? '', 'http://nameport.test').searchParams.get(name)
+}

@@ -1,9 +1,16 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { domainQueryOptions } from '@/features/domains/api/domains'
-import { DomainManagementPage } from '@/features/domains/components/DomainManagementPage'
+// zod/mini: route definitions load with the app, so their schemas stay small.
+import * as z from 'zod/mini'
+import { DomainManagementPage, type DomainTab } from '@/features/domains/components/DomainManagementPage'
+import { domainQueryOptions } from '@/lib/domains'
 import { requireUser } from '@/lib/session'
 
+const searchSchema = z.object({
+  tab: z.catch(z.optional(z.enum(['dns', 'settings'])), undefined),
+})
+
 export const Route = createFileRoute('/domain-management/$id')({
+  validateSearch: searchSchema,
   beforeLoad: ({ context }) => requireUser(context.queryClient),
   // The page shows a spinner and handles a failed load itself (toast, then back
   // to the dashboard), so the request starts here without being awaited.
@@ -15,5 +22,16 @@ export const Route = createFileRoute('/domain-management/$id')({
 
 function DomainManagementRoute() {
   const { id } = Route.useParams()
-  return <DomainManagementPage key={id} id={id} />
+  const { tab = 'dns' } = Route.useSearch()
+  const navigate = Route.useNavigate()
+  return (
+    <DomainManagementPage
+      key={id}
+      id={id}
+      tab={tab}
+      onTabChange={(next: DomainTab) =>
+        void navigate({ search: { tab: next === 'dns' ? undefined : next }, replace: true, resetScroll: false })
+      }
+    />
+  )
 }

@@ -17,7 +17,7 @@ const loginSchema = z.object({
   password: z.string().check(z.minLength(6, 'Password must be at least 6 characters')),
 })
 
-export function LoginForm() {
+export function LoginForm({ redirect }: { redirect?: string } = {}) {
   useDocumentTitle('Log in')
   const queryClient = useQueryClient()
   const navigate = useNavigate()
@@ -43,7 +43,9 @@ export function LoginForm() {
       }
       toast({ title: 'Login successful', description: 'Welcome back!' })
       const user = await refreshCurrentUser(queryClient, outcome.user)
-      await navigate({ to: dashboardPathFor(user) })
+      // Back to where the visitor started (a validated path on this site), else their dashboard.
+      if (redirect) await navigate({ href: redirect })
+      else await navigate({ to: dashboardPathFor(user) })
     },
   })
   const submitting = mutation.isPending
@@ -55,7 +57,11 @@ export function LoginForm() {
       footer={
         <>
           Don't have an account?{' '}
-          <Link to="/register" className="font-medium text-brand-700 hover:text-brand-800 hover:underline">
+          <Link
+            to="/register"
+            search={{ redirect }}
+            className="font-medium text-brand-700 hover:text-brand-800 hover:underline"
+          >
             Register
           </Link>
         </>

@@ -56,7 +56,15 @@ const accountTypes = [
   },
 ] as const
 
-export function RegisterForm({ type, tier }: { type: 'user' | 'registrar'; tier?: RegistrarTier }) {
+export function RegisterForm({
+  type,
+  tier,
+  redirect,
+}: {
+  type: 'user' | 'registrar'
+  tier?: RegistrarTier
+  redirect?: string
+}) {
   useDocumentTitle('Register')
   const queryClient = useQueryClient()
   const navigate = useNavigate()
@@ -90,7 +98,9 @@ export function RegisterForm({ type, tier }: { type: 'user' | 'registrar'; tier?
       }
       toast({ title: 'Registration successful', description: 'Your account has been created!' })
       const user = await refreshCurrentUser(queryClient, outcome.user)
-      await navigate({ to: dashboardPathFor(user) })
+      // Back to where the visitor started (a validated path on this site), else their dashboard.
+      if (redirect) await navigate({ href: redirect })
+      else await navigate({ to: dashboardPathFor(user) })
     },
   })
   const submitting = mutation.isPending
@@ -103,7 +113,11 @@ export function RegisterForm({ type, tier }: { type: 'user' | 'registrar'; tier?
       footer={
         <>
           Already have an account?{' '}
-          <Link to="/login" className="font-medium text-brand-700 hover:text-brand-800 hover:underline">
+          <Link
+            to="/login"
+            search={{ redirect }}
+            className="font-medium text-brand-700 hover:text-brand-800 hover:underline"
+          >
             Log in
           </Link>
         </>

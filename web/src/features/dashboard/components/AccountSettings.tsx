@@ -1,9 +1,7 @@
-import { Link } from '@tanstack/react-router'
-import { KeyRound } from 'lucide-react'
-import { buttonStyles } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Field, Input } from '@/components/ui/form'
 import type { User } from '@/lib/session'
+import { ChangePasswordDialog } from './ChangePasswordDialog'
 
 export function AccountSettings({ user }: { user: User }) {
   return (
@@ -17,10 +15,7 @@ export function AccountSettings({ user }: { user: User }) {
           <Field label="Username">{(ids) => <Input {...ids} value={user.username} readOnly />}</Field>
           <Field label="Email">{(ids) => <Input {...ids} type="email" value={user.email} readOnly />}</Field>
         </div>
-        <Link to="/forgot-password" className={buttonStyles({ variant: 'outline' })}>
-          <KeyRound className="h-4 w-4" aria-hidden />
-          Change Password
-        </Link>
+        <ChangePasswordDialog />
       </CardContent>
     </Card>
   )

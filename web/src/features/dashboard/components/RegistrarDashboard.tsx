@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from '@tanstack/react-router'
 import { Card, Metric, Text } from '@tremor/react'
-import { Globe, KeyRound, Plus, Settings, Wallet } from 'lucide-react'
+import { Globe, KeyRound, Settings, Wallet } from 'lucide-react'
 import { buttonStyles } from '@/components/ui/button'
 import { Card as Panel, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
@@ -11,6 +11,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { AccountSettings } from './AccountSettings'
 import { ApiAccessPanel } from './ApiAccessPanel'
 import { DashboardHeading } from './DashboardHeading'
+import { RegisterDomainButton } from './RegisterDomainButton'
 
 export type RegistrarTab = 'domains' | 'api' | 'settings'
 
@@ -20,12 +21,15 @@ export type WalletBalanceState = { status: 'loading' } | { status: 'error' } | {
 export function RegistrarDashboard({
   user,
   wallet,
+  domainCount,
   domainList,
   tab,
   onTabChange,
 }: {
   user: User
   wallet: WalletBalanceState
+  /** How many domains the account holds; undefined while loading (or when the list cannot be read). */
+  domainCount: number | undefined
   domainList: ReactNode
   tab: RegistrarTab
   onTabChange: (tab: RegistrarTab) => void
@@ -49,10 +53,7 @@ export function RegistrarDashboard({
                 {balanceText}
               </span>
             </Link>
-            <Link to="/" className={buttonStyles()}>
-              <Plus className="h-4 w-4" aria-hidden />
-              Register Domain
-            </Link>
+            <RegisterDomainButton />
           </>
         }
       />
@@ -60,7 +61,7 @@ export function RegistrarDashboard({
       <div className="mt-8 grid gap-4 sm:grid-cols-3">
         <Card className="border-t-4 border-t-indigo-500">
           <Text>Total Domains</Text>
-          <Metric className="mt-2">--</Metric>
+          <Metric className="mt-2">{domainCount ?? '--'}</Metric>
         </Card>
         <Card className="border-t-4 border-t-emerald-500">
           <Text>Wallet Balance</Text>

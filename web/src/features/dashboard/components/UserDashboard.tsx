@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { Link } from '@tanstack/react-router'
-import { Globe, Plus, Settings, Wallet } from 'lucide-react'
+import { Globe, Settings, Wallet } from 'lucide-react'
 import { buttonStyles } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
@@ -8,6 +8,7 @@ import type { User } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { AccountSettings } from './AccountSettings'
 import { DashboardHeading } from './DashboardHeading'
+import { RegisterDomainButton } from './RegisterDomainButton'
 
 /** The end-user dashboard; the domain list is handed in by the route. */
 export function UserDashboard({ user, domainList }: { user: User; domainList: ReactNode }) {
@@ -23,10 +24,7 @@ export function UserDashboard({ user, domainList }: { user: User; domainList: Re
               <Wallet className="h-4 w-4" aria-hidden />
               Wallet
             </Link>
-            <Link to="/" className={buttonStyles()}>
-              <Plus className="h-4 w-4" aria-hidden />
-              Register Domain
-            </Link>
+            <RegisterDomainButton />
           </>
         }
       />

@@ -1,29 +1,9 @@
-import { queryOptions } from '@tanstack/react-query'
-import { getQueryFn } from '@/lib/api'
+import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
+import type { Domain } from '@/lib/domains'
 
-export interface Domain {
-  id: number
-  /** The label, without the extension. */
-  name: string
-  /** The parent domain with its leading dot, e.g. ".inf.nz". */
-  extension: string
-  isPremium: boolean
-  registeredAt: string
-  expiresAt: string
-  autoRenew: boolean
-  price: number
-}
+export { domainQueryOptions, domainsQueryOptions, type Domain } from '@/lib/domains'
 
-export function domainsQueryOptions() {
-  return queryOptions({
-    queryKey: ['/api/domains'],
-    queryFn: getQueryFn<Domain[]>(),
-  })
-}
-
-export function domainQueryOptions(id: string | number) {
-  return queryOptions({
-    queryKey: [`/api/domains/${id}`],
-    queryFn: getQueryFn<Domain>(),
-  })
+/** PATCH /api/domains/{id}: turns auto-renewal on or off; answers the updated domain. */
+export async function setAutoRenew(id: number | string, autoRenew: boolean): Promise<Domain> {
+  return unwrap(await apiRequest<ApiEnvelope<Domain>>('PATCH', `/api/domains/${id}`, { autoRenew }))
 }

@@ -1,17 +1,30 @@
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useQuery } from '@tanstack/react-query'
-import { ArrowLeft, CalendarClock, CalendarPlus, Crown } from 'lucide-react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { ArrowLeft, CalendarClock, CalendarPlus, Crown, Info, Lock, Network, RefreshCw, Settings } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
-import { buttonStyles } from '@/components/ui/button'
+import { Button, buttonStyles } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/Spinner'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { toast } from '@/components/toast/toastStore'
-import { formatDate } from '@/lib/format'
+import { serverMessage } from '@/lib/api'
+import { formatDate, formatUsd } from '@/lib/format'
 import { currentUserQueryOptions, dashboardPathFor } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { domainQueryOptions } from '../api/domains'
+import { domainQueryOptions, domainsQueryOptions, setAutoRenew, type Domain } from '../api/domains'
 
-export function DomainManagementPage({ id }: { id: string }) {
+export type DomainTab = 'dns' | 'settings'
+
+export function DomainManagementPage({
+  id,
+  tab,
+  onTabChange,
+}: {
+  id: string
+  tab: DomainTab
+  onTabChange: (tab: DomainTab) => void
+}) {
   const { data: user } = useQuery({ ...currentUserQueryOptions(), enabled: false })
   const { data: domain, isError } = useQuery(domainQueryOptions(id))
   const navigate = useNavigate()
@@ -36,33 +49,176 @@ export function DomainManagementPage({ id }: { id: string }) {
           <Spinner className="h-8 w-8" label="Loading domain" />
         </div>
       ) : (
-        <div className="mt-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-          <div className="flex flex-wrap items-center gap-3">
-            <h1 className="break-all text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-              {domain.name}
-              {domain.extension}
-            </h1>
-            {domain.isPremium && (
-              <Badge tone="premium">
-                <Crown className="h-3 w-3" aria-hidden />
-                Premium
-              </Badge>
-            )}
+        <>
+          <div className="mt-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+            <div className="flex flex-wrap items-center gap-3">
+              <h1 className="break-all text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+                {domain.name}
+                {domain.extension}
+              </h1>
+              {domain.isPremium && (
+                <Badge tone="premium">
+                  <Crown className="h-3 w-3" aria-hidden />
+                  Premium
+                </Badge>
+              )}
+            </div>
+            <dl className="mt-4 flex flex-wrap gap-x-8 gap-y-2 text-sm text-slate-600">
+              <div className="flex items-center gap-2">
+                <CalendarPlus className="h-4 w-4 text-slate-400" aria-hidden />
+                <dt>Registered</dt>
+                <dd className="font-medium text-slate-900">{formatDate(domain.registeredAt)}</dd>
+              </div>
+              <div className="flex items-center gap-2">
+                <CalendarClock className="h-4 w-4 text-slate-400" aria-hidden />
+                <dt>Expires</dt>
+                <dd className="font-medium text-slate-900">{formatDate(domain.expiresAt)}</dd>
+              </div>
+            </dl>
           </div>
-          <dl className="mt-4 flex flex-wrap gap-x-8 gap-y-2 text-sm text-slate-600">
-            <div className="flex items-center gap-2">
-              <CalendarPlus className="h-4 w-4 text-slate-400" aria-hidden />
-              <dt>Registered</dt>
-              <dd className="font-medium text-slate-900">{formatDate(domain.registeredAt)}</dd>
-            </div>
-            <div className="flex items-center gap-2">
-              <CalendarClock className="h-4 w-4 text-slate-400" aria-hidden />
-              <dt>Expires</dt>
-              <dd className="font-medium text-slate-900">{formatDate(domain.expiresAt)}</dd>
-            </div>
-          </dl>
-        </div>
+
+          <Tabs value={tab} onValueChange={(value) => onTabChange(value as DomainTab)} className="mt-8">
+            <TabsList className="w-fit">
+              <TabsTrigger value="dns">
+                <Network className="hidden h-4 w-4 sm:block" aria-hidden />
+                DNS Management
+              </TabsTrigger>
+              <TabsTrigger value="settings">
+                <Settings className="hidden h-4 w-4 sm:block" aria-hidden />
+                Domain Settings
+              </TabsTrigger>
+            </TabsList>
+            <TabsContent value="dns">
+              <DnsComingSoon />
+            </TabsContent>
+            <TabsContent value="settings">
+              <DomainSettings domain={domain} />
+            </TabsContent>
+          </Tabs>
+        </>
       )}
+    </div>
+  )
+}
+
+/** DNS records arrive in a later release; until then the tab says so plainly. */
+function DnsComingSoon() {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>DNS Records</CardTitle>
+        <CardDescription>The records that point this domain at your services.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <div className="flex gap-3 rounded-xl bg-slate-50 p-4 text-sm text-slate-700 ring-1 ring-inset ring-slate-200">
+          <Info className="h-5 w-5 shrink-0 text-brand-600" aria-hidden />
+          <p>
+            DNS record management is coming in the next release. Until then, records for this domain cannot be viewed or
+            changed here.
+          </p>
+        </div>
+      </CardContent>
+    </Card>
+  )
+}
+
+function DomainSettings({ domain }: { domain: Domain }) {
+  const queryClient = useQueryClient()
+  const mutation = useMutation({
+    mutationFn: (autoRenew: boolean) => setAutoRenew(domain.id, autoRenew),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(domainQueryOptions(domain.id).queryKey, updated)
+      void queryClient.invalidateQueries({ queryKey: domainQueryOptions(domain.id).queryKey })
+      void queryClient.invalidateQueries({ queryKey: domainsQueryOptions().queryKey })
+      toast(
+        updated.autoRenew
+          ? {
+              title: 'Auto-renewal enabled',
+              description: `${domain.name}${domain.extension} will renew from your wallet.`,
+            }
+          : {
+              title: 'Auto-renewal disabled',
+              description: `${domain.name}${domain.extension} will expire on ${formatDate(updated.expiresAt)} unless renewed.`,
+            },
+      )
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: serverMessage(error) || 'Failed to update auto-renewal',
+      })
+    },
+  })
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <div className="min-w-0 space-y-6">
+        <Card>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <RefreshCw className="h-5 w-5 text-brand-600" aria-hidden />
+              Auto-renewal
+            </CardTitle>
+            <CardDescription>
+              When auto-renewal is on, the domain renews from your wallet balance before it expires.
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+            <p className="flex items-center gap-2 text-sm text-slate-700">
+              Status:
+              {domain.autoRenew ? <Badge tone="success">Enabled</Badge> : <Badge tone="muted">Disabled</Badge>}
+            </p>
+            <Button
+              variant={domain.autoRenew ? 'outline' : 'primary'}
+              disabled={mutation.isPending}
+              aria-label={domain.autoRenew ? 'Disable auto-renewal' : 'Enable auto-renewal'}
+              onClick={() => mutation.mutate(!domain.autoRenew)}
+            >
+              {mutation.isPending ? 'Saving...' : domain.autoRenew ? 'Disable' : 'Enable'}
+            </Button>
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <Lock className="h-5 w-5 text-brand-600" aria-hidden />
+              Transfer lock
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            <p className="text-sm text-slate-700">
+              Transfer lock is enabled. The domain cannot be transferred to another registrar while it is locked.
+            </p>
+          </CardContent>
+        </Card>
+      </div>
+
+      <Card className="h-fit">
+        <CardHeader>
+          <CardTitle>Domain information</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <dl className="divide-y divide-slate-100 text-sm">
+            <InfoRow label="Registration date">{formatDate(domain.registeredAt)}</InfoRow>
+            <InfoRow label="Expiration date">{formatDate(domain.expiresAt)}</InfoRow>
+            <InfoRow label="Type">
+              {domain.isPremium ? <Badge tone="premium">Premium</Badge> : <Badge>Standard</Badge>}
+            </InfoRow>
+            <InfoRow label="Yearly price">{formatUsd(domain.price)}</InfoRow>
+          </dl>
+        </CardContent>
+      </Card>
+    </div>
+  )
+}
+
+function InfoRow({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex items-center justify-between gap-4 py-3 first:pt-0 last:pb-0">
+      <dt className="text-slate-600">{label}</dt>
+      <dd className="font-medium text-slate-900">{children}</dd>
     </div>
   )
 }

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { endUser, registrar, server, serverExtensions } from '@/test/server'
+import { endUser, registrar, searchParamOf, server, serverExtensions } from '@/test/server'
 
 const invalidName =
   'Domain name can only contain letters, numbers, and hyphens. It cannot start or end with a hyphen or contain consecutive hyphens.'
@@ -46,21 +46,59 @@ describe('domain search', () => {
     expect(result.getByText('$8.00')).toBeInTheDocument()
     expect(result.getByText(/per year/)).toBeInTheDocument()
     expect(result.queryByText('Premium')).not.toBeInTheDocument()
-    expect(result.getByRole('link', { name: 'Register Now' })).toHaveAttribute('href', '/register')
+    // A visitor signs up first and comes back to this search.
+    const registerNow = result.getByRole('link', { name: 'Register Now' })
+    expect(new URL(registerNow.getAttribute('href')!, 'http://x').pathname).toBe('/register')
+    expect(searchParamOf(registerNow)).toBe('/?name=free-name&extension=.inf.nz')
   })
 
-  it('sends a logged-in end user to /dashboard and a registrar to /registrar-dashboard', async () => {
+  it('opens the registration dialog for a logged-in end user and registrar', async () => {
     answerCheck({ domain: 'acme', extension: '.inf.nz', available: true, isPremium: false, price: 8 })
-    const first = renderApp('/', { user: endUser })
-    await searchFor(first.events, 'acme')
-    const firstResult = within(await screen.findByRole('region', { name: 'Search result' }))
-    expect(firstResult.getByRole('link', { name: 'Register Now' })).toHaveAttribute('href', '/dashboard')
-    first.unmount()
+    server.use(
+      http.get('/api/wallet', () => HttpResponse.json({ success: true, data: { balance: 20, currency: 'USD' } })),
+    )
+    for (const user of [endUser, registrar]) {
+      const view = renderApp('/', { user })
+      await searchFor(view.events, 'acme')
+      const result = within(await screen.findByRole('region', { name: 'Search result' }))
+      await view.events.click(result.getByRole('button', { name: 'Register Now' }))
+      const dialog = within(await screen.findByRole('dialog', { name: 'Register domain' }))
+      expect(dialog.getByText('acme')).toBeInTheDocument()
+      view.unmount()
+    }
+  })
 
-    const second = renderApp('/', { user: registrar })
-    await searchFor(second.events, 'acme')
-    const secondResult = within(await screen.findByRole('region', { name: 'Search result' }))
-    expect(secondResult.getByRole('link', { name: 'Register Now' })).toHaveAttribute('href', '/registrar-dashboard')
+  it('searches the name in the address as the page opens', async () => {
+    let asked = ''
+    server.use(
+      http.get('/api/domains/check', ({ request }) => {
+        asked = new URL(request.url).search
+        return HttpResponse.json({
+          success: true,
+          data: { domain: 'shop', extension: '.biz.ee', available: true, isPremium: true, price: 280 },
+        })
+      }),
+    )
+    renderApp('/?name=shop&extension=.biz.ee', { user: null })
+    const result = within(await screen.findByRole('region', { name: 'Search result' }))
+    expect(result.getByText('shop.biz.ee')).toBeInTheDocument()
+    expect(asked).toBe('?name=shop&extension=.biz.ee')
+    const form = within(screen.getByRole('search', { name: 'Domain search' }))
+    expect(form.getByLabelText('Domain name')).toHaveValue('shop')
+    expect(form.getByLabelText('Extension')).toHaveValue('.biz.ee')
+  })
+
+  it('checks a name from the address like a typed one', async () => {
+    let asked = 0
+    server.use(
+      http.get('/api/domains/check', () => {
+        asked++
+        return HttpResponse.json({ success: false, error: 'unexpected' }, { status: 422 })
+      }),
+    )
+    renderApp('/?name=-bad-', { user: null })
+    expect(await screen.findByText(invalidName)).toBeInTheDocument()
+    expect(asked).toBe(0)
   })
 
   it("reads 'Searching...' and is disabled while waiting", async () => {

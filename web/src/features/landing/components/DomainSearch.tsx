@@ -1,46 +1,28 @@
 import { useEffect, useRef, useState } from 'react'
 import { useForm, type Resolver } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-// zod/mini keeps form chunks small; it shares its core with the route schemas.
-import * as z from 'zod/mini'
 import { useMutation } from '@tanstack/react-query'
 import { CheckCircle2, Crown, Search, Tag, XCircle } from 'lucide-react'
-import { RegisterNowLink } from '@/components/RegisterNowLink'
+import { RegisterNowButton } from '@/components/RegisterNowButton'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { toast } from '@/components/toast/toastStore'
 import { ApiError } from '@/lib/api'
 import { defaultExtension, useExtensions } from '@/lib/catalog'
+import { checkDomain, checkedLabel, checkedName, domainSearchSchema, type DomainCheck } from '@/lib/domainCheck'
 import { formatUsd } from '@/lib/format'
-import { checkDomain, type DomainCheck } from '../api/catalog'
-
-// Spec section 5. The pattern forbids a leading or trailing hyphen and any
-// character but letters, digits and hyphens; the message also mentions
-// consecutive hyphens, which the pattern (like the server) allows.
-const nameSchema = z
-  .string()
-  .check(
-    z.trim(),
-    z.minLength(1, 'Domain name is required'),
-    z.maxLength(63, 'Domain name must be at most 63 characters'),
-    z.regex(
-      /^[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$/,
-      'Domain name can only contain letters, numbers, and hyphens. It cannot start or end with a hyphen or contain consecutive hyphens.',
-    ),
-  )
-
-function searchSchema(offered: readonly string[]) {
-  return z.object({
-    name: nameSchema,
-    extension: z.string().check(z.refine((value) => offered.includes(value), 'Choose one of the offered extensions')),
-  })
-}
 
 type SearchValues = { name: string; extension: string }
 
-export function DomainSearch() {
+/** A search to run as the page opens (the landing page's ?name=&extension=, after sign-up or adding funds). */
+export interface InitialSearch {
+  name?: string
+  extension?: string
+}
+
+export function DomainSearch({ initial }: { initial?: InitialSearch }) {
   const [result, setResult] = useState<DomainCheck | null>(null)
-  const { extensions } = useExtensions()
+  const { extensions, fromServer } = useExtensions()
   const offered = extensions.map((extension) => extension.extension)
 
   // The offered extensions arrive from the server after the form exists, so
@@ -48,9 +30,12 @@ export function DomainSearch() {
   const offeredRef = useRef(offered)
   offeredRef.current = offered
   const resolver: Resolver<SearchValues> = (values, context, options) =>
-    zodResolver(searchSchema(offeredRef.current))(values, context, options)
+    zodResolver(domainSearchSchema(offeredRef.current))(values, context, options)
 
-  const form = useForm<SearchValues>({ resolver, defaultValues: { name: '', extension: defaultExtension } })
+  const form = useForm<SearchValues>({
+    resolver,
+    defaultValues: { name: initial?.name ?? '', extension: initial?.extension || defaultExtension },
+  })
   const nameError = form.formState.errors.name?.message
   const extensionError = form.formState.errors.extension?.message
 
@@ -58,10 +43,13 @@ export function DomainSearch() {
   const offeredKey = offered.join(' ')
   useEffect(() => {
     const list = offeredKey.split(' ')
-    if (!list.includes(form.getValues('extension'))) {
+    const current = form.getValues('extension')
+    // An extension asked for in the address may be one the server adds to the fixed three: wait for its list.
+    if (!fromServer && current === initial?.extension) return
+    if (!list.includes(current)) {
       form.setValue('extension', list.includes(defaultExtension) ? defaultExtension : list[0])
     }
-  }, [offeredKey, form])
+  }, [offeredKey, form, fromServer, initial?.extension])
 
   const search = useMutation({
     mutationFn: checkDomain,
@@ -88,6 +76,18 @@ export function DomainSearch() {
       })
     },
   })
+
+  // Coming back to a search (?name=shop&extension=.biz.ee) runs it once, with
+  // the usual checks, so the name can be registered from its result card.
+  const runSearch = search.mutate
+  const initialName = initial?.name
+  const initialReady = fromServer || offered.includes(initial?.extension || defaultExtension)
+  const searched = useRef(false)
+  useEffect(() => {
+    if (searched.current || !initialName || !initialReady) return
+    searched.current = true
+    void form.handleSubmit((values) => runSearch(values))()
+  }, [initialName, initialReady, form, runSearch])
 
   const fieldError = nameError ?? extensionError
   return (
@@ -165,7 +165,7 @@ function statusText(result: DomainCheck) {
 }
 
 function SearchResult({ result }: { result: DomainCheck }) {
-  const fullName = result.domain.endsWith(result.extension) ? result.domain : `${result.domain}${result.extension}`
+  const fullName = checkedName(result)
   return (
     <section
       aria-label="Search result"
@@ -205,7 +205,15 @@ function SearchResult({ result }: { result: DomainCheck }) {
         </div>
       </div>
       {result.available ? (
-        <RegisterNowLink domain={fullName} size="lg" />
+        <RegisterNowButton
+          target={{
+            name: checkedLabel(result),
+            extension: result.extension,
+            isPremium: result.isPremium,
+            price: result.price,
+          }}
+          size="lg"
+        />
       ) : (
         <Button size="lg" variant="secondary" disabled>
           Not Available

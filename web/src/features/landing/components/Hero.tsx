@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router'
 import { PlayCircle } from 'lucide-react'
 import { useExtensions } from '@/lib/catalog'
-import { DomainSearch } from './DomainSearch'
+import { DomainSearch, type InitialSearch } from './DomainSearch'
 
-export function Hero() {
+export function Hero({ initialSearch }: { initialSearch?: InitialSearch }) {
   const { extensions } = useExtensions()
   return (
     <section className="relative isolate overflow-hidden bg-slate-950 text-white">
@@ -27,7 +27,7 @@ export function Hero() {
           registrar partners alike.
         </p>
         <div className="mx-auto mt-10 max-w-3xl">
-          <DomainSearch />
+          <DomainSearch initial={initialSearch} />
         </div>
         <div className="mt-8 flex flex-col items-center justify-center gap-4 sm:flex-row">
           <p className="text-sm text-slate-300">Get started with just $8/year for regular domains.</p>

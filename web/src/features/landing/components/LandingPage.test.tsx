@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { server } from '@/test/server'
+import { searchParamOf, server } from '@/test/server'
 
 describe('landing page', () => {
   it('links the partnership tiers to registration with type and tier', async () => {
@@ -57,7 +57,7 @@ describe('landing page', () => {
     expect(result.getByText('acme.biz.ee')).toBeInTheDocument()
     expect(result.getByText('Premium')).toBeInTheDocument()
     expect(result.getByText('$50.00')).toBeInTheDocument()
-    expect(result.getByRole('link', { name: 'Register Now' })).toHaveAttribute('href', '/register')
+    expect(searchParamOf(result.getByRole('link', { name: 'Register Now' }))).toBe('/?name=acme&extension=.biz.ee')
   })
 
   it("offers a disabled 'Not Available' for a taken name", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { PremiumDomain } from '@/lib/catalog'
 import { renderApp } from '@/test/renderApp'
 import { premiumList } from '@/test/catalogFixtures'
-import { endUser, registrar, server } from '@/test/server'
+import { endUser, registrar, searchParamOf, server } from '@/test/server'
 
 function serve(list: PremiumDomain[]) {
   server.use(http.get('/api/premium-domains', () => HttpResponse.json({ success: true, data: list })))
@@ -46,7 +46,8 @@ describe('/premium-domains', () => {
       '+2 more: tech, startup',
     ])
     expect(ai.getByText('$1,500.00')).toBeInTheDocument()
-    expect(ai.getByRole('link', { name: 'Register Now' })).toHaveAttribute('href', '/register')
+    // A visitor signs up first and comes back to this card.
+    expect(searchParamOf(ai.getByRole('link', { name: 'Register Now' }))).toBe('/premium-domains?q=ai.inf.nz')
 
     const sport = card('sport.biz.ee')
     expect(sport.queryByText('Featured')).not.toBeInTheDocument()
@@ -233,11 +234,17 @@ describe('/premium-domains', () => {
     expect(await cardNames()).toHaveLength(5)
   })
 
-  it('sends a logged-in user to their dashboard from Register Now', async () => {
+  it('opens the registration dialog at the current price for a logged-in user', async () => {
     serve(premiumList)
-    renderApp('/premium-domains', { user: endUser })
+    server.use(
+      http.get('/api/wallet', () => HttpResponse.json({ success: true, data: { balance: 500, currency: 'USD' } })),
+    )
+    const { events } = renderApp('/premium-domains', { user: endUser })
     await screen.findAllByRole('article')
-    expect(card('travel.orgn.uk').getByRole('link', { name: 'Register Now' })).toHaveAttribute('href', '/dashboard')
+    await events.click(card('shop.biz.ee').getByRole('button', { name: 'Register Now' }))
+    const dialog = within(await screen.findByRole('dialog', { name: 'Register domain' }))
+    expect(dialog.getByText('Premium')).toBeInTheDocument()
+    expect(dialog.getAllByText('$280.00').length).toBeGreaterThan(0)
   })
 
   it('tells a registrar the prices are partner prices and marks the tier discount', async () => {
@@ -249,6 +256,6 @@ describe('/premium-domains', () => {
     expect(travel.getByText('$225.00')).toBeInTheDocument()
     expect(travel.getByText('$250.00').tagName).toBe('S')
     expect(travel.getByText('Partner price')).toBeInTheDocument()
-    expect(travel.getByRole('link', { name: 'Register Now' })).toHaveAttribute('href', '/registrar-dashboard')
+    expect(travel.getByRole('button', { name: 'Register Now' })).toBeInTheDocument()
   })
 })

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query'
 import { Crown, Search, SearchX, Sparkles, Star, Tag, X } from 'lucide-react'
 import { PremiumPrice } from '@/components/PremiumPrice'
-import { RegisterNowLink } from '@/components/RegisterNowLink'
+import { RegisterNowButton } from '@/components/RegisterNowButton'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonStyles } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/Spinner'
@@ -356,7 +356,11 @@ function PremiumCard({ domain }: { domain: PremiumDomain }) {
       )}
       <div className="mt-auto pt-6">
         <PremiumPrice domain={domain} details size="lg" />
-        <RegisterNowLink domain={name} className="mt-4 w-full" />
+        <RegisterNowButton
+          target={{ name: domain.name, extension: domain.extension, isPremium: true, price: currentPriceOf(domain) }}
+          returnTo={`/premium-domains?${new URLSearchParams({ q: name })}`}
+          className="mt-4 w-full"
+        />
       </div>
     </article>
   )

@@ -1,38 +1,62 @@
-import { queryOptions } from '@tanstack/react-query'
-import { getQueryFn } from '@/lib/api'
+import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
+import type { Transaction, Wallet } from '@/lib/wallet'
 
-export interface Wallet {
-  balance: number
-  currency: string
+export {
+  transactionsQueryOptions,
+  walletQueryOptions,
+  type Transaction,
+  type TransactionType,
+  type Wallet,
+} from '@/lib/wallet'
+
+/** The top-up methods of spec section 3, in the order the form offers them. */
+export const paymentMethods = ['credit_card', 'paypal', 'bank_transfer', 'upi'] as const
+export type PaymentMethod = (typeof paymentMethods)[number]
+
+const methodLabels: Record<string, string> = {
+  credit_card: 'Credit Card',
+  paypal: 'PayPal',
+  bank_transfer: 'Bank Transfer',
+  upi: 'UPI',
+  wallet: 'Wallet',
 }
 
-export type TransactionType = 'deposit' | 'withdrawal' | 'domain_purchase' | 'domain_renewal'
+/** 'Credit Card' for credit_card; an unknown method reads as its words ('crypto_coin' → 'Crypto coin'). */
+export function paymentMethodLabel(method: string): string {
+  if (methodLabels[method]) return methodLabels[method]
+  const words = method.replace(/_/g, ' ').trim()
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : '—'
+}
 
-export interface Transaction {
-  id: number
-  type: TransactionType
-  /** Dollars; negative for debits. */
+const typeLabels: Record<string, string> = {
+  deposit: 'Deposit',
+  withdrawal: 'Withdrawal',
+  domain_purchase: 'Domain purchase',
+  domain_renewal: 'Domain renewal',
+}
+
+export function transactionTypeLabel(type: string): string {
+  return typeLabels[type] ?? type
+}
+
+/** completed and pending are themselves; anything else is failed (spec section 3). */
+export function transactionStatus(status: string): 'completed' | 'pending' | 'failed' {
+  return status === 'completed' || status === 'pending' ? status : 'failed'
+}
+
+export interface DepositInput {
   amount: number
-  /** completed or pending; anything else counts as failed. */
-  status: string
-  paymentMethod: string
-  description?: string
-  createdAt: string
+  paymentMethod: PaymentMethod
 }
 
-export function walletQueryOptions() {
-  return queryOptions({
-    queryKey: ['/api/wallet'],
-    queryFn: getQueryFn<Wallet>(),
-  })
+export interface DepositResult {
+  transaction: Transaction
+  wallet: Wallet
 }
 
-/** Newest first, as the server sends them. */
-export function transactionsQueryOptions() {
-  return queryOptions({
-    queryKey: ['/api/transactions'],
-    queryFn: getQueryFn<Transaction[]>(),
-  })
+/** POST /api/wallet/deposit: 201 with the deposit (completed, or pending a provider's confirmation). */
+export async function deposit(input: DepositInput): Promise<DepositResult> {
+  return unwrap(await apiRequest<ApiEnvelope<DepositResult>>('POST', '/api/wallet/deposit', input))
 }
 
 /** Completed money in (deposits) and out (debits), in dollars. */
@@ -47,4 +71,42 @@ export function walletTotals(transactions: Transaction[]): { deposited: number; 
     else if (cents < 0) spentCents -= cents
   }
   return { deposited: depositedCents / 100, spent: spentCents / 100 }
+}
+
+export type StatusFilter = 'all' | 'completed' | 'pending'
+export type TypeFilter = 'all' | 'deposits' | 'purchases'
+
+export interface TransactionFilters {
+  q: string
+  status: StatusFilter
+  type: TypeFilter
+}
+
+export const noFilters: TransactionFilters = { q: '', status: 'all', type: 'all' }
+
+/**
+ * The transactions the Transactions tab shows: the search matches the
+ * description, the method (its code or label), the amount (as typed: "50",
+ * "50.00", "$50.00") and the id; purchases are domain purchases and renewals.
+ */
+export function filterTransactions(transactions: Transaction[], filters: TransactionFilters): Transaction[] {
+  const needle = filters.q.trim().toLowerCase()
+  return transactions.filter((t) => {
+    if (filters.status !== 'all' && transactionStatus(t.status) !== filters.status) return false
+    if (filters.type === 'deposits' && t.type !== 'deposit') return false
+    if (filters.type === 'purchases' && t.type !== 'domain_purchase' && t.type !== 'domain_renewal') return false
+    if (!needle) return true
+    const absolute = Math.abs(t.amount)
+    const haystack = [
+      t.description ?? '',
+      t.paymentMethod,
+      paymentMethodLabel(t.paymentMethod),
+      String(absolute),
+      absolute.toFixed(2),
+      `$${absolute.toFixed(2)}`,
+      String(t.id),
+      `#${t.id}`,
+    ]
+    return haystack.some((text) => text.toLowerCase().includes(needle))
+  })
 }

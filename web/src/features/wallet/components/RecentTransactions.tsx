@@ -1,35 +1,30 @@
 import { useQuery } from '@tanstack/react-query'
-import { AlertCircle, ArrowDownLeft, ArrowUpRight, Receipt } from 'lucide-react'
-import { Badge } from '@/components/ui/badge'
+import { AlertCircle, ArrowDownLeft, ArrowRight, ArrowUpRight, Receipt } from 'lucide-react'
+import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/Spinner'
 import { cx } from '@/lib/classNames'
-import { formatDate, formatUsd } from '@/lib/format'
-import { transactionsQueryOptions, type Transaction } from '../api/wallet'
+import { formatDate } from '@/lib/format'
+import { transactionsQueryOptions, transactionTypeLabel, type Transaction } from '../api/wallet'
+import { SignedAmount, StatusBadge, transactionTitle } from './TransactionParts'
 
+/** The overview lists this many (spec section 9). */
 const RECENT_COUNT = 5
 
-const typeLabels: Record<string, string> = {
-  deposit: 'Deposit',
-  withdrawal: 'Withdrawal',
-  domain_purchase: 'Domain purchase',
-  domain_renewal: 'Domain renewal',
-}
-
-function StatusBadge({ status }: { status: string }) {
-  if (status === 'completed') return <Badge tone="success">Completed</Badge>
-  if (status === 'pending') return <Badge tone="premium">Pending</Badge>
-  return <Badge className="bg-red-50 text-red-700 ring-red-200">Failed</Badge>
-}
-
-export function RecentTransactions() {
+export function RecentTransactions({ onViewAll }: { onViewAll: () => void }) {
   const { data: transactions, isPending, isError } = useQuery(transactionsQueryOptions())
 
   return (
     <Card role="region" aria-labelledby="recent-transactions-title">
-      <CardHeader>
-        <CardTitle id="recent-transactions-title">Recent transactions</CardTitle>
-        <CardDescription>The last {RECENT_COUNT} movements of your wallet.</CardDescription>
+      <CardHeader className="flex flex-row items-start justify-between gap-4 space-y-0">
+        <div className="space-y-1">
+          <CardTitle id="recent-transactions-title">Recent transactions</CardTitle>
+          <CardDescription>The last {RECENT_COUNT} movements of your wallet.</CardDescription>
+        </div>
+        <Button variant="outline" size="sm" onClick={onViewAll}>
+          View All
+          <ArrowRight className="h-4 w-4" aria-hidden />
+        </Button>
       </CardHeader>
       <CardContent>
         {isPending ? (
@@ -48,7 +43,7 @@ export function RecentTransactions() {
             <p className="mt-2 text-sm text-slate-600">No transactions yet.</p>
           </div>
         ) : (
-          <ul className="-mx-6 divide-y divide-slate-100 border-t border-slate-200">
+          <ul className="-mx-6 -mb-6 divide-y divide-slate-100 border-t border-slate-200">
             {transactions.slice(0, RECENT_COUNT).map((transaction) => (
               <TransactionRow key={transaction.id} transaction={transaction} />
             ))}
@@ -67,24 +62,19 @@ function TransactionRow({ transaction }: { transaction: Transaction }) {
       <span
         className={cx(
           'flex h-9 w-9 shrink-0 items-center justify-center rounded-full',
-          credit ? 'bg-emerald-50 text-emerald-600' : 'bg-slate-100 text-slate-600',
+          credit ? 'bg-emerald-50 text-emerald-600' : 'bg-red-50 text-red-500',
         )}
       >
         <Icon className="h-4 w-4" aria-hidden />
       </span>
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-medium text-slate-900">
-          {transaction.description || typeLabels[transaction.type] || transaction.type}
-        </p>
+        <p className="truncate text-sm font-medium text-slate-900">{transactionTitle(transaction)}</p>
         <p className="text-xs text-slate-500">
-          {typeLabels[transaction.type] ?? transaction.type} · {formatDate(transaction.createdAt)}
+          {transactionTypeLabel(transaction.type)} · {formatDate(transaction.createdAt)}
         </p>
       </div>
       <div className="flex flex-col items-end gap-1">
-        <span className={cx('text-sm font-semibold', credit ? 'text-emerald-700' : 'text-slate-900')}>
-          {credit ? '+' : '−'}
-          {formatUsd(Math.abs(transaction.amount))}
-        </span>
+        <SignedAmount amount={transaction.amount} className="text-sm" />
         <StatusBadge status={transaction.status} />
       </div>
     </li>

@@ -1,18 +1,57 @@
+import { useState } from 'react'
 import { Link } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query'
 import { Card, Metric, Text } from '@tremor/react'
-import { AlertCircle, ArrowLeft, Globe, KeyRound, LifeBuoy, Wallet as WalletIcon } from 'lucide-react'
+import {
+  AlertCircle,
+  ArrowLeft,
+  Globe,
+  KeyRound,
+  LayoutDashboard,
+  LifeBuoy,
+  ListOrdered,
+  Plus,
+  PlusCircle,
+  Wallet as WalletIcon,
+} from 'lucide-react'
 import { Button, buttonStyles } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/Spinner'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { formatMoney } from '@/lib/format'
 import { dashboardPathFor, type User } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { transactionsQueryOptions, walletQueryOptions, walletTotals } from '../api/wallet'
+import { noFilters, transactionsQueryOptions, walletQueryOptions, walletTotals } from '../api/wallet'
+import { DepositPanel } from './DepositPanel'
 import { RecentTransactions } from './RecentTransactions'
+import { TransactionsPanel } from './TransactionsPanel'
 
-export function WalletPage({ user }: { user: User }) {
+export type WalletTab = 'overview' | 'deposit' | 'transactions'
+
+export function WalletPage({
+  user,
+  tab,
+  onTabChange,
+  depositAmount,
+  returnTo,
+}: {
+  user: User
+  tab: WalletTab
+  onTabChange: (tab: WalletTab) => void
+  /** The deposit form's starting amount (?amount=). */
+  depositAmount?: number
+  /** Where 'Continue registration' leads after a deposit (?return=). */
+  returnTo?: string
+}) {
   useDocumentTitle('Wallet')
   const dashboardPath = dashboardPathFor(user)
+  // Kept here so the filters survive a look at another tab.
+  const [filters, setFilters] = useState(noFilters)
+  // A finished deposit's screen is left by 'Back to Overview'; a new visit to the tab starts a new form.
+  const [depositRun, setDepositRun] = useState(0)
+  const openDeposit = () => {
+    setDepositRun((run) => run + 1)
+    onTabChange('deposit')
+  }
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
@@ -23,52 +62,127 @@ export function WalletPage({ user }: { user: User }) {
       <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-900">Wallet</h1>
       <p className="mt-1 text-slate-600">Your prepaid balance pays for registrations and renewals.</p>
 
-      <div className="mt-8 grid gap-6 lg:grid-cols-3">
-        <div className="min-w-0 space-y-6 lg:col-span-2">
-          <BalanceCard />
-          <RecentTransactions />
+      <Tabs
+        value={tab}
+        onValueChange={(value) => {
+          if (value === 'deposit') setDepositRun((run) => run + 1)
+          onTabChange(value as WalletTab)
+        }}
+        className="mt-8"
+      >
+        <TabsList className="w-fit">
+          <TabsTrigger value="overview">
+            <WalletIcon className="hidden h-4 w-4 sm:block" aria-hidden />
+            Overview
+          </TabsTrigger>
+          <TabsTrigger value="deposit">
+            <PlusCircle className="hidden h-4 w-4 sm:block" aria-hidden />
+            Deposit Funds
+          </TabsTrigger>
+          <TabsTrigger value="transactions">
+            <ListOrdered className="hidden h-4 w-4 sm:block" aria-hidden />
+            Transactions
+          </TabsTrigger>
+        </TabsList>
+
+        <div className="mt-6 grid gap-6 lg:grid-cols-3">
+          <div className="min-w-0 lg:col-span-2">
+            <TabsContent value="overview" className="!mt-0 space-y-6">
+              <BalanceCard onDeposit={openDeposit} />
+              <RecentTransactions onViewAll={() => onTabChange('transactions')} />
+            </TabsContent>
+            <TabsContent value="deposit" className="!mt-0">
+              <DepositPanel
+                key={`${depositRun}-${depositAmount ?? ''}`}
+                initialAmount={depositAmount}
+                returnTo={returnTo}
+                onDone={() => onTabChange('overview')}
+              />
+            </TabsContent>
+            <TabsContent value="transactions" className="!mt-0">
+              <TransactionsPanel filters={filters} onFiltersChange={setFilters} />
+            </TabsContent>
+          </div>
+          <QuickActions
+            isRegistrar={user.userType === 'registrar'}
+            dashboardPath={dashboardPath}
+            onDeposit={openDeposit}
+          />
         </div>
-        <Card className="h-fit p-6">
-          <h2 className="text-base font-semibold text-slate-900">Quick Actions</h2>
-          <ul className="mt-4 space-y-2">
-            {user.userType === 'registrar' && (
-              <li>
-                <Link to="/registrar-dashboard" search={{ tab: 'api' }} className={quickAction}>
-                  <KeyRound className="h-4 w-4 text-brand-600" aria-hidden />
-                  API Settings
-                </Link>
-              </li>
-            )}
-            <li>
-              <Link to={dashboardPath} className={quickAction}>
-                <Globe className="h-4 w-4 text-brand-600" aria-hidden />
-                Manage Domains
-              </Link>
-            </li>
-            <li>
-              <Link to="/" hash="contact" className={quickAction}>
-                <LifeBuoy className="h-4 w-4 text-brand-600" aria-hidden />
-                Contact Support
-              </Link>
-            </li>
-          </ul>
-        </Card>
-      </div>
+      </Tabs>
     </div>
   )
 }
 
-const quickAction = buttonStyles({ variant: 'outline', className: 'w-full' })
+const quickAction = buttonStyles({ variant: 'outline', className: 'w-full justify-start' })
 
-function BalanceCard() {
+function QuickActions({
+  isRegistrar,
+  dashboardPath,
+  onDeposit,
+}: {
+  isRegistrar: boolean
+  dashboardPath: '/dashboard' | '/registrar-dashboard'
+  onDeposit: () => void
+}) {
+  return (
+    <Card className="h-fit p-6" role="region" aria-labelledby="quick-actions-title">
+      <h2 id="quick-actions-title" className="text-base font-semibold text-slate-900">
+        Quick Actions
+      </h2>
+      <ul className="mt-4 space-y-2">
+        <li>
+          <Button variant="outline" className="w-full justify-start" onClick={onDeposit}>
+            <Plus className="h-4 w-4 text-brand-600" aria-hidden />
+            Deposit Funds
+          </Button>
+        </li>
+        {isRegistrar && (
+          <li>
+            <Link to="/registrar-dashboard" search={{ tab: 'api' }} className={quickAction}>
+              <KeyRound className="h-4 w-4 text-brand-600" aria-hidden />
+              API Settings
+            </Link>
+          </li>
+        )}
+        <li>
+          <Link to={dashboardPath} className={quickAction}>
+            {isRegistrar ? (
+              <LayoutDashboard className="h-4 w-4 text-brand-600" aria-hidden />
+            ) : (
+              <Globe className="h-4 w-4 text-brand-600" aria-hidden />
+            )}
+            Manage Domains
+          </Link>
+        </li>
+        <li>
+          <Link to="/" hash="contact" className={quickAction}>
+            <LifeBuoy className="h-4 w-4 text-brand-600" aria-hidden />
+            Contact Support
+          </Link>
+        </li>
+      </ul>
+    </Card>
+  )
+}
+
+function BalanceCard({ onDeposit }: { onDeposit: () => void }) {
   const { data: wallet, isPending, isError } = useQuery(walletQueryOptions())
   const { data: transactions } = useQuery(transactionsQueryOptions())
   const totals = transactions ? walletTotals(transactions) : undefined
   return (
-    <Card className="p-6">
-      <div className="flex items-center gap-2">
-        <WalletIcon className="h-5 w-5 text-brand-600" aria-hidden />
-        <Text>Current balance</Text>
+    <Card className="p-6" role="region" aria-labelledby="balance-title">
+      <div className="flex items-center justify-between gap-4">
+        <div className="flex items-center gap-2">
+          <WalletIcon className="h-5 w-5 text-brand-600" aria-hidden />
+          <h2 id="balance-title" className="text-sm text-slate-500">
+            Current balance
+          </h2>
+        </div>
+        <Button size="sm" onClick={onDeposit}>
+          <Plus className="h-4 w-4" aria-hidden />
+          Deposit Funds
+        </Button>
       </div>
       {isPending ? (
         <div className="mt-4 flex items-center gap-2 text-slate-600">
