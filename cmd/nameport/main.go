@@ -112,7 +112,7 @@ func newAdminCmd(load loader) *cobra.Command {
 				return err
 			}
 			defer d.Close()
-			svc, err := server.NewServices(d, cfg)
+			svc, err := server.NewServices(d, cfg, nil)
 			if err != nil {
 				return err
 			}

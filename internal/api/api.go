@@ -13,6 +13,7 @@ import (
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/registration"
+	"github.com/nameport/nameport/internal/zone"
 )
 
 // Version of the API document.
@@ -24,6 +25,7 @@ type Services struct {
 	Domains  *registration.Service
 	Wallets  *billing.Service
 	Catalog  *catalog.Service
+	Records  *zone.Service
 }
 
 // New registers every operation on r and serves the OpenAPI document at
@@ -47,4 +49,5 @@ func addRoutes(a huma.API, svc Services) {
 	addDomainRoutes(a, svc.Accounts, svc.Domains, svc.Wallets)
 	addWalletRoutes(a, svc.Accounts, svc.Wallets)
 	addCatalogRoutes(a, svc.Accounts, svc.Catalog)
+	addDNSRoutes(a, svc.Accounts, svc.Domains, svc.Catalog, svc.Records)
 }

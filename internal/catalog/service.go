@@ -255,3 +255,8 @@ func checkLabel(label string) error {
 	}
 	return nil
 }
+
+// Extension returns extension ext (normalised), active or not, or nil.
+func (s *Service) Extension(ext string) *Extension {
+	return s.current().byName[NormalizeExtension(ext)]
+}

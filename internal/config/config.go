@@ -6,6 +6,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -35,8 +37,12 @@ type Config struct {
 	// rest. Empty means: read or create DataDir/secret.key.
 	Secret     string
 	SessionTTL time.Duration
-	LogFormat  string
-	LogLevel   string
+	// DNSTransferAllow are the clients allowed to transfer zones (AXFR).
+	DNSTransferAllow []netip.Prefix
+	// DNSNotify are the secondaries told (NOTIFY) when zones change.
+	DNSNotify []string
+	LogFormat string
+	LogLevel  string
 }
 
 // HasRole reports whether the process runs role.
@@ -62,6 +68,8 @@ var Flags = []Flag{
 	{"migrate", true, "apply database migrations at start"},
 	{"secret", "", "server secret, 64 hex characters; default: read or create DATA_DIR/secret.key"},
 	{"session-ttl", 7 * 24 * time.Hour, "how long a login session lasts without use"},
+	{"dns-transfer-allow", "", "addresses or prefixes allowed to transfer zones (AXFR), comma separated, e.g. 127.0.0.1,10.0.0.0/8"},
+	{"dns-notify", "", "secondaries to NOTIFY on zone changes, comma separated host:port"},
 	{"log-format", "text", "log format: text or json"},
 	{"log-level", "info", "log level: debug, info, warn, error"},
 }
@@ -126,12 +134,47 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 		LogFormat:   v.GetString("log-format"),
 		LogLevel:    v.GetString("log-level"),
 	}
+	for _, a := range splitList(v.GetString("dns-transfer-allow")) {
+		p, err := parsePrefix(a)
+		if err != nil {
+			return Config{}, fmt.Errorf("config: --dns-transfer-allow %q: %w", a, err)
+		}
+		c.DNSTransferAllow = append(c.DNSTransferAllow, p)
+	}
+	for _, t := range splitList(v.GetString("dns-notify")) {
+		if _, _, err := net.SplitHostPort(t); err != nil {
+			return Config{}, fmt.Errorf("config: --dns-notify %q: want host:port", t)
+		}
+		c.DNSNotify = append(c.DNSNotify, t)
+	}
 	for _, r := range strings.Split(v.GetString("roles"), ",") {
 		if r = strings.TrimSpace(r); r != "" {
 			c.Roles = append(c.Roles, r)
 		}
 	}
 	return c, c.validate()
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// parsePrefix accepts a prefix ("10.0.0.0/8") or a single address.
+func parsePrefix(s string) (netip.Prefix, error) {
+	if strings.Contains(s, "/") {
+		return netip.ParsePrefix(s)
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return netip.Prefix{}, err
+	}
+	return netip.PrefixFrom(a, a.BitLen()), nil
 }
 
 func (c Config) validate() error {

@@ -1,6 +1,12 @@
 // Package dnsserver is Nameport's authoritative DNS server. It answers from an
 // immutable in-memory snapshot of the zones, swapped atomically when the
 // zones change, so no packet ever waits on the database.
+//
+// The pieces: NewSnapshot builds the zones from zone.SnapshotData; Lookup
+// answers one question from a snapshot (a pure function); the Server maps
+// its results to messages over UDP and TCP, serves zone transfers (AXFR) to
+// allowed addresses, sends NOTIFY to secondaries on every change, and
+// reloads when the zone or catalog version moves (Watch).
 package dnsserver
 
 import (
@@ -9,30 +15,83 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/miekg/dns"
+
+	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/zone"
 )
 
-// Snapshot is the set of zones the server is authoritative for. It is never
-// modified once published.
-type Snapshot struct {
-	// Zones by their fully qualified, lower-case origin ("inf.nz.").
-	Zones map[string]struct{}
+// Option configures a Server.
+type Option func(*options)
+
+type options struct {
+	allowTransfer []netip.Prefix
+	notify        []string
+	maxUDP        uint16
+	udpWorkers    int
+}
+
+// WithTransfer allows zone transfers (AXFR, and IXFR answered as AXFR) over
+// TCP from addresses inside the prefixes; others get REFUSED. None by
+// default.
+func WithTransfer(allow ...netip.Prefix) Option {
+	return func(o *options) { o.allowTransfer = append(o.allowTransfer, allow...) }
+}
+
+// WithNotify sends NOTIFY (RFC 1996) for every zone to each target
+// ("192.0.2.53:53", or a host without a port for 53) whenever a reload
+// changes the zones' serial.
+func WithNotify(targets ...string) Option {
+	return func(o *options) {
+		for _, t := range targets {
+			if _, _, err := net.SplitHostPort(t); err != nil {
+				t = net.JoinHostPort(t, "53")
+			}
+			o.notify = append(o.notify, t)
+		}
+	}
+}
+
+// WithMaxUDPSize sets the largest answer sent over UDP to EDNS clients, and
+// the size advertised: 512 to 4096, default 1232.
+func WithMaxUDPSize(n int) Option {
+	return func(o *options) { o.maxUDP = uint16(max(dns.MinMsgSize, min(n, 4096))) }
 }
 
 // Server answers DNS queries over UDP and TCP.
 type Server struct {
 	addr     string
+	opts     options
 	snapshot atomic.Pointer[Snapshot]
-	udp, tcp *dns.Server
 	logger   *slog.Logger
+
+	udpConn *net.UDPConn
+	udpDone sync.WaitGroup
+	closing atomic.Bool
+	tcp     *dns.Server
+
+	reloadMu sync.Mutex
+	poke     chan struct{}
+	// stop ends background work (NOTIFY retries) at Shutdown.
+	stop     context.Context
+	stopFunc context.CancelFunc
 }
 
 // New returns a server for addr ("127.0.0.1:5353") with no zones loaded.
-func New(addr string, logger *slog.Logger) *Server {
-	return &Server{addr: addr, logger: logger}
+func New(addr string, logger *slog.Logger, opts ...Option) *Server {
+	s := &Server{addr: addr, logger: logger, poke: make(chan struct{}, 1),
+		opts: options{maxUDP: ednsSize, udpWorkers: runtime.GOMAXPROCS(0)}}
+	for _, o := range opts {
+		o(&s.opts)
+	}
+	s.stop, s.stopFunc = context.WithCancel(context.Background())
+	return s
 }
 
 // Publish makes snap the zones the server answers from.
@@ -41,9 +100,23 @@ func (s *Server) Publish(snap *Snapshot) { s.snapshot.Store(snap) }
 // Ready reports whether a snapshot has been published.
 func (s *Server) Ready() bool { return s.snapshot.Load() != nil }
 
+// Snapshot returns the published snapshot (an empty one before Publish).
+func (s *Server) Snapshot() *Snapshot {
+	if snap := s.snapshot.Load(); snap != nil {
+		return snap
+	}
+	return emptySnapshot
+}
+
+var emptySnapshot = &Snapshot{}
+
 // Start listens on UDP and TCP and serves until Shutdown.
 func (s *Server) Start() error {
-	pc, err := net.ListenPacket("udp", s.addr)
+	udpAddr, err := net.ResolveUDPAddr("udp", s.addr)
+	if err != nil {
+		return fmt.Errorf("dnsserver: udp address %s: %w", s.addr, err)
+	}
+	pc, err := net.ListenUDP("udp", udpAddr)
 	if err != nil {
 		return fmt.Errorf("dnsserver: listen udp %s: %w", s.addr, err)
 	}
@@ -52,50 +125,183 @@ func (s *Server) Start() error {
 		pc.Close()
 		return fmt.Errorf("dnsserver: listen tcp %s: %w", s.addr, err)
 	}
-	handler := dns.HandlerFunc(s.serveDNS)
-	s.udp = &dns.Server{PacketConn: pc, Handler: handler, UDPSize: dns.DefaultMsgSize}
-	s.tcp = &dns.Server{Listener: l, Handler: handler, ReadTimeout: 5 * time.Second, IdleTimeout: func() time.Duration { return 10 * time.Second }}
-	for _, srv := range []*dns.Server{s.udp, s.tcp} {
-		go func() {
-			if err := srv.ActivateAndServe(); err != nil {
-				s.logger.Error("dns server stopped", "err", err)
-			}
-		}()
+	s.udpConn = pc
+	for range s.opts.udpWorkers {
+		s.udpDone.Add(1)
+		go s.serveUDP(pc)
+	}
+	started := make(chan struct{})
+	s.tcp = &dns.Server{Listener: l, Handler: s, ReadTimeout: 5 * time.Second,
+		IdleTimeout:       func() time.Duration { return 10 * time.Second },
+		NotifyStartedFunc: func() { close(started) }}
+	failed := make(chan error, 1)
+	go func() {
+		if err := s.tcp.ActivateAndServe(); err != nil {
+			s.logger.Error("dns tcp server stopped", "err", err)
+			failed <- err
+		}
+	}()
+	select { // wait, so that Shutdown finds it running
+	case <-started:
+	case err := <-failed:
+		s.closing.Store(true)
+		pc.Close()
+		return fmt.Errorf("dnsserver: serve tcp %s: %w", s.addr, err)
 	}
 	s.logger.Info("dns listening", "addr", s.addr)
 	return nil
 }
 
+// serveUDP is one of the UDP workers: each reads a packet, answers it and
+// writes the answer, reusing its buffers.
+func (s *Server) serveUDP(conn *net.UDPConn) {
+	defer s.udpDone.Done()
+	in := make([]byte, dns.MaxMsgSize)
+	out := make([]byte, 0, dns.MaxMsgSize)
+	for {
+		n, from, err := conn.ReadFromUDPAddrPort(in)
+		if err != nil {
+			if s.closing.Load() || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			s.logger.Debug("dns udp read", "err", err)
+			continue
+		}
+		resp := s.answerPacket(s.Snapshot(), in[:n], out, from.Addr(), false)
+		if resp == nil {
+			continue
+		}
+		if _, err := conn.WriteToUDPAddrPort(resp, from); err != nil {
+			s.logger.Debug("dns udp write", "err", err)
+		}
+	}
+}
+
 // Shutdown stops both listeners, letting in-flight queries finish.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.stopFunc()
 	var errs []error
-	for _, srv := range []*dns.Server{s.udp, s.tcp} {
-		if srv != nil {
-			errs = append(errs, srv.ShutdownContext(ctx))
+	if s.udpConn != nil {
+		s.closing.Store(true)
+		// Wake the readers; each finishes the packet in hand, then returns.
+		_ = s.udpConn.SetReadDeadline(time.Now())
+		done := make(chan struct{})
+		go func() { s.udpDone.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			errs = append(errs, ctx.Err())
 		}
+		errs = append(errs, s.udpConn.Close())
+	}
+	if s.tcp != nil {
+		errs = append(errs, s.tcp.ShutdownContext(ctx))
 	}
 	return errors.Join(errs...)
 }
 
-// serveDNS answers one query. A name outside every zone gets REFUSED: the
-// server is authoritative only and never recurses; and it always answers,
-// never drops (RFC 8906).
-func (s *Server) serveDNS(w dns.ResponseWriter, req *dns.Msg) {
-	resp := new(dns.Msg)
-	switch {
-	case req.Opcode != dns.OpcodeQuery:
-		resp.SetRcode(req, dns.RcodeNotImplemented)
-	case len(req.Question) != 1:
-		resp.SetRcode(req, dns.RcodeFormatError)
-	default:
-		// No zone is served yet (zones arrive with the DNS issue), so every
-		// name is outside our zones.
-		resp.SetRcode(req, dns.RcodeRefused)
+// ServeDNS answers one query that miekg/dns has read (TCP, and any caller
+// that holds a dns.ResponseWriter). A name outside every zone gets REFUSED:
+// the server is authoritative only and never recurses; and it always
+// answers, never drops (RFC 8906).
+func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
+	snap := s.Snapshot()
+	tcp := isTCP(w.LocalAddr())
+	if isTransfer(req) {
+		s.transfer(w, req, snap, tcp)
+		return
 	}
-	if opt := req.IsEdns0(); opt != nil {
-		resp.SetEdns0(dns.DefaultMsgSize, false)
+	resp := reply(snap, req, s.opts.maxUDP)
+	limit := dns.MaxMsgSize
+	if !tcp {
+		limit = udpLimit(req, s.opts.maxUDP)
 	}
+	fit(resp, limit)
 	if err := w.WriteMsg(resp); err != nil {
 		s.logger.Debug("dns write failed", "err", err)
 	}
+}
+
+func isTransfer(req *dns.Msg) bool {
+	return req.Opcode == dns.OpcodeQuery && len(req.Question) == 1 &&
+		(req.Question[0].Qtype == dns.TypeAXFR || req.Question[0].Qtype == dns.TypeIXFR)
+}
+
+func isTCP(a net.Addr) bool {
+	_, ok := a.(*net.TCPAddr)
+	return ok
+}
+
+// Reload reads the zones from d, publishes them, and sends NOTIFY when the
+// serial changed.
+func (s *Server) Reload(ctx context.Context, d *db.DB) error {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	data, err := zone.Load(ctx, d, time.Now())
+	if err != nil {
+		return fmt.Errorf("dnsserver: reload: %w", err)
+	}
+	snap, skipped := NewSnapshot(data)
+	for _, err := range skipped {
+		s.logger.Warn("dns: record left out of the zones", "err", err)
+	}
+	prev := s.snapshot.Swap(snap)
+	if prev == nil || !prev.loaded || prev.serial != snap.serial {
+		s.notifyAll(snap)
+	}
+	s.logger.Debug("dns zones loaded", "zones", len(snap.zones), "serial", snap.serial)
+	return nil
+}
+
+// Poke makes Watch check for changes now rather than at its next tick; the
+// record service calls it after a change in this process.
+func (s *Server) Poke() {
+	select {
+	case s.poke <- struct{}{}:
+	default:
+	}
+}
+
+// Watch reloads the zones whenever the zone or catalog version in d moves,
+// checking every interval (500 ms is a good value) and whenever poked, and
+// when a served domain expires, until ctx ends.
+func (s *Server) Watch(ctx context.Context, d *db.DB, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-s.poke:
+		}
+		if err := s.checkForChanges(ctx, d); err != nil && ctx.Err() == nil {
+			s.logger.Warn("dns: check for zone changes", "err", err)
+		}
+	}
+}
+
+func (s *Server) checkForChanges(ctx context.Context, d *db.DB) error {
+	snap := s.Snapshot()
+	if now := time.Now(); !snap.nextExpiry.IsZero() && !now.Before(snap.nextExpiry) {
+		// A domain left DNS by the clock alone: record that as a change, so
+		// that the serial moves on every node and secondaries hear of it.
+		// Reload in any case: the domain must go even if the note fails.
+		if err := zone.NoteExpiry(ctx, d.Bun, snap.nextExpiry, now); err != nil {
+			s.logger.Warn("dns: note domain expiry", "err", err)
+		}
+		return s.Reload(ctx, d)
+	}
+	v, err := zone.ReadVersions(ctx, d.Bun)
+	if err != nil {
+		return err
+	}
+	if snap.loaded && v == snap.versions {
+		return nil
+	}
+	return s.Reload(ctx, d)
 }

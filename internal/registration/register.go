@@ -16,6 +16,7 @@ import (
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/zone"
 )
 
 // Request is what a buyer asks to register.
@@ -133,6 +134,11 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 			if err := s.catalog.ClaimPremium(ctx, tx, d.Name, d.Extension); err != nil {
 				return err
 			}
+		}
+		// The new domain resolves from now on (NODATA at its apex until it
+		// has records): DNS servers reload when they see the version move.
+		if err := zone.BumpVersion(ctx, tx, now); err != nil {
+			return err
 		}
 		years := "1 year"
 		if req.Years > 1 {

@@ -31,6 +31,15 @@ func loginAdmin(t *testing.T, ts *testServer) *browser {
 	return b
 }
 
+// loginAdmin2 logs in the admin that loginAdmin created earlier.
+func loginAdmin2(t *testing.T, ts *testServer) *browser {
+	t.Helper()
+	b := newBrowser(t, ts)
+	r := b.do("POST", "/api/auth/login", map[string]any{"username": "root", "password": "hunter22"})
+	require.Equal(t, http.StatusOK, r.status, r.raw)
+	return b
+}
+
 func signedUp(t *testing.T, ts *testServer, username, userType string) *browser {
 	t.Helper()
 	b := newBrowser(t, ts)

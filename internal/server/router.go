@@ -49,7 +49,7 @@ func newRouter(cfg config.Config, d *db.DB, svc Services, dnsSrv *dnsserver.Serv
 	r.Handle("/metrics", m.handler())
 
 	if cfg.HasRole(config.RoleAPI) {
-		api.New(r, api.Services{Accounts: svc.Accounts, Domains: svc.Domains, Wallets: svc.Wallets, Catalog: svc.Catalog})
+		api.New(r, api.Services{Accounts: svc.Accounts, Domains: svc.Domains, Wallets: svc.Wallets, Catalog: svc.Catalog, Records: svc.Records})
 		r.NotFound(notFound(spaHandler(web.Dist())))
 	} else {
 		r.NotFound(notFound(http.NotFound))

@@ -21,6 +21,7 @@ import (
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dnsserver"
 	"github.com/nameport/nameport/internal/registration"
+	"github.com/nameport/nameport/internal/zone"
 )
 
 // shutdownGrace bounds how long in-flight requests and jobs may take to finish
@@ -33,10 +34,12 @@ type Services struct {
 	Domains  *registration.Service
 	Wallets  *billing.Service
 	Catalog  *catalog.Service
+	Records  *zone.Service
 }
 
 // NewServices builds every capability service from the configuration.
-func NewServices(d *db.DB, cfg config.Config) (Services, error) {
+// zoneChanged, when not nil, runs after every committed DNS record change.
+func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, error) {
 	secret, err := loadSecret(cfg.Secret, cfg.DataDir)
 	if err != nil {
 		return Services{}, err
@@ -50,7 +53,8 @@ func NewServices(d *db.DB, cfg config.Config) (Services, error) {
 		return Services{}, err
 	}
 	wallets := billing.NewService(d, billing.Options{})
-	return Services{Accounts: accounts, Domains: registration.NewService(d, cat, wallets, nil), Wallets: wallets, Catalog: cat}, nil
+	return Services{Accounts: accounts, Domains: registration.NewService(d, cat, wallets, nil), Wallets: wallets,
+		Catalog: cat, Records: zone.NewService(d, zone.Options{Changed: zoneChanged})}, nil
 }
 
 // Run serves until ctx is cancelled, then shuts down gracefully. ready, when
@@ -66,7 +70,14 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 			return err
 		}
 	}
-	svc, err := NewServices(d, cfg)
+	// A record change made here is answered by this process's DNS server at
+	// once; other processes see it at their next poll.
+	var dnsSrv *dnsserver.Server
+	svc, err := NewServices(d, cfg, func() {
+		if dnsSrv != nil {
+			dnsSrv.Poke()
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -99,13 +110,17 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		logger.Info("workers running")
 	}
 
-	var dnsSrv *dnsserver.Server
 	if cfg.HasRole(config.RoleDNS) {
-		dnsSrv = dnsserver.New(cfg.DNSAddr, logger.With("component", "dns"))
-		dnsSrv.Publish(&dnsserver.Snapshot{})
-		if err := dnsSrv.Start(); err != nil {
+		srv := dnsserver.New(cfg.DNSAddr, logger.With("component", "dns"),
+			dnsserver.WithTransfer(cfg.DNSTransferAllow...), dnsserver.WithNotify(cfg.DNSNotify...))
+		if err := srv.Reload(ctx, d); err != nil {
 			return err
 		}
+		if err := srv.Start(); err != nil {
+			return err
+		}
+		go srv.Watch(watchCtx, d, 500*time.Millisecond)
+		dnsSrv = srv
 	}
 
 	// Every process serves HTTP: health and metrics always, the API and the

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
@@ -22,15 +23,33 @@ import (
 
 // testServer is a real `nameport serve` (all roles) running in-process.
 type testServer struct {
-	url   string
-	dbURL string
-	stop  func() error
+	url     string
+	dbURL   string
+	dnsAddr string
+	stop    func() error
+}
+
+// freeDNSAddr returns a loopback address whose port is free for UDP and TCP.
+func freeDNSAddr(t *testing.T) string {
+	t.Helper()
+	for range 20 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		addr := l.Addr().String()
+		l.Close()
+		if pc, err := net.ListenPacket("udp", addr); err == nil {
+			pc.Close()
+			return addr
+		}
+	}
+	t.Fatal("no free port for DNS")
+	return ""
 }
 
 func start(t *testing.T, engine db.Engine) *testServer {
 	t.Helper()
 	cfg := config.Config{
-		HTTPAddr: "127.0.0.1:0", DNSAddr: "127.0.0.1:0", DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
+		HTTPAddr: "127.0.0.1:0", DNSAddr: freeDNSAddr(t), DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
 		Roles: []string{config.RoleAPI, config.RoleDNS, config.RoleWorker}, Migrate: true, SessionTTL: time.Hour,
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -42,7 +61,7 @@ func start(t *testing.T, engine db.Engine) *testServer {
 	select {
 	case a := <-addr:
 		stopped := false
-		ts = &testServer{url: "http://" + a, dbURL: cfg.DatabaseURL, stop: func() error {
+		ts = &testServer{url: "http://" + a, dbURL: cfg.DatabaseURL, dnsAddr: cfg.DNSAddr, stop: func() error {
 			if stopped {
 				return nil
 			}

@@ -1,0 +1,244 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/registration"
+	"github.com/nameport/nameport/internal/zone"
+)
+
+// recordBody is a DNS record (spec section 3 "DNS record").
+type recordBody struct {
+	ID       int64  `json:"id"`
+	Type     string `json:"type" enum:"A,AAAA,CNAME,MX,TXT,NS,SRV,CAA"`
+	Name     string `json:"name" doc:"Relative to the domain: @, www, *, a.b"`
+	Content  string `json:"content"`
+	TTL      int    `json:"ttl"`
+	Priority *int   `json:"priority" doc:"MX and SRV only"`
+}
+
+func toRecordBody(r zone.Record) recordBody {
+	return recordBody{ID: r.ID, Type: r.Type, Name: r.Name, Content: r.Content, TTL: r.TTL, Priority: r.Priority}
+}
+
+func toRecordBodies(rs []zone.Record) []recordBody {
+	out := make([]recordBody, len(rs))
+	for i, r := range rs {
+		out[i] = toRecordBody(r)
+	}
+	return out
+}
+
+type recordInputBody struct {
+	Type     string `json:"type" required:"false"`
+	Name     string `json:"name" required:"false"`
+	Content  string `json:"content" required:"false"`
+	TTL      int    `json:"ttl,omitempty" doc:"Seconds, 300 to 604800 (default 3600)"`
+	Priority *int   `json:"priority,omitempty" doc:"MX and SRV: 0 to 65535"`
+}
+
+func (b recordInputBody) toInput() zone.Input {
+	return zone.Input{Type: b.Type, Name: b.Name, Content: b.Content, TTL: b.TTL, Priority: b.Priority}
+}
+
+type DomainIDInput struct {
+	ID int64 `path:"id" doc:"Domain id"`
+}
+
+type RecordListOutput struct {
+	Body envelope[[]recordBody]
+}
+
+type RecordCreateInput struct {
+	ID   int64 `path:"id" doc:"Domain id"`
+	Body recordInputBody
+}
+
+type RecordUpdateInput struct {
+	ID       int64 `path:"id" doc:"Domain id"`
+	RecordID int64 `path:"recordId"`
+	Body     recordInputBody
+}
+
+type RecordIDInput struct {
+	ID       int64 `path:"id" doc:"Domain id"`
+	RecordID int64 `path:"recordId"`
+}
+
+type RecordOutput struct {
+	Body envelope[recordBody]
+}
+
+type zoneFileBody struct {
+	Filename string `json:"filename" example:"example.inf.nz.zone"`
+	ZoneFile string `json:"zoneFile" doc:"BIND zone file"`
+}
+
+type ZoneExportOutput struct {
+	Body envelope[zoneFileBody]
+}
+
+type ZoneImportInput struct {
+	ID   int64 `path:"id" doc:"Domain id"`
+	Body struct {
+		ZoneFile string `json:"zoneFile" maxLength:"524288" doc:"BIND zone file; records absent from it are removed"`
+	}
+}
+
+type planBody struct {
+	Add       []recordBody `json:"add"`
+	Change    []recordBody `json:"change"`
+	Remove    []recordBody `json:"remove"`
+	Unchanged int          `json:"unchanged"`
+}
+
+type ZonePlanOutput struct {
+	Body envelope[planBody]
+}
+
+func toPlanBody(p zone.Plan) planBody {
+	return planBody{Add: toRecordBodies(p.Add), Change: toRecordBodies(p.Change), Remove: toRecordBodies(p.Remove), Unchanged: p.Unchanged}
+}
+
+func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.Service, cat *catalog.Service, records *zone.Service) {
+	// owned returns the caller's domain id as the zone service knows it;
+	// another account's id is not found.
+	owned := func(ctx context.Context, id int64) (zone.Domain, error) {
+		u, err := currentUser(ctx, accounts)
+		if err != nil {
+			return zone.Domain{}, err
+		}
+		d, err := domains.Get(ctx, u.ID, id)
+		if err != nil {
+			return zone.Domain{}, err
+		}
+		return zone.Domain{ID: d.ID, Name: d.Name, Extension: d.Extension}, nil
+	}
+	// editable is owned, for changes: the extension must allow DNS management.
+	editable := func(ctx context.Context, id int64) (zone.Domain, error) {
+		d, err := owned(ctx, id)
+		if err != nil {
+			return d, err
+		}
+		if ext := cat.Extension(d.Extension); ext != nil && !ext.AllowsDNSManagement {
+			return d, apperr.New(apperr.Forbidden, "DNS management is not available for %s domains", d.Extension)
+		}
+		return d, nil
+	}
+	errs := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound}
+	tags := []string{"DNS"}
+
+	huma.Register(a, huma.Operation{
+		OperationID: "dns-list", Method: http.MethodGet, Path: "/api/domains/{id}/dns", Tags: tags,
+		Summary: "List my domain's DNS records", Errors: errs,
+	}, func(ctx context.Context, in *DomainIDInput) (*RecordListOutput, error) {
+		d, err := owned(ctx, in.ID)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		rs, err := records.List(ctx, d)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &RecordListOutput{Body: ok(toRecordBodies(rs))}, nil
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "dns-create", Method: http.MethodPost, Path: "/api/domains/{id}/dns", Tags: tags,
+		Summary: "Add a DNS record", DefaultStatus: http.StatusCreated,
+		Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity),
+	}, func(ctx context.Context, in *RecordCreateInput) (*RecordOutput, error) {
+		d, err := editable(ctx, in.ID)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		r, err := records.Create(ctx, d, in.Body.toInput())
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &RecordOutput{Body: ok(toRecordBody(*r))}, nil
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "dns-update", Method: http.MethodPut, Path: "/api/domains/{id}/dns/{recordId}", Tags: tags,
+		Summary: "Change a DNS record", Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity),
+	}, func(ctx context.Context, in *RecordUpdateInput) (*RecordOutput, error) {
+		d, err := editable(ctx, in.ID)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		r, err := records.Update(ctx, d, in.RecordID, in.Body.toInput())
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &RecordOutput{Body: ok(toRecordBody(*r))}, nil
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "dns-delete", Method: http.MethodDelete, Path: "/api/domains/{id}/dns/{recordId}", Tags: tags,
+		Summary: "Delete a DNS record", Errors: errs,
+	}, func(ctx context.Context, in *RecordIDInput) (*DoneOutput, error) {
+		d, err := editable(ctx, in.ID)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		if err := records.Delete(ctx, d, in.RecordID); err != nil {
+			return nil, fail(ctx, err)
+		}
+		return done(), nil
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "zone-export", Method: http.MethodGet, Path: "/api/domains/{id}/zone", Tags: tags,
+		Summary: "Export my domain's records as a BIND zone file", Errors: errs,
+	}, func(ctx context.Context, in *DomainIDInput) (*ZoneExportOutput, error) {
+		d, err := owned(ctx, in.ID)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		text, err := records.Export(ctx, d)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &ZoneExportOutput{Body: ok(zoneFileBody{Filename: d.String() + ".zone", ZoneFile: text})}, nil
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "zone-import-preview", Method: http.MethodPost, Path: "/api/domains/{id}/zone/preview", Tags: tags,
+		Summary: "Preview importing a zone file", Description: "What importing would add, change and remove. Changes nothing.",
+		Errors: append(errs, http.StatusUnprocessableEntity),
+	}, func(ctx context.Context, in *ZoneImportInput) (*ZonePlanOutput, error) {
+		d, err := owned(ctx, in.ID)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		p, err := records.PreviewImport(ctx, d, in.Body.ZoneFile)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &ZonePlanOutput{Body: ok(toPlanBody(p))}, nil
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "zone-import", Method: http.MethodPost, Path: "/api/domains/{id}/zone/import", Tags: tags,
+		Summary:     "Import a zone file",
+		Description: "Replaces the domain's records with the file's in one transaction and returns what changed.",
+		Errors:      append(errs, http.StatusUnprocessableEntity),
+	}, func(ctx context.Context, in *ZoneImportInput) (*ZonePlanOutput, error) {
+		d, err := editable(ctx, in.ID)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		p, err := records.ApplyImport(ctx, d, in.Body.ZoneFile)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &ZonePlanOutput{Body: ok(toPlanBody(p))}, nil
+	})
+}

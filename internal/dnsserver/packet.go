@@ -1,0 +1,355 @@
+package dnsserver
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/maphash"
+	"net/netip"
+	"sync"
+
+	"github.com/miekg/dns"
+)
+
+// The fast path. Most queries are plain: one question of class IN, perhaps
+// an OPT record, nothing else. Their answers depend only on the question's
+// name (ignoring case) and type, so each snapshot keeps the packed answer
+// per question and serves it by patching in the query's ID, RD and CD bits
+// and its name as written (the owner names that echo the question point to
+// it through compression, so they follow; see canonical), and by appending
+// an OPT record when the query had one. A hit costs a map lookup and a
+// copy, with no allocation.
+
+const (
+	cacheShards       = 32
+	cacheMaxEntries   = 1 << 17  // per snapshot
+	cacheMaxBytes     = 64 << 20 // per snapshot
+	maxCacheableReply = 4096
+	optLen            = 11 // an OPT record without options
+)
+
+// packetCache maps a plain question (lower-case wire name, type, class) to
+// its packed answer (see canonical) with ID 0, RD and CD clear, and no OPT
+// record.
+type packetCache struct {
+	once   sync.Once
+	seed   maphash.Seed
+	shards [cacheShards]cacheShard
+	mu     sync.Mutex // guards entries and bytes
+	count  int
+	size   int
+}
+
+type cacheShard struct {
+	mu sync.RWMutex
+	m  map[string][]byte
+}
+
+func (c *packetCache) init() {
+	c.once.Do(func() {
+		c.seed = maphash.MakeSeed()
+		for i := range c.shards {
+			c.shards[i].m = map[string][]byte{}
+		}
+	})
+}
+
+func (c *packetCache) shard(key []byte) *cacheShard {
+	return &c.shards[maphash.Bytes(c.seed, key)%cacheShards]
+}
+
+func (c *packetCache) get(key []byte) []byte {
+	c.init()
+	sh := c.shard(key)
+	sh.mu.RLock()
+	v := sh.m[string(key)]
+	sh.mu.RUnlock()
+	return v
+}
+
+// put stores v unless the cache is full: a flood of random names fills it
+// once and then goes the slow way, it does not grow memory.
+func (c *packetCache) put(key, v []byte) {
+	c.init()
+	c.mu.Lock()
+	if c.count >= cacheMaxEntries || c.size+len(v)+len(key) > cacheMaxBytes {
+		c.mu.Unlock()
+		return
+	}
+	c.count++
+	c.size += len(v) + len(key)
+	c.mu.Unlock()
+	sh := c.shard(key)
+	sh.mu.Lock()
+	sh.m[string(key)] = v
+	sh.mu.Unlock()
+}
+
+// plainQuery is what the fast path reads from a packet.
+type plainQuery struct {
+	nameEnd int // offset just past the question's name
+	keyLen  int // of the key written to the key buffer: lower-case wire name, type, class
+	edns    bool
+	udpSize uint16
+	do      bool
+}
+
+// parsePlain reads pkt as a plain query into q (using keyBuf for the key)
+// and reports whether it is one: a query (QR clear, opcode QUERY) with one
+// question of class IN that is not a transfer, no answer or authority
+// records, and at most an OPT record of version 0 as additional.
+func parsePlain(pkt []byte, keyBuf *[260]byte, q *plainQuery) bool {
+	if len(pkt) < 12 || pkt[2]&0xf8 != 0 || // QR, opcode
+		binary.BigEndian.Uint16(pkt[4:]) != 1 || binary.BigEndian.Uint16(pkt[6:]) != 0 ||
+		binary.BigEndian.Uint16(pkt[8:]) != 0 {
+		return false
+	}
+	arcount := binary.BigEndian.Uint16(pkt[10:])
+	if arcount > 1 {
+		return false
+	}
+	off, n := 12, 0
+	for {
+		if off >= len(pkt) {
+			return false
+		}
+		l := int(pkt[off])
+		if l == 0 {
+			keyBuf[n] = 0
+			n++
+			off++
+			break
+		}
+		if l > 63 || off+1+l > len(pkt) || n+1+l > 255 { // also rules out compression pointers
+			return false
+		}
+		keyBuf[n] = byte(l)
+		n++
+		for _, c := range pkt[off+1 : off+1+l] {
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			keyBuf[n] = c
+			n++
+		}
+		off += 1 + l
+	}
+	if off+4 > len(pkt) {
+		return false
+	}
+	qtype := binary.BigEndian.Uint16(pkt[off:])
+	qclass := binary.BigEndian.Uint16(pkt[off+2:])
+	if qclass != dns.ClassINET || qtype == dns.TypeAXFR || qtype == dns.TypeIXFR || qtype == dns.TypeOPT {
+		return false
+	}
+	copy(keyBuf[n:], pkt[off:off+4])
+	q.nameEnd, q.keyLen = off, n+4
+	off += 4
+	q.edns, q.udpSize, q.do = false, 0, false
+	if arcount == 1 {
+		// OPT: root name, type 41, class = UDP size, TTL = extended rcode,
+		// version, flags; then RDATA (options, ignored).
+		if off+11 > len(pkt) || pkt[off] != 0 || binary.BigEndian.Uint16(pkt[off+1:]) != dns.TypeOPT ||
+			pkt[off+6] != 0 { // version 0 only; others get BADVERS the slow way
+			return false
+		}
+		rdlen := int(binary.BigEndian.Uint16(pkt[off+9:]))
+		q.edns, q.udpSize, q.do = true, binary.BigEndian.Uint16(pkt[off+3:]), pkt[off+7]&0x80 != 0
+		off += 11 + rdlen
+	}
+	return off == len(pkt)
+}
+
+// limit is the largest UDP answer the query takes.
+func (q *plainQuery) limit(maxUDP uint16) int {
+	if !q.edns {
+		return dns.MinMsgSize
+	}
+	return int(max(dns.MinMsgSize, min(q.udpSize, maxUDP)))
+}
+
+// canonical packs the answer to the plain question in pkt, asked in upper
+// case, or returns nil when it must not be cached. Upper case because name
+// compression in miekg/dns is case-sensitive: the owner names that echo the
+// question then point into the question, while names from the zone data
+// (lower case) never do, so patching the question's letters (patch)
+// changes exactly the names that echo it.
+func canonical(snap *Snapshot, pkt []byte, q *plainQuery, key []byte) []byte {
+	var req dns.Msg
+	if err := req.Unpack(pkt); err != nil || len(req.Question) != 1 {
+		return nil
+	}
+	upper := dns.Msg{Question: []dns.Question{{Name: upperASCII(req.Question[0].Name),
+		Qtype: req.Question[0].Qtype, Qclass: req.Question[0].Qclass}}}
+	resp := reply(snap, &upper, ednsSize)
+	if resp.Rcode == dns.RcodeRefused {
+		return nil // names outside our zones are not worth the memory
+	}
+	resp.Compress = true
+	packed, err := resp.Pack()
+	if err != nil || len(packed) > maxCacheableReply {
+		return nil
+	}
+	// The patching relies on the question being written as the key says.
+	nameLen := q.nameEnd - 12
+	if len(packed) < q.nameEnd+4 || !equalFoldBytes(packed[12:q.nameEnd], key[:nameLen]) ||
+		!bytes.Equal(packed[q.nameEnd:q.nameEnd+4], key[nameLen:nameLen+4]) {
+		return nil
+	}
+	return packed
+}
+
+func upperASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] -= 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+func equalFoldBytes(a, b []byte) bool {
+	return len(a) == len(b) && equalFoldASCII(string(a), string(b))
+}
+
+// patch writes into out the cached answer to the query in pkt, and returns
+// it, or nil when it exceeds limit.
+func patch(out, cached, pkt []byte, q *plainQuery, limit int, maxUDP uint16) []byte {
+	size := len(cached)
+	if q.edns {
+		size += optLen
+	}
+	if size > limit {
+		return nil
+	}
+	out = append(out[:0], cached...)
+	copy(out[0:2], pkt[0:2])                   // ID
+	out[2] |= pkt[2] & 0x01                    // RD
+	out[3] |= pkt[3] & 0x10                    // CD
+	copy(out[12:q.nameEnd], pkt[12:q.nameEnd]) // the name as the client wrote it
+	if q.edns {
+		binary.BigEndian.PutUint16(out[10:], binary.BigEndian.Uint16(out[10:])+1)
+		out = appendOPT(out, q.do, maxUDP)
+	}
+	return out
+}
+
+// answerPacket answers the raw query pkt from a client at from over UDP
+// (tcp false) or TCP, writing into out (which it may grow). It returns nil
+// when no answer should be sent: packets too short to hold a header, and
+// responses (answering those could loop between servers).
+func (s *Server) answerPacket(snap *Snapshot, pkt, out []byte, from netip.Addr, tcp bool) []byte {
+	if len(pkt) < 12 || pkt[2]&0x80 != 0 {
+		return nil
+	}
+	var keyBuf [260]byte
+	var q plainQuery
+	if parsePlain(pkt, &keyBuf, &q) {
+		limit := dns.MaxMsgSize
+		if !tcp {
+			limit = q.limit(s.opts.maxUDP)
+		}
+		key := keyBuf[:q.keyLen]
+		cached := snap.cache.get(key)
+		if cached == nil {
+			if !snap.holdsWire(key[:q.nameEnd-12]) {
+				return refused(out, pkt, &q, s.opts.maxUDP)
+			}
+			if cached = canonical(snap, pkt, &q, key); cached != nil {
+				snap.cache.put(key, cached)
+			}
+		}
+		if cached != nil {
+			if resp := patch(out, cached, pkt, &q, limit, s.opts.maxUDP); resp != nil {
+				return resp
+			}
+		}
+	}
+	return s.answerSlow(snap, pkt, out, from, tcp)
+}
+
+// refused answers a plain query for a name outside our zones: the query's
+// header and question, with QR and REFUSED, RD and CD copied, and an OPT
+// record if it had one. Random names are the usual flood; this keeps them
+// cheap without filling the cache.
+func refused(out, pkt []byte, q *plainQuery, maxUDP uint16) []byte {
+	out = append(out[:0], pkt[:q.nameEnd+4]...)
+	out[2] = 0x80 | pkt[2]&0x01
+	out[3] = pkt[3]&0x10 | dns.RcodeRefused
+	clear(out[6:12])
+	if q.edns {
+		out[11] = 1
+		out = appendOPT(out, q.do, maxUDP)
+	}
+	return out
+}
+
+func appendOPT(out []byte, do bool, maxUDP uint16) []byte {
+	var flags byte
+	if do {
+		flags = 0x80
+	}
+	return append(out, 0, 0, byte(dns.TypeOPT), byte(maxUDP>>8), byte(maxUDP), 0, 0, flags, 0, 0, 0)
+}
+
+// holdsWire reports whether the lower-case wire-format name is in one of
+// the snapshot's zones.
+func (s *Snapshot) holdsWire(name []byte) bool {
+	s.wireOnce.Do(func() {
+		s.wireZones = make(map[string]bool, len(s.zones))
+		for origin := range s.zones {
+			buf := make([]byte, 256)
+			if n, err := dns.PackDomainName(origin, buf, 0, nil, false); err == nil {
+				s.wireZones[string(buf[:n])] = true
+			}
+		}
+	})
+	for off := 0; off < len(name); off += int(name[off]) + 1 {
+		if s.wireZones[string(name[off:])] {
+			return true
+		}
+	}
+	return false
+}
+
+// answerSlow unpacks the query and answers through reply; malformed queries
+// get FORMERR (RFC 8906: always answer).
+func (s *Server) answerSlow(snap *Snapshot, pkt, out []byte, from netip.Addr, tcp bool) []byte {
+	req := new(dns.Msg)
+	var resp *dns.Msg
+	if err := req.Unpack(pkt); err != nil {
+		resp = formErr(pkt)
+	} else if isTransfer(req) {
+		if resp, _ = s.transferReply(req, snap, from, tcp); resp == nil {
+			// Streaming a zone needs TCP's ResponseWriter (ServeDNS).
+			resp = new(dns.Msg).SetRcode(req, dns.RcodeNotImplemented)
+		}
+	} else {
+		resp = reply(snap, req, s.opts.maxUDP)
+		limit := dns.MaxMsgSize
+		if !tcp {
+			limit = udpLimit(req, s.opts.maxUDP)
+		}
+		fit(resp, limit)
+	}
+	packed, err := resp.PackBuffer(out[:cap(out)])
+	if err != nil {
+		s.logger.Debug("dns: pack answer", "err", err)
+		packed, err = formErr(pkt).PackBuffer(out[:cap(out)])
+		if err != nil {
+			return nil
+		}
+	}
+	return packed
+}
+
+// formErr answers a query that cannot be read: its header's ID and opcode,
+// and FORMERR.
+func formErr(pkt []byte) *dns.Msg {
+	resp := new(dns.Msg)
+	resp.Id = binary.BigEndian.Uint16(pkt[0:])
+	resp.Response = true
+	resp.Opcode = int(pkt[2]>>3) & 0xf
+	resp.Rcode = dns.RcodeFormatError
+	return resp
+}

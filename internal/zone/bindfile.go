@@ -1,0 +1,265 @@
+package zone
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/miekg/dns"
+	"github.com/uptrace/bun"
+
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/db"
+)
+
+// MaxZoneFile is the largest zone file Import reads, in bytes.
+const MaxZoneFile = 1 << 20
+
+// Export returns the records of d as a BIND zone file: $ORIGIN and $TTL
+// first, then one record per line with its name relative to the origin.
+// There is no SOA: the registry owns it. PreviewImport and ApplyImport read
+// the file back.
+func (s *Service) Export(ctx context.Context, d Domain) (string, error) {
+	records, err := s.List(ctx, d)
+	if err != nil {
+		return "", err
+	}
+	apex := d.FQDN()
+	var b strings.Builder
+	fmt.Fprintf(&b, "; Zone file of %s, exported by Nameport.\n", d)
+	b.WriteString("; The registry serves the SOA record; the records below are the domain's.\n")
+	fmt.Fprintf(&b, "$ORIGIN %s\n$TTL %d\n", apex, DefaultTTL)
+	for _, r := range records {
+		rr, err := r.RR(apex)
+		if err != nil {
+			return "", fmt.Errorf("zone: export %s: %w", d, err)
+		}
+		rdata := strings.TrimPrefix(rr.String(), rr.Header().String())
+		fmt.Fprintf(&b, "%s\t%d\tIN\t%s\t%s\n", r.Name, r.TTL, r.Type, rdata)
+	}
+	return b.String(), nil
+}
+
+// PreviewImport reads text as a zone file of d and returns what importing it
+// would do: the file's records replace the domain's, so records the file
+// lacks are removed. Returns invalid, naming the line, for a file that
+// cannot be read or holds records that cannot be imported (outside the
+// domain, SOA, unsupported types, or records that fail validation).
+func (s *Service) PreviewImport(ctx context.Context, d Domain, text string) (Plan, error) {
+	incoming, err := parseZoneFile(d, text)
+	if err != nil {
+		return Plan{}, err
+	}
+	current, err := s.List(ctx, d)
+	if err != nil {
+		return Plan{}, err
+	}
+	return diff(current, incoming), nil
+}
+
+// ApplyImport replaces the records of d with those of the zone file text,
+// in one transaction, and returns what it did. The plan is computed again
+// inside the transaction, so it is exact even if the records changed since
+// a preview. Returns what PreviewImport returns.
+func (s *Service) ApplyImport(ctx context.Context, d Domain, text string) (Plan, error) {
+	incoming, err := parseZoneFile(d, text)
+	if err != nil {
+		return Plan{}, err
+	}
+	var plan Plan
+	err = s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
+		current, err := listRecords(ctx, tx, d.ID)
+		if err != nil {
+			return err
+		}
+		plan = diff(current, incoming)
+		now := s.clock()
+		if len(plan.Remove) > 0 {
+			ids := make([]int64, len(plan.Remove))
+			for i, r := range plan.Remove {
+				ids[i] = r.ID
+			}
+			if _, err := tx.NewDelete().Model((*Record)(nil)).Where("domain_id = ?", d.ID).
+				Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		for i := range plan.Change {
+			plan.Change[i].UpdatedAt = now
+			if _, err := tx.NewUpdate().Model(&plan.Change[i]).Column("ttl", "priority", "updated_at").
+				WherePK().Where("domain_id = ?", d.ID).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		if len(plan.Add) > 0 {
+			for i := range plan.Add {
+				plan.Add[i].CreatedAt, plan.Add[i].UpdatedAt = now, now
+			}
+			if _, err := tx.NewInsert().Model(&plan.Add).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Plan{}, wrap("import records of", d, err)
+	}
+	return plan, nil
+}
+
+// recordKey identifies a record for duplicates and import plans.
+func recordKey(r Record) string { return r.Name + "\x00" + r.Type + "\x00" + r.Content }
+
+// diff plans replacing current with incoming.
+func diff(current, incoming []Record) Plan {
+	plan := Plan{Add: []Record{}, Change: []Record{}, Remove: []Record{}}
+	byKey := make(map[string]Record, len(current))
+	for _, r := range current {
+		byKey[recordKey(r)] = r
+	}
+	for _, in := range incoming {
+		old, ok := byKey[recordKey(in)]
+		if !ok {
+			plan.Add = append(plan.Add, in)
+			continue
+		}
+		delete(byKey, recordKey(in))
+		if old.TTL == in.TTL && samePriority(old.Priority, in.Priority) {
+			plan.Unchanged++
+			continue
+		}
+		old.TTL, old.Priority = in.TTL, in.Priority
+		plan.Change = append(plan.Change, old)
+	}
+	for _, r := range current {
+		if _, gone := byKey[recordKey(r)]; gone {
+			plan.Remove = append(plan.Remove, r)
+		}
+	}
+	return plan
+}
+
+func samePriority(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+// parseZoneFile reads text as a zone file of d into records in stored form.
+func parseZoneFile(d Domain, text string) ([]Record, error) {
+	if len(text) > MaxZoneFile {
+		return nil, invalid("The zone file is too large: at most %d KB", MaxZoneFile>>10)
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n" // the parser wants every record ended
+	}
+	apex := strings.ToLower(d.FQDN())
+	src := &byteCounter{text: text}
+	zp := dns.NewZoneParser(src, apex, "")
+	zp.SetDefaultTTL(DefaultTTL)
+	// $INCLUDE stays disallowed (the default): it would read server files.
+
+	var records []Record
+	seen := map[string]int{} // record key → line
+	prevEnd := 0
+	for rr, ok := zp.Next(); ok; rr, ok = zp.Next() {
+		line := startLine(text, prevEnd, src.off)
+		prevEnd = src.off
+		atLine := func(format string, args ...any) error {
+			return invalid("Line %d: %s", line, fmt.Sprintf(format, args...))
+		}
+		h := rr.Header()
+		owner := strings.ToLower(h.Name)
+		if owner != apex && !strings.HasSuffix(owner, "."+apex) {
+			return nil, atLine("%s is outside %s", h.Name, d)
+		}
+		if h.Class != dns.ClassINET {
+			return nil, atLine("only class IN is supported")
+		}
+		if h.Rrtype == dns.TypeSOA {
+			return nil, atLine("SOA records are managed by the registry; remove the SOA record")
+		}
+		in, err := inputFromRR(rr, apex)
+		if err != nil {
+			return nil, atLine("%s", err.Error())
+		}
+		rec, err := normalize(d, in)
+		if err != nil {
+			return nil, atLine("%s", apperr.Message(err))
+		}
+		if first, dup := seen[recordKey(rec)]; dup {
+			return nil, atLine("the same record as line %d", first)
+		}
+		if err := checkSet(records, rec, 0); err != nil {
+			return nil, atLine("%s", apperr.Message(err))
+		}
+		seen[recordKey(rec)] = line
+		records = append(records, rec)
+		if len(records) > MaxRecordsPerDomain {
+			return nil, invalid("A domain can have at most %d DNS records", MaxRecordsPerDomain)
+		}
+	}
+	if err := zp.Err(); err != nil {
+		return nil, parseError(err)
+	}
+	if len(records) == 0 {
+		return nil, invalid("The zone file contains no records")
+	}
+	return records, nil
+}
+
+var parseErrorText = regexp.MustCompile(`^dns: (.*): "(.*)" at line: (\d+):\d+$`)
+
+// parseError rewords a miekg/dns parse error for a user: "Line 3: bad A A:
+// "1.2.3"".
+func parseError(err error) error {
+	if m := parseErrorText.FindStringSubmatch(err.Error()); m != nil {
+		if m[2] == "" {
+			return invalid("Line %s: cannot read the record: %s", m[3], m[1])
+		}
+		return invalid("Line %s: cannot read the record: %s: %q", m[3], m[1], m[2])
+	}
+	return invalid("Cannot read the zone file: %s", strings.TrimPrefix(err.Error(), "dns: "))
+}
+
+// byteCounter feeds the zone parser one byte at a time, so that the offset
+// it has read to says which lines held the record it returned (the parser
+// reads a record up to and including its final newline, and no further).
+type byteCounter struct {
+	text string
+	off  int
+}
+
+func (c *byteCounter) ReadByte() (byte, error) {
+	if c.off >= len(c.text) {
+		return 0, io.EOF
+	}
+	c.off++
+	return c.text[c.off-1], nil
+}
+
+func (c *byteCounter) Read(p []byte) (int, error) {
+	if c.off >= len(c.text) {
+		return 0, io.EOF
+	}
+	n := copy(p, c.text[c.off:])
+	c.off += n
+	return n, nil
+}
+
+// startLine returns the number of the first line in text[from:to] that holds
+// a record: not blank, not only a comment, not a $ directive.
+func startLine(text string, from, to int) int {
+	line := strings.Count(text[:from], "\n") + 1
+	for from < to {
+		end := strings.IndexByte(text[from:to], '\n')
+		if end < 0 {
+			end = to - from
+		}
+		l := strings.TrimSpace(text[from : from+end])
+		if l != "" && l[0] != ';' && l[0] != '$' {
+			return line
+		}
+		from += end + 1
+		line++
+	}
+	return line
+}

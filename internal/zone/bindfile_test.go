@@ -1,0 +1,153 @@
+package zone_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/dbtest"
+	"github.com/nameport/nameport/internal/zone"
+)
+
+func TestExportThenImportChangesNothing(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		create(t, b, "A", "@", "192.0.2.1")
+		create(t, b, "AAAA", "@", "2001:db8::1")
+		create(t, b, "CNAME", "www", "example.inf.nz")
+		create(t, b, "CNAME", "*.dev", "target.example.com")
+		create(t, b, "MX", "@", "mail.example.com")
+		create(t, b, "TXT", "@", `v=spf1 include:_spf.example.com "quoted" back\slash ~all`)
+		create(t, b, "TXT", "long", strings.Repeat("0123456789", 400))
+		create(t, b, "TXT", "unicode", "héllo wörld ✓")
+		create(t, b, "TXT", "quoted", `"whole value in quotes"`)
+		create(t, b, "NS", "sub", "ns1.example.com")
+		create(t, b, "SRV", "_sip._tcp", "5 5060 sip.example.com")
+		create(t, b, "CAA", "@", `0 issue "letsencrypt.org"`)
+		_, err := b.svc.Create(ctx, b.dom, zone.Input{Type: "A", Name: "short", Content: "192.0.2.2", TTL: 300})
+		require.NoError(t, err)
+		before, err := b.svc.List(ctx, b.dom)
+		require.NoError(t, err)
+
+		text, err := b.svc.Export(ctx, b.dom)
+		require.NoError(t, err)
+		require.Contains(t, text, "$ORIGIN example.inf.nz.\n$TTL 3600\n")
+		require.Contains(t, text, "@\t3600\tIN\tMX\t10 mail.example.com.\n")
+		require.Contains(t, text, "_sip._tcp\t3600\tIN\tSRV\t10 5 5060 sip.example.com.\n")
+		require.Contains(t, text, "short\t300\tIN\tA\t192.0.2.2\n")
+		require.NotContains(t, text, "IN\tSOA")
+
+		plan, err := b.svc.PreviewImport(ctx, b.dom, text)
+		require.NoError(t, err)
+		require.True(t, plan.Empty(), "%+v", plan)
+		require.Equal(t, len(before), plan.Unchanged)
+
+		plan, err = b.svc.ApplyImport(ctx, b.dom, text)
+		require.NoError(t, err)
+		require.True(t, plan.Empty())
+		after, err := b.svc.List(ctx, b.dom)
+		require.NoError(t, err)
+		require.Equal(t, before, after)
+	})
+}
+
+func TestImportPlansAndApplies(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		keep := create(t, b, "A", "@", "192.0.2.1")
+		retune := create(t, b, "MX", "@", "mail.example.com")
+		drop := create(t, b, "A", "old", "192.0.2.9")
+
+		file := `$ORIGIN example.inf.nz.
+$TTL 3600
+; the apex
+@            IN A     192.0.2.1
+example.inf.nz. 600 IN MX 20 mail.example.com.
+www          IN CNAME @
+_dmarc       IN TXT   ( "v=DMARC1; "
+                        "p=reject" )
+`
+		plan, err := b.svc.PreviewImport(ctx, b.dom, file)
+		require.NoError(t, err)
+		require.Equal(t, 1, plan.Unchanged)
+		require.Len(t, plan.Add, 2)
+		require.Equal(t, []string{"www", "_dmarc"}, []string{plan.Add[0].Name, plan.Add[1].Name})
+		require.Equal(t, "example.inf.nz", plan.Add[0].Content)
+		require.Equal(t, "v=DMARC1; p=reject", plan.Add[1].Content)
+		require.Len(t, plan.Change, 1)
+		require.Equal(t, retune.ID, plan.Change[0].ID)
+		require.Equal(t, 600, plan.Change[0].TTL)
+		require.Equal(t, 20, *plan.Change[0].Priority)
+		require.Len(t, plan.Remove, 1)
+		require.Equal(t, drop.ID, plan.Remove[0].ID)
+
+		unchanged, err := b.svc.List(ctx, b.dom)
+		require.NoError(t, err)
+		require.Len(t, unchanged, 3, "a preview changes nothing")
+
+		applied, err := b.svc.ApplyImport(ctx, b.dom, file)
+		require.NoError(t, err)
+		require.Equal(t, plan.Unchanged, applied.Unchanged)
+		require.Len(t, applied.Add, 2)
+		require.NotZero(t, applied.Add[0].ID)
+
+		records, err := b.svc.List(ctx, b.dom)
+		require.NoError(t, err)
+		require.Len(t, records, 4)
+		byName := map[string]zone.Record{}
+		for _, r := range records {
+			byName[r.Name+" "+r.Type] = r
+		}
+		require.Equal(t, keep.ID, byName["@ A"].ID, "kept records keep their id")
+		require.Equal(t, retune.ID, byName["@ MX"].ID)
+		require.Equal(t, 600, byName["@ MX"].TTL)
+		require.Equal(t, 20, *byName["@ MX"].Priority)
+		require.NotContains(t, byName, "old A")
+
+		again, err := b.svc.PreviewImport(ctx, b.dom, file)
+		require.NoError(t, err)
+		require.True(t, again.Empty())
+	})
+}
+
+func TestImportRefusesWhatItCannotTake(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		create(t, b, "A", "@", "192.0.2.1")
+		tests := []struct{ file, want string }{
+			{"www IN A 192.0.2.1\nwww.other.com. IN A 192.0.2.2\n", "Line 2: www.other.com. is outside example.inf.nz"},
+			{"$ORIGIN example.inf.nz.\n@ IN SOA ns1.x. h.x. 1 2 3 4 5\n", "Line 2: SOA records are managed by the registry; remove the SOA record"},
+			{"; comment\n\n1 IN PTR host.example.com.\n", "Line 3: record type PTR is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
+			{"www IN A 192.0.2.1\nwww CH A 192.0.2.2\n", "Line 2: only class IN is supported"},
+			{"www IN A 192.0.2.1\napi IN A 192.0.2\n", `Line 2: cannot read the record: bad A A: "192.0.2"`},
+			{"www 60 IN A 192.0.2.1\n", "Line 1: TTL must be at least 300 seconds"},
+			{"www 0 IN A 192.0.2.1\n", "Line 1: TTL must be at least 300 seconds"},
+			{"@ IN CNAME example.com.\n", "Line 1: A CNAME record cannot be at the domain apex (@); use A or AAAA records there"},
+			{"www IN A 192.0.2.1\nx IN A 192.0.2.1\nWWW.example.inf.nz. IN A 192.0.2.1\n", "Line 3: the same record as line 1"},
+			{"www IN A 192.0.2.1\nwww IN CNAME example.com.\n", "Line 2: A CNAME record cannot share its name with other records: www already has A records"},
+			{"$INCLUDE /etc/passwd\n", `Line 1: cannot read the record: $INCLUDE directive not allowed: "/etc/passwd"`},
+			{"; nothing\n", "The zone file contains no records"},
+			{"", "The zone file contains no records"},
+			{strings.Repeat("; padding\n", zone.MaxZoneFile/10+1), "The zone file is too large: at most 1024 KB"},
+		}
+		for _, tt := range tests {
+			_, err := b.svc.PreviewImport(ctx, b.dom, tt.file)
+			requireCode(t, err, apperr.Invalid, tt.want)
+			_, err = b.svc.ApplyImport(ctx, b.dom, tt.file)
+			requireCode(t, err, apperr.Invalid, tt.want)
+		}
+		records, err := b.svc.List(ctx, b.dom)
+		require.NoError(t, err)
+		require.Len(t, records, 1, "a refused import changes nothing")
+	})
+}

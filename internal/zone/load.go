@@ -1,0 +1,135 @@
+package zone
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/nameport/nameport/internal/db"
+)
+
+// SnapshotData is everything the DNS server serves, read at one instant.
+type SnapshotData struct {
+	Versions Versions
+	// Serial is the SOA serial of every zone: it moves forward with every
+	// change to records or the catalog (see BumpVersion and the zone_version
+	// migration). Sum of zone_version.serial and catalog_version, modulo 2³².
+	Serial uint32
+	Zones  []ZoneData
+	// NextExpiry is when the first domain served now expires (zero if none):
+	// the server must rebuild then (see NoteExpiry).
+	NextExpiry time.Time
+}
+
+// ZoneData is an active extension and its domains.
+type ZoneData struct {
+	Origin      string   // fully qualified, lower case: "inf.nz."
+	Nameservers []string // fully qualified, lower case; may be empty
+	Domains     []DomainData
+}
+
+// DomainData is a domain that resolves and its records (stored form).
+type DomainData struct {
+	ID      int64
+	Name    string // the label: "example"
+	Records []Record
+}
+
+// FQDN returns the domain's fully qualified name under origin.
+func (d DomainData) FQDN(origin string) string { return d.Name + "." + origin }
+
+// Load reads the snapshot data from d in one read transaction, so that
+// counters, extensions, domains and records are consistent with each
+// other (PostgreSQL: REPEATABLE READ; SQLite: one transaction).
+func Load(ctx context.Context, d *db.DB, now time.Time) (*SnapshotData, error) {
+	opts := &sql.TxOptions{}
+	if d.Engine == db.Postgres {
+		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	}
+	var data *SnapshotData
+	err := d.Bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		data, err = LoadSnapshotData(ctx, tx, now)
+		return err
+	})
+	return data, err
+}
+
+// LoadSnapshotData reads through q, which should be a transaction that sees
+// one snapshot of the database (Load opens one): the counters, the active
+// extensions with their nameservers, the domains that resolve at now (for
+// now: those not yet expired), and their records.
+func LoadSnapshotData(ctx context.Context, q bun.IDB, now time.Time) (*SnapshotData, error) {
+	data := &SnapshotData{}
+	var zoneSerial int64
+	err := q.QueryRowContext(ctx, `SELECT z.version, z.serial, c.version FROM zone_version z, catalog_version c
+		WHERE z.id = 1 AND c.id = 1`).Scan(&data.Versions.Zone, &zoneSerial, &data.Versions.Catalog)
+	if err != nil {
+		return nil, fmt.Errorf("zone: load versions: %w", err)
+	}
+	data.Serial = uint32(zoneSerial + data.Versions.Catalog)
+
+	var exts []struct {
+		Extension   string `bun:"extension"`
+		Nameservers string `bun:"dns_nameservers"`
+	}
+	if err := q.NewSelect().Table("extensions").Column("extension", "dns_nameservers").
+		Where("active").Order("extension").Scan(ctx, &exts); err != nil {
+		return nil, fmt.Errorf("zone: load extensions: %w", err)
+	}
+	zones := make(map[string]*ZoneData, len(exts)) // by extension (".inf.nz")
+	for _, e := range exts {
+		z := ZoneData{Origin: strings.ToLower(strings.TrimPrefix(e.Extension, ".")) + ".", Nameservers: []string{}}
+		var names []string
+		if err := json.Unmarshal([]byte(e.Nameservers), &names); err != nil {
+			return nil, fmt.Errorf("zone: nameservers of %s: %w", e.Extension, err)
+		}
+		for _, ns := range names {
+			if ns = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(ns), ".")); ns != "" {
+				z.Nameservers = append(z.Nameservers, ns+".")
+			}
+		}
+		data.Zones = append(data.Zones, z)
+	}
+	for i := range data.Zones {
+		zones["."+strings.TrimSuffix(data.Zones[i].Origin, ".")] = &data.Zones[i]
+	}
+
+	var domains []struct {
+		ID        int64     `bun:"id"`
+		Name      string    `bun:"name"`
+		Extension string    `bun:"extension"`
+		ExpiresAt time.Time `bun:"expires_at"`
+	}
+	if err := q.NewSelect().Table("domains").Column("id", "name", "extension", "expires_at").
+		Where("expires_at > ?", now.UTC()).Order("extension", "name").Scan(ctx, &domains); err != nil {
+		return nil, fmt.Errorf("zone: load domains: %w", err)
+	}
+	var records []Record
+	if err := q.NewSelect().Model(&records).Column("id", "domain_id", "name", "type", "content", "ttl", "priority").
+		Where("domain_id IN (SELECT id FROM domains WHERE expires_at > ?)", now.UTC()).
+		Order("domain_id", "name", "type", "id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("zone: load records: %w", err)
+	}
+	byDomain := make(map[int64][]Record)
+	for _, r := range records {
+		byDomain[r.DomainID] = append(byDomain[r.DomainID], r)
+	}
+	for _, d := range domains {
+		z := zones[strings.ToLower(d.Extension)]
+		if z == nil {
+			continue // an inactive extension
+		}
+		z.Domains = append(z.Domains, DomainData{ID: d.ID, Name: strings.ToLower(d.Name), Records: slices.Clip(byDomain[d.ID])})
+		if data.NextExpiry.IsZero() || d.ExpiresAt.Before(data.NextExpiry) {
+			data.NextExpiry = d.ExpiresAt
+		}
+	}
+	return data, nil
+}

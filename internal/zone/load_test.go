@@ -1,0 +1,88 @@
+package zone_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/dbtest"
+	"github.com/nameport/nameport/internal/zone"
+)
+
+func TestLoadReadsWhatDNSServes(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d) // example.inf.nz, expiring in a year
+		ctx := context.Background()
+		addExtension(t, d, ".inf.nz", true, `["ns1.nameport.net", "NS2.Nameport.net."]`)
+		addExtension(t, d, ".biz.ee", true, `[]`)
+		addExtension(t, d, ".orgn.uk", false, `["ns1.nameport.net"]`)
+		create(t, b, "A", "@", "192.0.2.1")
+		create(t, b, "TXT", "www", "hello")
+		registerDomain(t, d, "empty", ".inf.nz", b.now.Add(48*time.Hour))
+		gone := registerDomain(t, d, "gone", ".inf.nz", b.now.Add(-time.Minute))
+		_, err := b.svc.Create(ctx, gone, zone.Input{Type: "A", Name: "@", Content: "192.0.2.66"})
+		require.NoError(t, err)
+		hidden := registerDomain(t, d, "hidden", ".orgn.uk", b.now.AddDate(1, 0, 0))
+		_, err = b.svc.Create(ctx, hidden, zone.Input{Type: "A", Name: "@", Content: "192.0.2.77"})
+		require.NoError(t, err)
+
+		data, err := zone.Load(ctx, d, b.now)
+		require.NoError(t, err)
+		require.Len(t, data.Zones, 2, "active extensions only")
+		biz, inf := data.Zones[0], data.Zones[1]
+		require.Equal(t, "biz.ee.", biz.Origin)
+		require.Empty(t, biz.Nameservers)
+		require.Empty(t, biz.Domains)
+		require.Equal(t, "inf.nz.", inf.Origin)
+		require.Equal(t, []string{"ns1.nameport.net.", "ns2.nameport.net."}, inf.Nameservers)
+		require.Len(t, inf.Domains, 2, "expired domains do not resolve")
+		require.Equal(t, "empty", inf.Domains[0].Name)
+		require.Empty(t, inf.Domains[0].Records)
+		require.Equal(t, "example", inf.Domains[1].Name)
+		require.Equal(t, "example.inf.nz.", inf.Domains[1].FQDN(inf.Origin))
+		require.Len(t, inf.Domains[1].Records, 2)
+		require.True(t, data.NextExpiry.Equal(b.now.Add(48*time.Hour)), "%v", data.NextExpiry)
+
+		v, err := zone.ReadVersions(ctx, d.Bun)
+		require.NoError(t, err)
+		require.Equal(t, v, data.Versions)
+		require.Greater(t, data.Serial, uint32(1_700_000_000), "the serial starts from the clock")
+
+		// Every change moves the serial forward, even many in one second.
+		serial := data.Serial
+		for range 3 {
+			create(t, b, "A", "www2", "192.0.2."+string(rune('1'+serial%8)))
+			data, err = zone.Load(ctx, d, b.now)
+			require.NoError(t, err)
+			require.Greater(t, data.Serial, serial)
+			serial = data.Serial
+		}
+		dbtest.MustExec(t, d, "UPDATE catalog_version SET version = version + 1 WHERE id = 1")
+		data, err = zone.Load(ctx, d, b.now)
+		require.NoError(t, err)
+		require.Equal(t, serial+1, data.Serial, "a catalog change moves it too")
+	})
+}
+
+func TestNoteExpiryBumpsOnce(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		now := time.Now().UTC()
+		expiry := now.Add(-time.Second)
+		v0 := zoneVersion(t, d)
+		require.NoError(t, zone.NoteExpiry(ctx, d.Bun, expiry, now))
+		v1 := zoneVersion(t, d)
+		require.Equal(t, v0+1, v1)
+		// A second node noticing the same expiry changes nothing.
+		require.NoError(t, zone.NoteExpiry(ctx, d.Bun, expiry, now.Add(time.Millisecond)))
+		require.Equal(t, v1, zoneVersion(t, d))
+		// A later expiry counts again.
+		require.NoError(t, zone.NoteExpiry(ctx, d.Bun, now.Add(time.Second), now.Add(2*time.Second)))
+		require.Equal(t, v1+1, zoneVersion(t, d))
+	})
+}

@@ -1,0 +1,201 @@
+package zone
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/miekg/dns"
+)
+
+// Owner returns the fully qualified owner name of a record named name
+// (relative, "@" for the apex) in the domain whose FQDN is apex.
+func Owner(name, apex string) string {
+	if name == "@" {
+		return apex
+	}
+	return name + "." + apex
+}
+
+// RR returns the record as a DNS resource record of the domain whose fully
+// qualified name is apex ("example.inf.nz."). The record must be in its
+// stored form (from the database or a Service method).
+func (r Record) RR(apex string) (dns.RR, error) {
+	hdr := dns.RR_Header{Name: Owner(r.Name, apex), Class: dns.ClassINET, Ttl: uint32(r.TTL)}
+	prio := uint16(0)
+	if r.Priority != nil {
+		prio = uint16(*r.Priority)
+	}
+	bad := func() (dns.RR, error) {
+		return nil, fmt.Errorf("zone: record %d: bad %s content %q", r.ID, r.Type, r.Content)
+	}
+	switch r.Type {
+	case TypeA:
+		ip := net.ParseIP(r.Content).To4()
+		if ip == nil {
+			return bad()
+		}
+		hdr.Rrtype = dns.TypeA
+		return &dns.A{Hdr: hdr, A: ip}, nil
+	case TypeAAAA:
+		ip := net.ParseIP(r.Content)
+		if ip == nil {
+			return bad()
+		}
+		hdr.Rrtype = dns.TypeAAAA
+		return &dns.AAAA{Hdr: hdr, AAAA: ip}, nil
+	case TypeCNAME:
+		hdr.Rrtype = dns.TypeCNAME
+		return &dns.CNAME{Hdr: hdr, Target: dns.Fqdn(r.Content)}, nil
+	case TypeNS:
+		hdr.Rrtype = dns.TypeNS
+		return &dns.NS{Hdr: hdr, Ns: dns.Fqdn(r.Content)}, nil
+	case TypeMX:
+		hdr.Rrtype = dns.TypeMX
+		return &dns.MX{Hdr: hdr, Preference: prio, Mx: dns.Fqdn(r.Content)}, nil
+	case TypeTXT:
+		hdr.Rrtype = dns.TypeTXT
+		return &dns.TXT{Hdr: hdr, Txt: TXTStrings(r.Content)}, nil
+	case TypeSRV:
+		f := strings.Fields(r.Content)
+		if len(f) != 3 {
+			return bad()
+		}
+		weight, err1 := strconv.ParseUint(f[0], 10, 16)
+		port, err2 := strconv.ParseUint(f[1], 10, 16)
+		if err1 != nil || err2 != nil {
+			return bad()
+		}
+		hdr.Rrtype = dns.TypeSRV
+		return &dns.SRV{Hdr: hdr, Priority: prio, Weight: uint16(weight), Port: uint16(port), Target: dns.Fqdn(f[2])}, nil
+	case TypeCAA:
+		flags, rest, ok1 := strings.Cut(r.Content, " ")
+		tag, value, ok2 := strings.Cut(rest, " ")
+		flag, err := strconv.ParseUint(flags, 10, 8)
+		if !ok1 || !ok2 || err != nil || len(value) < 2 {
+			return bad()
+		}
+		hdr.Rrtype = dns.TypeCAA
+		return &dns.CAA{Hdr: hdr, Flag: uint8(flag), Tag: tag, Value: value[1 : len(value)-1]}, nil
+	}
+	return bad()
+}
+
+// TXTStrings splits text into the character-strings of a TXT record: at
+// most 255 bytes each, cut between characters, escaped the way miekg/dns
+// keeps TXT data (a backslash and a quote are escaped).
+func TXTStrings(text string) []string {
+	var out []string
+	for len(text) > 0 {
+		n := min(len(text), 255)
+		for n < len(text) && n > 0 && !utf8.RuneStart(text[n]) {
+			n--
+		}
+		if n == 0 { // not UTF-8: cut at 255 bytes
+			n = min(len(text), 255)
+		}
+		out = append(out, escapeTXT(text[:n]))
+		text = text[n:]
+	}
+	if out == nil {
+		out = []string{""}
+	}
+	return out
+}
+
+func escapeTXT(s string) string {
+	if !strings.ContainsAny(s, `\"`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' || s[i] == '"' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// unescapeTXT turns a miekg/dns TXT string (with \X and \DDD escapes) into
+// its bytes.
+func unescapeTXT(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		if i+3 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
+			v := int(s[i+1]-'0')*100 + int(s[i+2]-'0')*10 + int(s[i+3]-'0')
+			if v <= 255 {
+				b.WriteByte(byte(v))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i+1])
+		i++
+	}
+	return b.String()
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// inputFromRR turns a parsed resource record of the domain apex into an
+// Input, or says why it cannot be one.
+func inputFromRR(rr dns.RR, apex string) (Input, error) {
+	h := rr.Header()
+	name := strings.ToLower(h.Name)
+	if name == strings.ToLower(apex) {
+		name = "@"
+	} else {
+		name = strings.TrimSuffix(name, "."+strings.ToLower(apex))
+	}
+	in := Input{Name: name, TTL: int(h.Ttl)}
+	if in.TTL == 0 {
+		in.TTL = -1 // 0 would mean "the default"; the file said 0, which is too low
+	}
+	prio := func(p uint16) *int { v := int(p); return &v }
+	switch v := rr.(type) {
+	case *dns.A:
+		in.Type, in.Content = TypeA, v.A.String()
+	case *dns.AAAA:
+		in.Type, in.Content = TypeAAAA, v.AAAA.String()
+	case *dns.CNAME:
+		in.Type, in.Content = TypeCNAME, v.Target
+	case *dns.NS:
+		in.Type, in.Content = TypeNS, v.Ns
+	case *dns.MX:
+		in.Type, in.Content, in.Priority = TypeMX, v.Mx, prio(v.Preference)
+	case *dns.TXT:
+		parts := make([]string, len(v.Txt))
+		for i, s := range v.Txt {
+			parts[i] = unescapeTXT(s)
+		}
+		in.Type, in.Content = TypeTXT, strings.Join(parts, "")
+		if in.Content == "" {
+			return Input{}, fmt.Errorf("empty TXT records are not supported")
+		}
+		// A quoted value would be read as zone-file strings again.
+		if strings.HasPrefix(in.Content, `"`) && strings.HasSuffix(in.Content, `"`) {
+			in.Content = `"` + escapeTXT(in.Content) + `"`
+		}
+	case *dns.SRV:
+		in.Type, in.Priority = TypeSRV, prio(v.Priority)
+		in.Content = strconv.Itoa(int(v.Weight)) + " " + strconv.Itoa(int(v.Port)) + " " + v.Target
+	case *dns.CAA:
+		in.Type = TypeCAA
+		in.Content = strconv.Itoa(int(v.Flag)) + " " + v.Tag + ` "` + v.Value + `"`
+	default:
+		return Input{}, fmt.Errorf("record type %s is not supported (supported: %s)",
+			dns.TypeToString[h.Rrtype], strings.Join(Types, ", "))
+	}
+	return in, nil
+}

@@ -1,0 +1,249 @@
+package zone
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/db"
+)
+
+// Options configure a Service.
+type Options struct {
+	// Now is the clock; tests inject their own.
+	Now func() time.Time
+	// Changed, when set, is called after every committed change, so that a
+	// DNS server in the same process can reload at once instead of at its
+	// next poll (dnsserver.Server.Poke).
+	Changed func()
+}
+
+// Service reads and changes the DNS records of domains.
+type Service struct {
+	db      *db.DB
+	now     func() time.Time
+	changed func()
+}
+
+// NewService returns the record service over d.
+func NewService(d *db.DB, opts Options) *Service {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Changed == nil {
+		opts.Changed = func() {}
+	}
+	return &Service{db: d, now: opts.Now, changed: opts.Changed}
+}
+
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+var errNotFound = apperr.New(apperr.NotFound, "DNS record not found")
+
+// List returns the records of d: the apex ("@") first, then by name, type
+// and id.
+func (s *Service) List(ctx context.Context, d Domain) ([]Record, error) {
+	records, err := listRecords(ctx, s.db.Bun, d.ID)
+	if err != nil {
+		return nil, fmt.Errorf("zone: list records of %s: %w", d, err)
+	}
+	return records, nil
+}
+
+// sortRecords orders records in Go rather than SQL, so that both engines
+// (and any PostgreSQL collation) list them alike.
+func sortRecords(records []Record) {
+	slices.SortFunc(records, func(a, b Record) int {
+		return cmp.Or(boolCmp(a.Name != "@", b.Name != "@"), cmp.Compare(a.Name, b.Name),
+			cmp.Compare(a.Type, b.Type), cmp.Compare(a.ID, b.ID))
+	})
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}
+
+func listRecords(ctx context.Context, q bun.IDB, domainID int64) ([]Record, error) {
+	records := []Record{}
+	err := q.NewSelect().Model(&records).Where("domain_id = ?", domainID).Scan(ctx)
+	sortRecords(records)
+	for i := range records {
+		records[i].CreatedAt, records[i].UpdatedAt = records[i].CreatedAt.UTC(), records[i].UpdatedAt.UTC()
+	}
+	return records, err
+}
+
+// Create adds a record to d. Returns invalid for a bad record (the messages
+// name the field and the rule), conflict for an exact duplicate (same name,
+// type and content).
+func (s *Service) Create(ctx context.Context, d Domain, in Input) (*Record, error) {
+	rec, err := normalize(d, in)
+	if err != nil {
+		return nil, err
+	}
+	err = s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
+		existing, err := listRecords(ctx, tx, d.ID)
+		if err != nil {
+			return err
+		}
+		if len(existing) >= MaxRecordsPerDomain {
+			return invalid("A domain can have at most %d DNS records", MaxRecordsPerDomain)
+		}
+		if err := checkSet(existing, rec, 0); err != nil {
+			return err
+		}
+		rec.CreatedAt = s.clock()
+		rec.UpdatedAt = rec.CreatedAt
+		_, err = tx.NewInsert().Model(&rec).Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, wrap("create record in", d, err)
+	}
+	return &rec, nil
+}
+
+// Update replaces record id of d with in. Returns not_found when d has no
+// such record (also when it is another domain's), and what Create returns.
+func (s *Service) Update(ctx context.Context, d Domain, id int64, in Input) (*Record, error) {
+	rec, err := normalize(d, in)
+	if err != nil {
+		return nil, err
+	}
+	err = s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
+		existing, err := listRecords(ctx, tx, d.ID)
+		if err != nil {
+			return err
+		}
+		var old *Record
+		for i := range existing {
+			if existing[i].ID == id {
+				old = &existing[i]
+			}
+		}
+		if old == nil {
+			return errNotFound
+		}
+		if err := checkSet(existing, rec, id); err != nil {
+			return err
+		}
+		rec.ID, rec.CreatedAt, rec.UpdatedAt = id, old.CreatedAt, s.clock()
+		_, err = tx.NewUpdate().Model(&rec).Column("name", "type", "content", "ttl", "priority", "updated_at").
+			WherePK().Where("domain_id = ?", d.ID).Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, wrap("update record of", d, err)
+	}
+	return &rec, nil
+}
+
+// Delete removes record id of d. Returns not_found when d has no such record.
+func (s *Service) Delete(ctx context.Context, d Domain, id int64) error {
+	err := s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
+		res, err := tx.NewDelete().Model((*Record)(nil)).Where("id = ?", id).Where("domain_id = ?", d.ID).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return errNotFound
+		}
+		return nil
+	})
+	return wrap("delete record of", d, err)
+}
+
+// write runs fn in a transaction that first bumps the zone version. Bumping
+// first takes the counter's row lock, which serialises record changes on
+// PostgreSQL: the duplicate and CNAME checks inside fn then see every
+// change committed before. (SQLite has one writer anyway.)
+func (s *Service) write(ctx context.Context, fn func(ctx context.Context, tx *db.Tx) error) error {
+	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if err := BumpVersion(ctx, tx, s.clock()); err != nil {
+			return err
+		}
+		return fn(ctx, tx)
+	})
+	if err == nil {
+		s.changed()
+	}
+	return err
+}
+
+func wrap(op string, d Domain, err error) error {
+	if err == nil {
+		return nil
+	}
+	var appErr *apperr.Error
+	if errors.As(err, &appErr) {
+		return appErr
+	}
+	return fmt.Errorf("zone: %s %s: %w", op, d, err)
+}
+
+// BumpVersion records a change to what DNS serves, inside the caller's
+// transaction q: DNS servers reload when they see the new version, and the
+// SOA serial moves forward. Other packages call it when they change which
+// domains resolve (registering, deleting, or restoring an expired domain).
+func BumpVersion(ctx context.Context, q bun.IDB, now time.Time) error {
+	unix := now.Unix()
+	_, err := q.NewUpdate().Table("zone_version").
+		Set("version = version + 1").
+		Set("serial = CASE WHEN serial + 1 > ? THEN serial + 1 ELSE ? END", unix, unix).
+		Where("id = 1").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("zone: bump version: %w", err)
+	}
+	return nil
+}
+
+// Versions are the change counters a DNS server watches.
+type Versions struct {
+	Zone    int64 // zone_version
+	Catalog int64 // catalog_version
+}
+
+// ReadVersions reads both counters in one query.
+func ReadVersions(ctx context.Context, q bun.IDB) (Versions, error) {
+	var v Versions
+	err := q.QueryRowContext(ctx, `SELECT (SELECT version FROM zone_version WHERE id = 1),
+		(SELECT version FROM catalog_version WHERE id = 1)`).Scan(&v.Zone, &v.Catalog)
+	if err != nil {
+		return Versions{}, fmt.Errorf("zone: read versions: %w", err)
+	}
+	return v, nil
+}
+
+// NoteExpiry records that domains expiring at or before through have left
+// DNS: it bumps the zone version once for them, however many DNS servers
+// call it (the first one wins; the rest find them noted). A domain's expiry
+// changes the zones without any write, so without this the SOA serial would
+// not move and secondaries would keep serving it.
+func NoteExpiry(ctx context.Context, q bun.IDB, through, now time.Time) error {
+	unix := now.Unix()
+	_, err := q.NewUpdate().Table("zone_version").
+		Set("version = version + 1").
+		Set("serial = CASE WHEN serial + 1 > ? THEN serial + 1 ELSE ? END", unix, unix).
+		Set("expired_through = ?", max(now.UnixMicro(), through.UnixMicro())).
+		Where("id = 1").Where("expired_through < ?", through.UnixMicro()).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("zone: note expiry: %w", err)
+	}
+	return nil
+}
