@@ -7,7 +7,9 @@
 // `scene:wallet` signs up a fresh end user and shoots the registration dialog
 // (short of funds, then with enough), the deposit form and its success, the
 // wallet tabs, the domain's settings and the dashboard with the domain;
-// `scene:registrar` signs up a fresh registrar and shoots its dashboard.
+// `scene:registrar` signs up a fresh registrar and shoots its dashboard;
+// `scene:dns` signs up, deposits, registers a name and shoots its DNS tab:
+// empty, with records, the add dialog set to MX, and an import preview.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
@@ -36,8 +38,9 @@ try {
       await page.waitForURL(/dashboard/)
     }
     for (const path of targets) {
-      if (path === 'scene:wallet' || path === 'scene:registrar') {
-        await (path === 'scene:wallet' ? walletScene : registrarScene)(browser, { viewport, baseURL, label })
+      const scene = { 'scene:wallet': walletScene, 'scene:registrar': registrarScene, 'scene:dns': dnsScene }[path]
+      if (scene) {
+        await scene(browser, { viewport, baseURL, label })
         continue
       }
       if (path.startsWith('search:')) {
@@ -154,5 +157,87 @@ async function registrarScene(browser, { viewport, baseURL, label }) {
   await page.getByText('Total Domains').waitFor()
   await page.waitForLoadState('networkidle')
   await shoot(page, 'registrar-dashboard', label)
+  await context.close()
+}
+
+async function dnsScene(browser, { viewport, baseURL, label }) {
+  const context = await browser.newContext({ viewport, baseURL })
+  const page = await context.newPage()
+  await signUp(page)
+  await page.goto('/wallet?tab=deposit')
+  await page.getByLabel('Amount (USD)').fill('20')
+  await page.getByRole('button', { name: 'Deposit $20.00' }).click()
+  await page.getByText('$20.00 has been added to your wallet').waitFor()
+  const name = `ada-${Date.now().toString(36)}`
+  const dialog = await openRegistration(page, name, '.inf.nz')
+  await dialog.getByRole('button', { name: 'Register', exact: true }).click()
+  await page.waitForURL(/domain-management/)
+  const panel = page.getByRole('tabpanel', { name: 'DNS Management' })
+  await panel.getByText('No DNS records found').waitFor()
+  await page.waitForTimeout(5500) // the registration toast goes
+  await shoot(page, 'dns-empty', label)
+
+  const records = [
+    { type: 'A', name: '@', content: '192.0.2.10' },
+    { type: 'AAAA', name: '@', content: '2001:db8::10' },
+    { type: 'CNAME', name: 'www', content: `${name}.inf.nz` },
+    { type: 'MX', name: '@', content: 'mail.example.com', priority: '10' },
+    { type: 'TXT', name: '@', content: 'v=spf1 include:_spf.example.com ~all' },
+    {
+      type: 'TXT',
+      name: 'mail._domainkey',
+      content:
+        'v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu7Jf3kQ0yq0Xr0c9gB7c1Qf2x5nq1w8Jm0wIDAQAB',
+    },
+    { type: 'SRV', name: '_sip._tcp', content: '10 5 5060 sip.example.com' },
+    { type: 'CAA', name: '@', content: '0 issue "letsencrypt.org"' },
+  ]
+  for (const record of records) {
+    await panel.getByRole('button', { name: 'Add Record' }).click()
+    const form = page.getByRole('dialog', { name: 'Add DNS record' })
+    await form.getByLabel('Type').selectOption(record.type)
+    await form.getByLabel('Name').fill(record.name)
+    await form.getByLabel('Content').fill(record.content)
+    if (record.priority) await form.getByLabel('Priority').fill(record.priority)
+    await form.getByRole('button', { name: 'Save record' }).click()
+    await form.waitFor({ state: 'detached' })
+  }
+  await page.waitForLoadState('networkidle')
+  await page.waitForTimeout(5500)
+  await shoot(page, 'dns-records', label)
+
+  await panel.getByRole('button', { name: 'Add Record' }).click()
+  const form = page.getByRole('dialog', { name: 'Add DNS record' })
+  await form.getByLabel('Type').selectOption('MX')
+  await form.getByLabel('Name').fill('@')
+  await form.getByLabel('Content').fill('mx2.example.com')
+  await form.getByLabel('Priority').fill('20')
+  await shoot(page, 'dns-add-mx', label, { fullPage: false })
+  await form.getByLabel('Content').fill('')
+  await form.getByLabel('TTL (seconds)').fill('60')
+  await form.getByRole('button', { name: 'Save record' }).click()
+  await form.getByText('Record content is required').waitFor()
+  await shoot(page, 'dns-add-invalid', label, { fullPage: false })
+  await form.getByRole('button', { name: 'Cancel' }).click()
+
+  await panel.getByRole('button', { name: 'Import zone file' }).click()
+  const importer = page.getByRole('dialog', { name: 'Import zone file' })
+  await importer
+    .getByLabel('Zone file')
+    .fill(
+      [
+        `$ORIGIN ${name}.inf.nz.`,
+        '$TTL 3600',
+        '@     600  IN A     192.0.2.10',
+        'www        IN CNAME @',
+        'blog       IN A     192.0.2.20',
+        '@          IN MX    10 mail.example.com.',
+        '@          IN TXT   "v=spf1 include:_spf.example.com -all"',
+        '',
+      ].join('\n'),
+    )
+  await importer.getByRole('button', { name: 'Preview' }).click()
+  await importer.getByRole('region', { name: 'Import preview' }).or(importer.getByRole('alert')).first().waitFor()
+  await shoot(page, 'dns-import-preview', label, { fullPage: false })
   await context.close()
 }

@@ -10,14 +10,15 @@ export const DialogClose = DialogPrimitive.Close
 /**
  * A centred modal card over a dimmed page; on phones it fills the width and
  * scrolls when taller than the screen. `hideClose` drops the corner X (while
- * the dialog must not be left, for example).
+ * the dialog must not be left, for example); `wide` gives it 42rem instead of 32rem.
  */
 export function DialogContent({
   className,
   children,
   hideClose = false,
+  wide = false,
   ...props
-}: ComponentProps<typeof DialogPrimitive.Content> & { hideClose?: boolean }) {
+}: ComponentProps<typeof DialogPrimitive.Content> & { hideClose?: boolean; wide?: boolean }) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-950/50 backdrop-blur-[2px] data-[state=open]:animate-fade-in" />
@@ -25,7 +26,8 @@ export function DialogContent({
         <DialogPrimitive.Content
           className={cx(
             'pointer-events-auto relative max-h-[100dvh] w-full overflow-y-auto rounded-t-2xl bg-white p-5 shadow-2xl sm:p-6 ring-1 ring-slate-900/10 focus:outline-none',
-            'sm:max-h-[calc(100dvh-2rem)] sm:max-w-lg sm:rounded-2xl data-[state=open]:animate-dialog-in',
+            'sm:max-h-[calc(100dvh-2rem)] sm:rounded-2xl data-[state=open]:animate-dialog-in',
+            wide ? 'sm:max-w-2xl' : 'sm:max-w-lg',
             className,
           )}
           {...props}

@@ -1,7 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
 // zod/mini: route definitions load with the app, so their schemas stay small.
 import * as z from 'zod/mini'
+import { DnsManagement } from '@/features/dns/components/DnsManagement'
 import { DomainManagementPage, type DomainTab } from '@/features/domains/components/DomainManagementPage'
+import { dnsRecordsQueryOptions } from '@/lib/dns'
 import { domainQueryOptions } from '@/lib/domains'
 import { requireUser } from '@/lib/session'
 
@@ -12,10 +14,13 @@ const searchSchema = z.object({
 export const Route = createFileRoute('/domain-management/$id')({
   validateSearch: searchSchema,
   beforeLoad: ({ context }) => requireUser(context.queryClient),
+  loaderDeps: ({ search }) => ({ tab: search.tab }),
   // The page shows a spinner and handles a failed load itself (toast, then back
-  // to the dashboard), so the request starts here without being awaited.
-  loader: ({ context, params }) => {
+  // to the dashboard), so the requests start here without being awaited. The
+  // DNS records load alongside the domain when the DNS tab is the one shown.
+  loader: ({ context, params, deps }) => {
     void context.queryClient.prefetchQuery(domainQueryOptions(params.id))
+    if (deps.tab !== 'settings') void context.queryClient.prefetchQuery(dnsRecordsQueryOptions(params.id))
   },
   component: DomainManagementRoute,
 })
@@ -32,6 +37,7 @@ function DomainManagementRoute() {
       onTabChange={(next: DomainTab) =>
         void navigate({ search: { tab: next === 'dns' ? undefined : next }, replace: true, resetScroll: false })
       }
+      dnsPanel={(domain) => <DnsManagement domain={domain} />}
     />
   )
 }

@@ -17,8 +17,11 @@ const shop: Domain = {
 }
 
 describe('/domain-management/$id', () => {
-  it('shows the title, dates, tabs and an honest DNS note', async () => {
-    server.use(http.get('/api/domains/5', () => HttpResponse.json({ success: true, data: shop })))
+  it('shows the title, dates, tabs and the DNS records first', async () => {
+    server.use(
+      http.get('/api/domains/5', () => HttpResponse.json({ success: true, data: shop })),
+      http.get('/api/domains/5/dns', () => HttpResponse.json({ success: true, data: [] })),
+    )
     renderApp('/domain-management/5', { user: registrar })
     expect(await screen.findByRole('heading', { name: 'shop.biz.ee', level: 1 })).toBeInTheDocument()
     expect(screen.getByText('Premium')).toBeInTheDocument()
@@ -26,7 +29,8 @@ describe('/domain-management/$id', () => {
     expect(screen.getByText('Jan 10, 2028')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/registrar-dashboard')
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['DNS Management', 'Domain Settings'])
-    expect(screen.getByText(/DNS record management is coming in the next release/)).toBeInTheDocument()
+    const dns = within(screen.getByRole('tabpanel', { name: 'DNS Management' }))
+    expect(await dns.findByText('No DNS records found')).toBeInTheDocument()
   })
 
   it('shows the settings: auto-renewal, transfer lock and domain info', async () => {

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { ArrowLeft, CalendarClock, CalendarPlus, Crown, Info, Lock, Network, RefreshCw, Settings } from 'lucide-react'
+import { ArrowLeft, CalendarClock, CalendarPlus, Crown, Lock, Network, RefreshCw, Settings } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonStyles } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -20,10 +20,13 @@ export function DomainManagementPage({
   id,
   tab,
   onTabChange,
+  dnsPanel,
 }: {
   id: string
   tab: DomainTab
   onTabChange: (tab: DomainTab) => void
+  /** The DNS Management tab's content (the route brings it from the DNS feature). */
+  dnsPanel: (domain: Domain) => ReactNode
 }) {
   const { data: user } = useQuery({ ...currentUserQueryOptions(), enabled: false })
   const { data: domain, isError } = useQuery(domainQueryOptions(id))
@@ -88,9 +91,7 @@ export function DomainManagementPage({
                 Domain Settings
               </TabsTrigger>
             </TabsList>
-            <TabsContent value="dns">
-              <DnsComingSoon />
-            </TabsContent>
+            <TabsContent value="dns">{dnsPanel(domain)}</TabsContent>
             <TabsContent value="settings">
               <DomainSettings domain={domain} />
             </TabsContent>
@@ -98,27 +99,6 @@ export function DomainManagementPage({
         </>
       )}
     </div>
-  )
-}
-
-/** DNS records arrive in a later release; until then the tab says so plainly. */
-function DnsComingSoon() {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>DNS Records</CardTitle>
-        <CardDescription>The records that point this domain at your services.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <div className="flex gap-3 rounded-xl bg-slate-50 p-4 text-sm text-slate-700 ring-1 ring-inset ring-slate-200">
-          <Info className="h-5 w-5 shrink-0 text-brand-600" aria-hidden />
-          <p>
-            DNS record management is coming in the next release. Until then, records for this domain cannot be viewed or
-            changed here.
-          </p>
-        </div>
-      </CardContent>
-    </Card>
   )
 }
 

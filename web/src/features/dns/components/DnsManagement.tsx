@@ -1,0 +1,333 @@
+import { lazy, Suspense, useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { AlertCircle, Download, Network, Pencil, Plus, Trash2, Upload, Zap } from 'lucide-react'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Spinner } from '@/components/ui/Spinner'
+import { toast } from '@/components/toast/toastStore'
+import type { Domain } from '@/lib/domains'
+import { deleteRecord, dnsRecordsQueryOptions, exportZone, type DnsRecord } from '../api/dns'
+import { errorText, fullName, saveTextFile } from '../dnsText'
+import { displayContent } from '../recordForm'
+
+// The dialogs' code (forms, Radix Dialog) loads when first wanted, not with the page.
+const loadRecordDialog = () => import('./RecordDialog')
+const loadImportDialog = () => import('./ZoneImportDialog')
+const RecordDialog = lazy(loadRecordDialog)
+const ZoneImportDialog = lazy(loadImportDialog)
+
+type Editor = { run: number; record: DnsRecord | null }
+
+/**
+ * The DNS Management tab: the domain's records with add, edit and delete,
+ * and BIND zone file export and import.
+ */
+export function DnsManagement({ domain }: { domain: Domain }) {
+  const queryClient = useQueryClient()
+  const recordsQuery = dnsRecordsQueryOptions(domain.id)
+  const { data: records, isPending, isError } = useQuery(recordsQuery)
+  const apex = `${domain.name}${domain.extension}`
+
+  // Each opening gets a fresh dialog (run), so a form never shows the last one's leftovers.
+  const [editor, setEditor] = useState<Editor | null>(null)
+  const [importRun, setImportRun] = useState<number | null>(null)
+  const openEditor = (record: DnsRecord | null) => setEditor((prev) => ({ run: (prev?.run ?? 0) + 1, record }))
+
+  const remove = useMutation({
+    mutationFn: (record: DnsRecord) => deleteRecord(domain.id, record.id),
+    onSuccess: (_, record) => {
+      toast({
+        title: 'DNS record deleted',
+        description: `The ${record.type} record for ${fullName(record.name, apex)} is gone.`,
+      })
+    },
+    onError: (error) => {
+      toast({ variant: 'destructive', title: 'Failed to delete DNS record', description: errorText(error) })
+    },
+    // A failed delete may still have happened (or the record was already gone): reload either way.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: recordsQuery.queryKey }),
+  })
+
+  const confirmDelete = (record: DnsRecord) => {
+    if (!window.confirm('Are you sure you want to delete this DNS record?')) return
+    remove.mutate(record)
+  }
+
+  const exporting = useMutation({
+    mutationFn: () => exportZone(domain.id),
+    onSuccess: ({ filename, zoneFile }) => saveTextFile(filename, zoneFile),
+    onError: (error) => {
+      toast({ variant: 'destructive', title: 'Export failed', description: errorText(error) })
+    },
+  })
+
+  const addButton = (
+    <Button onClick={() => openEditor(null)} onPointerEnter={() => void loadRecordDialog()}>
+      <Plus className="h-4 w-4" aria-hidden />
+      Add Record
+    </Button>
+  )
+
+  let body
+  if (isPending) {
+    body = (
+      <div className="flex items-center justify-center gap-3 py-16 text-slate-600">
+        <Spinner />
+        <span>Loading DNS records...</span>
+      </div>
+    )
+  } else if (isError) {
+    body = (
+      <div className="flex flex-col items-center gap-4 py-16 text-center">
+        <AlertCircle className="h-8 w-8 text-red-500" aria-hidden />
+        <p className="text-slate-700">Failed to load DNS records. Please try again.</p>
+        <Button variant="outline" onClick={() => window.location.reload()}>
+          Retry
+        </Button>
+      </div>
+    )
+  } else if (records.length === 0) {
+    body = (
+      <div className="flex flex-col items-center py-14 text-center">
+        <span className="flex h-12 w-12 items-center justify-center rounded-2xl bg-brand-50 text-brand-600">
+          <Network className="h-6 w-6" aria-hidden />
+        </span>
+        <h3 className="mt-4 text-lg font-semibold text-slate-900">No DNS records found</h3>
+        <p className="mt-1 max-w-sm text-sm text-slate-600">
+          Add a record to point {apex} at a website or a mail server, or import a zone file.
+        </p>
+        <div className="mt-6">{addButton}</div>
+      </div>
+    )
+  } else {
+    body = (
+      <RecordList
+        records={records}
+        apex={apex}
+        deletingId={remove.isPending ? remove.variables?.id : undefined}
+        onEdit={openEditor}
+        onDelete={confirmDelete}
+        onPreloadEditor={() => void loadRecordDialog()}
+      />
+    )
+  }
+
+  return (
+    <Card>
+      <CardHeader className="flex flex-col gap-4 space-y-0 lg:flex-row lg:items-start lg:justify-between">
+        <div className="space-y-1">
+          <CardTitle>DNS Records</CardTitle>
+          <CardDescription>The records that point {apex} at your services.</CardDescription>
+        </div>
+        {!isPending && !isError && (
+          // Phones: Add Record across the top, the zone file buttons side by side under it.
+          <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap">
+            <Button
+              variant="outline"
+              aria-label="Import zone file"
+              onClick={() => setImportRun((run) => (run ?? 0) + 1)}
+              onPointerEnter={() => void loadImportDialog()}
+            >
+              <Upload className="h-4 w-4" aria-hidden />
+              <span>
+                Import<span className="hidden sm:inline"> zone file</span>
+              </span>
+            </Button>
+            <Button
+              variant="outline"
+              aria-label="Export zone file"
+              disabled={exporting.isPending}
+              onClick={() => exporting.mutate()}
+            >
+              <Download className="h-4 w-4" aria-hidden />
+              {exporting.isPending ? (
+                'Exporting...'
+              ) : (
+                <span>
+                  Export<span className="hidden sm:inline"> zone file</span>
+                </span>
+              )}
+            </Button>
+            {records.length > 0 && <div className="order-first col-span-2 grid sm:order-none sm:flex">{addButton}</div>}
+          </div>
+        )}
+      </CardHeader>
+      <CardContent>
+        {body}
+        <p className="mt-6 flex gap-2 rounded-xl bg-slate-50 p-3 text-xs text-slate-600 ring-1 ring-inset ring-slate-200">
+          <Zap className="h-4 w-4 shrink-0 text-brand-600" aria-hidden />
+          <span>
+            Changes are live on Nameport's DNS servers within seconds. Resolvers elsewhere may keep a cached answer for
+            up to the record's TTL.
+          </span>
+        </p>
+      </CardContent>
+
+      {editor && (
+        <Suspense fallback={null}>
+          <RecordDialog
+            key={editor.run}
+            domainId={domain.id}
+            apex={apex}
+            record={editor.record}
+            onClose={() => setEditor(null)}
+          />
+        </Suspense>
+      )}
+      {importRun !== null && (
+        <Suspense fallback={null}>
+          <ZoneImportDialog key={importRun} domainId={domain.id} apex={apex} onClose={() => setImportRun(null)} />
+        </Suspense>
+      )}
+    </Card>
+  )
+}
+
+function RecordList({
+  records,
+  apex,
+  deletingId,
+  onEdit,
+  onDelete,
+  onPreloadEditor,
+}: {
+  records: DnsRecord[]
+  apex: string
+  deletingId: number | undefined
+  onEdit: (record: DnsRecord) => void
+  onDelete: (record: DnsRecord) => void
+  onPreloadEditor: () => void
+}) {
+  const actions = (record: DnsRecord) => (
+    <RecordActions
+      record={record}
+      deleting={deletingId === record.id}
+      onEdit={() => onEdit(record)}
+      onDelete={() => onDelete(record)}
+      onPreloadEditor={onPreloadEditor}
+    />
+  )
+  return (
+    <>
+      {/* Phones get a stacked list: long contents (TXT, DKIM keys) need the full width. */}
+      <ul aria-label="DNS records" className="-mx-6 divide-y divide-slate-100 border-y border-slate-200 sm:hidden">
+        {records.map((record) => (
+          <li key={record.id} className="px-6 py-4">
+            <div className="flex items-start justify-between gap-3">
+              <div className="min-w-0">
+                <div className="flex items-center gap-2">
+                  <TypeBadge type={record.type} />
+                  <span className="break-all font-medium text-slate-900">{record.name}</span>
+                </div>
+                <p className="mt-0.5 break-all text-xs text-slate-500">{fullName(record.name, apex)}</p>
+              </div>
+              {actions(record)}
+            </div>
+            <p className="mt-2 break-all rounded-md bg-slate-50 px-2 py-1.5 font-mono text-xs text-slate-800">
+              {displayContent(record)}
+            </p>
+            <p className="mt-1.5 text-xs text-slate-500">TTL {record.ttl}</p>
+          </li>
+        ))}
+      </ul>
+      <div className="-mx-6 hidden overflow-x-auto sm:block">
+        <table aria-label="DNS records" className="w-full table-fixed text-left text-sm">
+          <colgroup>
+            <col className="w-24" />
+            <col className="w-[28%]" />
+            <col />
+            <col className="w-20" />
+            <col className="w-28" />
+          </colgroup>
+          <thead className="border-y border-slate-200 bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
+            <tr>
+              <th scope="col" className="px-6 py-3">
+                Type
+              </th>
+              <th scope="col" className="px-3 py-3">
+                Name
+              </th>
+              <th scope="col" className="px-3 py-3">
+                Content
+              </th>
+              <th scope="col" className="px-3 py-3">
+                TTL
+              </th>
+              <th scope="col" className="px-6 py-3 text-right">
+                Actions
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {records.map((record) => (
+              <tr key={record.id} className="align-top hover:bg-slate-50/60">
+                <td className="px-6 py-3">
+                  <TypeBadge type={record.type} />
+                </td>
+                <td className="px-3 py-3">
+                  <span className="block break-all font-medium text-slate-900">{record.name}</span>
+                  <span className="block break-all text-xs text-slate-500">{fullName(record.name, apex)}</span>
+                </td>
+                <td className="break-all px-3 py-3 font-mono text-xs leading-5 text-slate-800">
+                  {displayContent(record)}
+                </td>
+                <td className="px-3 py-3 tabular-nums text-slate-600">{record.ttl}</td>
+                <td className="px-6 py-2">{actions(record)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  )
+}
+
+function TypeBadge({ type }: { type: string }) {
+  return (
+    <Badge tone="brand" className="min-w-[3.25rem] justify-center font-mono">
+      {type}
+    </Badge>
+  )
+}
+
+function RecordActions({
+  record,
+  deleting,
+  onEdit,
+  onDelete,
+  onPreloadEditor,
+}: {
+  record: DnsRecord
+  deleting: boolean
+  onEdit: () => void
+  onDelete: () => void
+  onPreloadEditor: () => void
+}) {
+  const what = `${record.type} record ${record.name}`
+  return (
+    <div className="flex shrink-0 justify-end gap-1">
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={`Edit ${what}`}
+        title="Edit"
+        onClick={onEdit}
+        onPointerEnter={onPreloadEditor}
+      >
+        <Pencil className="h-4 w-4" aria-hidden />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={`Delete ${what}`}
+        title="Delete"
+        disabled={deleting}
+        onClick={onDelete}
+        className="text-red-600 hover:bg-red-50 hover:text-red-700"
+      >
+        {deleting ? <Spinner className="h-4 w-4" label="Deleting" /> : <Trash2 className="h-4 w-4" aria-hidden />}
+      </Button>
+    </div>
+  )
+}
