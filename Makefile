@@ -3,7 +3,7 @@ GO ?= go
 NPM ?= npm
 NODE_DEPS := web/node_modules/.package-lock.json
 
-.PHONY: run build web test test-go test-web test-e2e clean
+.PHONY: run build web test test-go test-web test-e2e bench-dns clean
 
 run: build
 	./bin/nameport serve --demo
@@ -35,6 +35,11 @@ test-web: $(NODE_DEPS)
 # temporary SQLite database.
 test-e2e: build
 	cd web && NAMEPORT_BIN=$(CURDIR)/bin/nameport $(NPM) run e2e
+
+# DNS speed: nameport against NSD under dnsperf, same zone and queries
+# (needs dnsperf and nsd: apt-get install dnsperf nsd). DURATION=3 for a quick run.
+bench-dns: build
+	./scripts/bench-dns.sh
 
 clean:
 	rm -rf bin web/dist/assets web/dist/index.html

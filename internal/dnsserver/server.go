@@ -120,6 +120,11 @@ func (s *Server) Start() error {
 	if err != nil {
 		return fmt.Errorf("dnsserver: listen udp %s: %w", s.addr, err)
 	}
+	// The default 208 KB receive buffer overflows under bursts (measured:
+	// queries lost under dnsperf while NSD, with 2 MB, lost none). The
+	// kernel caps the size at net.core.rmem_max; a refusal is harmless.
+	_ = pc.SetReadBuffer(4 << 20)
+	_ = pc.SetWriteBuffer(1 << 20)
 	l, err := net.Listen("tcp", s.addr)
 	if err != nil {
 		pc.Close()

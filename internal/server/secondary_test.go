@@ -1,0 +1,475 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/config"
+	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/dbtest"
+	"github.com/nameport/nameport/internal/server"
+)
+
+// envRequireNSD makes the NSD test fail, rather than skip, when nsd is not
+// installed: CI sets it, so that the test never skips there unnoticed.
+const envRequireNSD = "NAMEPORT_REQUIRE_NSD"
+
+// Eventual conditions get this long: generous, for a loaded 2-core machine.
+const secondaryWait = 20 * time.Second
+
+// NSD, a real secondary, transfers the zone from nameport, answers exactly
+// what nameport answers, and follows a change made through the API (NOTIFY,
+// then a new transfer). A client outside the allow list is refused.
+func TestNSDAsSecondary(t *testing.T) {
+	t.Parallel()
+	nsd := requireNSD(t)
+	for _, engine := range dbtest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			nsdAddr := freeDNSAddr(t)
+			ts := startPrimary(t, engine, func(cfg *config.Config) {
+				cfg.DNSTransferAllow = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+				cfg.DNSNotify = []string{nsdAddr}
+			})
+
+			// Data through the API: the extension, a user with funds, a
+			// domain and its records.
+			seedCatalog(t, ts)
+			alice := signedUp(t, ts, "alice", "user")
+			require.Equal(t, http.StatusCreated, alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 50}).status)
+			r := alice.do("POST", "/api/domains", map[string]any{"name": "shop", "extension": ".inf.nz"})
+			require.Equal(t, http.StatusCreated, r.status, r.raw)
+			id := data(t, r)["domain"].(map[string]any)["id"]
+			addRecord := func(rec map[string]any) map[string]any {
+				t.Helper()
+				r := alice.do("POST", fmt.Sprintf("/api/domains/%v/dns", id), rec)
+				require.Equal(t, http.StatusCreated, r.status, r.raw)
+				return data(t, r)
+			}
+			apexA := addRecord(map[string]any{"type": "A", "name": "@", "content": "192.0.2.10", "ttl": 600})
+			addRecord(map[string]any{"type": "A", "name": "@", "content": "192.0.2.11", "ttl": 600})
+			addRecord(map[string]any{"type": "A", "name": "mail", "content": "192.0.2.25"})
+			addRecord(map[string]any{"type": "AAAA", "name": "@", "content": "2001:db8::10"})
+			addRecord(map[string]any{"type": "MX", "name": "@", "content": "mail.shop.inf.nz", "priority": 10})
+			addRecord(map[string]any{"type": "MX", "name": "@", "content": "backup.example.com", "priority": 20})
+			addRecord(map[string]any{"type": "TXT", "name": "@", "content": "v=spf1 mx -all"})
+			// Longer than one character-string: split in two on the wire.
+			addRecord(map[string]any{"type": "TXT", "name": "@", "content": "k=" + strings.Repeat("x0", 150)})
+			addRecord(map[string]any{"type": "CNAME", "name": "www", "content": "shop.inf.nz"})
+
+			// NSD starts with nothing and transfers the zone at once.
+			sec := startNSD(t, nsd, nsdAddr, ts.dnsAddr)
+			waitSameSerial(t, ts.dnsAddr, sec)
+
+			questions := []struct {
+				name  string
+				qtype uint16
+			}{
+				{"shop.inf.nz.", dns.TypeA},
+				{"shop.inf.nz.", dns.TypeAAAA},
+				{"shop.inf.nz.", dns.TypeMX},
+				{"shop.inf.nz.", dns.TypeTXT},
+				{"shop.inf.nz.", dns.TypeSOA},   // NODATA below the apex
+				{"shop.inf.nz.", dns.TypeNS},    // NODATA: not a delegation
+				{"SHOP.Inf.NZ.", dns.TypeA},     // case does not matter
+				{"www.shop.inf.nz.", dns.TypeA}, // CNAME, followed inside the zone
+				{"www.shop.inf.nz.", dns.TypeCNAME},
+				{"mail.shop.inf.nz.", dns.TypeA},
+				{"mail.shop.inf.nz.", dns.TypeTXT},
+				{"nothing.shop.inf.nz.", dns.TypeA}, // NXDOMAIN
+				{"unregistered.inf.nz.", dns.TypeA}, // NXDOMAIN
+				{"inf.nz.", dns.TypeSOA},
+				{"inf.nz.", dns.TypeNS},
+				{"inf.nz.", dns.TypeA}, // NODATA at the apex
+			}
+			sameAnswers := func() error {
+				for _, q := range questions {
+					want, err := dnsAsk(ts.dnsAddr, q.name, q.qtype)
+					if err != nil {
+						return fmt.Errorf("nameport %s %s: %w", q.name, dns.TypeToString[q.qtype], err)
+					}
+					got, err := dnsAsk(sec.addr, q.name, q.qtype)
+					if err != nil {
+						return fmt.Errorf("nsd %s %s: %w", q.name, dns.TypeToString[q.qtype], err)
+					}
+					if w, g := comparableAnswer(want), comparableAnswer(got); w != g {
+						return fmt.Errorf("%s %s:\nnameport: %s\nnsd:      %s", q.name, dns.TypeToString[q.qtype], w, g)
+					}
+				}
+				return nil
+			}
+			waitSameAnswers(t, sameAnswers)
+			// The comparison is not vacuous: the data is there.
+			m, err := dnsAsk(sec.addr, "shop.inf.nz.", dns.TypeMX)
+			require.NoError(t, err)
+			require.Len(t, m.Answer, 2, m.String())
+			require.True(t, m.Authoritative)
+			m, err = dnsAsk(sec.addr, "unregistered.inf.nz.", dns.TypeA)
+			require.NoError(t, err)
+			require.Equal(t, dns.RcodeNameError, m.Rcode)
+
+			// A change through the API: nameport notifies, NSD transfers
+			// again and serves the new data. (The SOA refresh is two hours:
+			// only the NOTIFY brings the change this soon.)
+			r = alice.do("PUT", fmt.Sprintf("/api/domains/%v/dns/%v", id, apexA["id"]),
+				map[string]any{"type": "A", "name": "@", "content": "198.51.100.77", "ttl": 600})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			addRecord(map[string]any{"type": "TXT", "name": "new", "content": "added later"})
+			require.Eventually(t, func() bool {
+				m, err := dnsAsk(sec.addr, "new.shop.inf.nz.", dns.TypeTXT)
+				if err != nil || len(m.Answer) != 1 {
+					return false
+				}
+				m, err = dnsAsk(sec.addr, "shop.inf.nz.", dns.TypeA)
+				return err == nil && slices.Contains(sortedRRs(m.Answer), "shop.inf.nz.\t600\tIN\tA\t198.51.100.77")
+			}, secondaryWait, 50*time.Millisecond, "NSD serves the change (NOTIFY, then a transfer)")
+			waitSameSerial(t, ts.dnsAddr, sec)
+			questions = append(questions, struct {
+				name  string
+				qtype uint16
+			}{"new.shop.inf.nz.", dns.TypeTXT})
+			waitSameAnswers(t, sameAnswers)
+
+			// Transfers: refused to an address outside the allow list (it
+			// holds 127.0.0.1/32 only), given to one inside it.
+			m, err = axfrFrom(ts.dnsAddr, "127.0.0.3", "inf.nz.")
+			require.NoError(t, err)
+			require.Equal(t, dns.RcodeRefused, m.Rcode)
+			require.Empty(t, m.Answer)
+			m, err = axfrFrom(ts.dnsAddr, "127.0.0.1", "inf.nz.")
+			require.NoError(t, err)
+			require.Equal(t, dns.RcodeSuccess, m.Rcode)
+			require.NotEmpty(t, m.Answer)
+			require.IsType(t, &dns.SOA{}, m.Answer[0])
+		})
+	}
+}
+
+// requireNSD returns the path of nsd, or skips the test when it is not
+// installed (fails instead when NAMEPORT_REQUIRE_NSD=1).
+func requireNSD(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("nsd")
+	if err != nil {
+		// Debian installs it in /usr/sbin, which a user's PATH may lack.
+		if _, statErr := os.Stat("/usr/sbin/nsd"); statErr == nil {
+			return "/usr/sbin/nsd"
+		}
+		if os.Getenv(envRequireNSD) == "1" {
+			t.Fatalf("nsd is not installed and %s=1 (Debian: apt-get install nsd)", envRequireNSD)
+		}
+		t.Skipf("nsd is not installed (Debian: apt-get install nsd); set %s=1 to make this a failure", envRequireNSD)
+	}
+	return path
+}
+
+// startPrimary is start with the configuration changed by edit, and the
+// server's log kept and shown when the test fails.
+func startPrimary(t *testing.T, engine db.Engine, edit func(*config.Config)) *testServer {
+	t.Helper()
+	cfg := config.Config{
+		HTTPAddr: "127.0.0.1:0", DNSAddr: freeDNSAddr(t), DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
+		Roles: []string{config.RoleAPI, config.RoleDNS, config.RoleWorker}, Migrate: true, SessionTTL: time.Hour,
+	}
+	edit(&cfg)
+	logs := &lockedBuffer{}
+	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("nameport log:\n%s", logs.String())
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- server.Run(ctx, cfg, logger, func(a string) { addr <- a }) }()
+	var ts *testServer
+	select {
+	case a := <-addr:
+		stopped := false
+		ts = &testServer{url: "http://" + a, dbURL: cfg.DatabaseURL, dnsAddr: cfg.DNSAddr, stop: func() error {
+			if stopped {
+				return nil
+			}
+			stopped = true
+			cancel()
+			return <-done
+		}}
+	case err := <-done:
+		cancel()
+		t.Fatalf("server did not start: %v", err)
+	case <-time.After(30 * time.Second):
+		cancel()
+		t.Fatal("server did not start in time")
+	}
+	t.Cleanup(func() { _ = ts.stop() })
+	return ts
+}
+
+// secondary is a running NSD.
+type secondary struct {
+	addr string
+	logs *lockedBuffer
+}
+
+// startNSD runs nsd in the foreground as a secondary of inf.nz that
+// transfers from primary and listens on addr, and stops it (and the
+// processes it forked) when the test ends.
+func startNSD(t *testing.T, nsd, addr, primary string) *secondary {
+	t.Helper()
+	dir := t.TempDir()
+	host, port, err := net.SplitHostPort(addr)
+	require.NoError(t, err)
+	primaryHost, primaryPort, err := net.SplitHostPort(primary)
+	require.NoError(t, err)
+	rrl := ""
+	if nsdHasRRL(nsd) {
+		rrl = "    rrl-ratelimit: 0\n"
+	}
+	conf := fmt.Sprintf(`server:
+    ip-address: %[1]s
+    port: %[2]s
+    do-ip4: yes
+    do-ip6: no
+    server-count: 1
+    username: ""
+    chroot: ""
+    zonesdir: "%[3]s"
+    pidfile: "%[3]s/nsd.pid"
+    xfrdfile: "%[3]s/xfrd.state"
+    xfrdir: "%[3]s"
+    zonelistfile: "%[3]s/zone.list"
+    database: ""
+    verbosity: 2
+%[4]s
+remote-control:
+    control-enable: no
+
+zone:
+    name: "inf.nz"
+    zonefile: "%[3]s/inf.nz.zone"
+    request-xfr: %[5]s@%[6]s NOKEY
+    allow-notify: %[5]s NOKEY
+`, host, port, dir, rrl, primaryHost, primaryPort)
+	confPath := filepath.Join(dir, "nsd.conf")
+	require.NoError(t, os.WriteFile(confPath, []byte(conf), 0o600))
+
+	logs := &lockedBuffer{}
+	cmd := exec.Command(nsd, "-d", "-c", confPath)
+	cmd.Stdout, cmd.Stderr = logs, logs
+	// Its own process group: NSD forks its server and xfrd processes, and
+	// the cleanup must end them all.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	require.NoError(t, cmd.Start())
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	pgid := cmd.Process.Pid
+	t.Cleanup(func() {
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			<-exited
+		}
+		// Children that outlived the parent.
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		if t.Failed() {
+			t.Logf("nsd config:\n%s\nnsd log:\n%s", conf, logs.String())
+		}
+	})
+	sec := &secondary{addr: addr, logs: logs}
+	require.Eventually(t, func() bool {
+		select {
+		case <-exited:
+			return true // reported below
+		default:
+		}
+		_, err := dnsAsk(addr, "inf.nz.", dns.TypeSOA)
+		return err == nil
+	}, secondaryWait, 50*time.Millisecond, "nsd answers")
+	select {
+	case <-exited:
+		t.Fatalf("nsd exited:\n%s", logs.String())
+	default:
+	}
+	return sec
+}
+
+var (
+	rrlOnce    sync.Once
+	rrlSupport bool
+)
+
+// nsdHasRRL reports whether this nsd was built with response rate limiting
+// (Debian's is): its options are then set so that RRL is off.
+func nsdHasRRL(nsd string) bool {
+	rrlOnce.Do(func() {
+		out, _ := exec.Command(nsd, "-v").CombinedOutput()
+		rrlSupport = bytes.Contains(out, []byte("--enable-ratelimit"))
+	})
+	return rrlSupport
+}
+
+// waitSameSerial waits until the secondary serves the SOA serial that
+// nameport serves: it has transferred the zone as it is now.
+func waitSameSerial(t *testing.T, primary string, sec *secondary) {
+	t.Helper()
+	var last string
+	ok := pollUntil(secondaryWait, func() bool {
+		want, err := soaSerial(primary)
+		if err != nil {
+			last = "nameport: " + err.Error()
+			return false
+		}
+		got, err := soaSerial(sec.addr)
+		if err != nil {
+			last = "nsd: " + err.Error()
+			return false
+		}
+		last = fmt.Sprintf("nameport serial %d, nsd serial %d", want, got)
+		return want == got
+	})
+	require.True(t, ok, "nsd did not reach nameport's serial: %s", last)
+}
+
+// waitSameAnswers waits until same reports no difference twice in a row.
+// Right after a transfer NSD briefly runs its old server process next to
+// the new one, and a query may still meet the old data; so one pass after
+// the serial matches is not yet the answer NSD settles on.
+func waitSameAnswers(t *testing.T, same func() error) {
+	t.Helper()
+	var err error
+	passes := 0
+	ok := pollUntil(secondaryWait, func() bool {
+		if err = same(); err != nil {
+			passes = 0
+			return false
+		}
+		passes++
+		return passes == 2
+	})
+	require.True(t, ok, "nsd does not answer as nameport does: %v", err)
+}
+
+// pollUntil polls cond every 50 ms until it holds or wait passes.
+func pollUntil(wait time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(wait)
+	for {
+		if cond() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func soaSerial(addr string) (uint32, error) {
+	m, err := dnsAsk(addr, "inf.nz.", dns.TypeSOA)
+	if err != nil {
+		return 0, err
+	}
+	if m.Rcode != dns.RcodeSuccess || len(m.Answer) != 1 {
+		return 0, fmt.Errorf("SOA: %s, %d answers", dns.RcodeToString[m.Rcode], len(m.Answer))
+	}
+	soa, ok := m.Answer[0].(*dns.SOA)
+	if !ok {
+		return 0, fmt.Errorf("SOA: answer is %T", m.Answer[0])
+	}
+	return soa.Serial, nil
+}
+
+// dnsAsk sends one UDP query (with EDNS, as resolvers do), trying again on a
+// timeout: a busy machine may drop a datagram.
+func dnsAsk(addr, name string, qtype uint16) (*dns.Msg, error) {
+	m := new(dns.Msg).SetQuestion(name, qtype)
+	m.RecursionDesired = false
+	m.SetEdns0(1232, false)
+	c := &dns.Client{Timeout: 2 * time.Second}
+	var err error
+	for range 3 {
+		var resp *dns.Msg
+		if resp, _, err = c.Exchange(m, addr); err == nil {
+			return resp, nil
+		}
+	}
+	return nil, err
+}
+
+// axfrFrom asks addr for a transfer of zone over TCP from the local address
+// from, and returns the first message of the answer.
+func axfrFrom(addr, from, zone string) (*dns.Msg, error) {
+	c := &dns.Client{Net: "tcp", Timeout: 5 * time.Second,
+		Dialer: &net.Dialer{Timeout: 5 * time.Second, LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}}
+	resp, _, err := c.Exchange(new(dns.Msg).SetAxfr(zone), addr)
+	return resp, err
+}
+
+// comparableAnswer is what two authoritative servers must agree on: the
+// rcode, the AA bit, the answer section (as a set), and the SOA of a
+// negative answer.
+func comparableAnswer(m *dns.Msg) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "rcode=%s aa=%t answer=%q", dns.RcodeToString[m.Rcode], m.Authoritative, sortedRRs(m.Answer))
+	if len(m.Answer) == 0 {
+		var soa []dns.RR
+		for _, rr := range m.Ns {
+			if rr.Header().Rrtype == dns.TypeSOA {
+				soa = append(soa, rr)
+			}
+		}
+		fmt.Fprintf(&b, " authority-soa=%q", sortedRRs(soa))
+	}
+	return b.String()
+}
+
+// sortedRRs returns the records in presentation format, owner names in
+// lower case, sorted.
+func sortedRRs(rrs []dns.RR) []string {
+	out := make([]string, 0, len(rrs))
+	for _, rr := range rrs {
+		rr = dns.Copy(rr)
+		rr.Header().Name = strings.ToLower(rr.Header().Name)
+		out = append(out, rr.String())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// lockedBuffer is a bytes.Buffer that a process and a logger may write to
+// while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# bench-dns: nameport's authoritative DNS against NSD, under dnsperf.
+#
+# Loads DOMAINS domains (five records each: A, AAAA, MX, TXT at the apex, www
+# a CNAME) into a fresh SQLite database, starts `nameport serve --roles dns`
+# on it, exports the zone nameport serves (AXFR) as a zone file for NSD,
+# checks that both answer a sample of the queries alike, then runs dnsperf
+# for DURATION seconds against nameport and then against NSD (RRL off, one
+# server process), with the load generator and the server pinned to
+# different cores, and prints both rates and their ratio.
+#
+# Run by `make bench-dns` after `make build`. Settings (environment):
+#   DURATION=15        seconds of dnsperf per server
+#   DOMAINS=10000      domains in the zone
+#   QUERIES=200000     lines of the query file (10% names that do not exist)
+#   CLIENTS=4          dnsperf -c (sockets)
+#   OUTSTANDING=500    dnsperf -q (queries in flight)
+#   MAX_QPS=           dnsperf -Q (none: as fast as answers come)
+#   LOADGEN_CPU=0      core of dnsperf
+#   SERVER_CPU=1       core of the server under test
+#   ROUNDS=1           alternate nameport and NSD this many times
+#   VERIFY_SAMPLE=5000 questions of the query file compared (0: all)
+#   NAMEPORT_BIN=bin/nameport
+#   KEEP=1             keep the work folder (printed) after the run
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-15}
+DOMAINS=${DOMAINS:-10000}
+QUERIES=${QUERIES:-200000}
+CLIENTS=${CLIENTS:-4}
+OUTSTANDING=${OUTSTANDING:-500}
+MAX_QPS=${MAX_QPS:-}
+LOADGEN_CPU=${LOADGEN_CPU:-0}
+SERVER_CPU=${SERVER_CPU:-1}
+ROUNDS=${ROUNDS:-1}
+VERIFY_SAMPLE=${VERIFY_SAMPLE:-5000}
+NAMEPORT_BIN=${NAMEPORT_BIN:-bin/nameport}
+KEEP=${KEEP:-}
+
+say() { printf 'bench-dns: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+# Tools. Debian keeps nsd in /usr/sbin, which a user's PATH may lack.
+NSD=$(command -v nsd || true)
+[ -z "$NSD" ] && [ -x /usr/sbin/nsd ] && NSD=/usr/sbin/nsd
+missing=()
+command -v dnsperf >/dev/null || missing+=(dnsperf)
+[ -n "$NSD" ] || missing+=(nsd)
+command -v taskset >/dev/null || missing+=(util-linux)
+if [ ${#missing[@]} -gt 0 ]; then
+  die "missing: ${missing[*]}. Install them (Debian/Ubuntu): apt-get install dnsperf nsd"
+fi
+command -v go >/dev/null || die "go is not installed"
+[ -x "$NAMEPORT_BIN" ] || die "$NAMEPORT_BIN not found: run make build first"
+"$NAMEPORT_BIN" serve --help 2>&1 | grep -q -- --dns-transfer-allow ||
+  die "$NAMEPORT_BIN is older than DNS zone transfers: run make build"
+
+cpus=$(nproc)
+if [ "$cpus" -lt 2 ]; then
+  say "warning: one CPU only; server and load generator share it"
+  LOADGEN_CPU=0 SERVER_CPU=0
+fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench-dns.XXXXXX")
+PIDS=()
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${PIDS[@]}"; do
+    wait "$pid" 2>/dev/null || true
+  done
+  if [ -n "$KEEP" ]; then say "work folder kept: $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# stop PID: ends a server this script started, and forgets it.
+stop() {
+  kill "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+  local keep=() pid
+  for pid in "${PIDS[@]}"; do [ "$pid" = "$1" ] || keep+=("$pid"); done
+  PIDS=("${keep[@]+"${keep[@]}"}")
+}
+
+say "building cmd/dnsbench"
+go build -o "$WORK/dnsbench" ./cmd/dnsbench
+BENCH="$WORK/dnsbench"
+
+say "preparing $DOMAINS domains and $QUERIES queries in $WORK"
+"$BENCH" prepare -dir "$WORK" -domains "$DOMAINS" -queries "$QUERIES"
+
+mapfile -t ports < <("$BENCH" ports 3)
+[ ${#ports[@]} -eq 3 ] || die "no free ports"
+NP_PORT=${ports[0]} HTTP_PORT=${ports[1]} NSD_PORT=${ports[2]}
+NP_ADDR=127.0.0.1:$NP_PORT
+NSD_ADDR=127.0.0.1:$NSD_PORT
+
+start_nameport() {
+  taskset -c "$SERVER_CPU" "$NAMEPORT_BIN" serve --roles dns \
+    --database-url "sqlite://$WORK/nameport.db" --data-dir "$WORK/data" \
+    --dns-addr "$NP_ADDR" --http-addr "127.0.0.1:$HTTP_PORT" \
+    --dns-transfer-allow 127.0.0.1 --log-level warn >>"$WORK/nameport.log" 2>&1 &
+  NP_PID=$!
+  PIDS+=("$NP_PID")
+  "$BENCH" wait -server "$NP_ADDR" -timeout 60s || { cat "$WORK/nameport.log" >&2; die "nameport did not start"; }
+}
+
+# NSD serves the exported zone file: one server process, response rate
+# limiting off (it would throttle a benchmark that comes from one address).
+mkdir -p "$WORK/nsd"
+rrl=""
+if "$NSD" -v 2>&1 | grep -q -- --enable-ratelimit; then rrl="    rrl-ratelimit: 0"; fi
+cat >"$WORK/nsd/nsd.conf" <<EOF
+server:
+    ip-address: 127.0.0.1
+    port: $NSD_PORT
+    do-ip6: no
+    server-count: 1
+    username: ""
+    chroot: ""
+    zonesdir: "$WORK/nsd"
+    pidfile: "$WORK/nsd/nsd.pid"
+    xfrdfile: "$WORK/nsd/xfrd.state"
+    xfrdir: "$WORK/nsd"
+    zonelistfile: "$WORK/nsd/zone.list"
+    database: ""
+    hide-version: yes
+    verbosity: 1
+$rrl
+
+remote-control:
+    control-enable: no
+
+zone:
+    name: "inf.nz"
+    zonefile: "$WORK/nsd/inf.nz.zone"
+EOF
+
+start_nsd() {
+  taskset -c "$SERVER_CPU" "$NSD" -d -c "$WORK/nsd/nsd.conf" >>"$WORK/nsd.log" 2>&1 &
+  NSD_PID=$!
+  PIDS+=("$NSD_PID")
+  "$BENCH" wait -server "$NSD_ADDR" -timeout 60s || { cat "$WORK/nsd.log" >&2; die "nsd did not start"; }
+}
+
+# cpu_ticks PID: CPU time (user + system, in clock ticks) of a process and
+# its descendants (NSD answers from a process it forks, two levels down).
+cpu_ticks() {
+  local total t child
+  # Fields 14 and 15 of stat; the name before them, in parentheses, may
+  # hold spaces ("nsd: server 1"), so count from after it.
+  total=$(sed 's/.*) //' /proc/"$1"/stat 2>/dev/null | awk '{print $12 + $13}') || total=0
+  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+    t=$(cpu_ticks "$child")
+    total=$((${total:-0} + t))
+  done
+  echo "${total:-0}"
+}
+HZ=$(getconf CLK_TCK)
+
+# run_dnsperf NAME ADDR PID: runs dnsperf against ADDR (served by PID), keeps the
+# output in $WORK/dnsperf-NAME-ROUND.txt and prints the answered queries
+# per second and the server's CPU use in percent of one core.
+run_dnsperf() {
+  local out="$WORK/dnsperf-$1-$round.txt" host=${2%:*} port=${2##*:} before after start end
+  local args=(-s "$host" -p "$port" -d "$WORK/queries.txt" -l "$DURATION" -c "$CLIENTS" -T 1 -q "$OUTSTANDING" -t 2)
+  [ -n "$MAX_QPS" ] && args+=(-Q "$MAX_QPS")
+  say "dnsperf against $1 for ${DURATION}s (core $LOADGEN_CPU; server on core $SERVER_CPU)"
+  before=$(cpu_ticks "$3")
+  start=$(date +%s.%N)
+  taskset -c "$LOADGEN_CPU" dnsperf "${args[@]}" >"$out" 2>&1 || { cat "$out" >&2; die "dnsperf failed"; }
+  end=$(date +%s.%N)
+  after=$(cpu_ticks "$3")
+  local qps
+  qps=$(awk '/Queries per second:/ {print $4}' "$out")
+  [ -n "$qps" ] || { cat "$out" >&2; die "no result from dnsperf"; }
+  awk -v q="$qps" -v t=$((after - before)) -v hz="$HZ" -v s="$start" -v e="$end" \
+    'BEGIN { printf "%s %.0f\n", q, 100 * t / hz / (e - s) }'
+}
+
+# summary FILE: lost queries and response codes of a dnsperf run.
+summary() {
+  local lost codes
+  lost=$(awk '/Queries lost:/ {print $3, $4}' "$1")
+  codes=$(sed -n 's/^ *Response codes: *//p' "$1")
+  printf 'lost %s; %s' "$lost" "$codes"
+}
+
+# Correctness first: nameport and NSD (serving what nameport transferred)
+# must answer alike.
+start_nameport
+"$BENCH" export -server "$NP_ADDR" -zone inf.nz -out "$WORK/nsd/inf.nz.zone"
+start_nsd
+verify_status=passed
+"$BENCH" verify -a "$NP_ADDR" -b "$NSD_ADDR" -names nameport,nsd -queries "$WORK/queries.txt" \
+  -sample "$VERIFY_SAMPLE" | tee "$WORK/verify.txt" || verify_status=FAILED
+stop "$NSD_PID"
+
+np_qps=() nsd_qps=() np_cpu=() nsd_cpu=()
+for round in $(seq 1 "$ROUNDS"); do
+  [ "$round" -gt 1 ] && start_nameport
+  read -r q c <<<"$(run_dnsperf nameport "$NP_ADDR" "$NP_PID")"
+  [ -n "$q" ] || die "the nameport run failed"
+  np_qps+=("$q") np_cpu+=("$c")
+  stop "$NP_PID"
+  start_nsd
+  read -r q c <<<"$(run_dnsperf nsd "$NSD_ADDR" "$NSD_PID")"
+  [ -n "$q" ] || die "the NSD run failed"
+  nsd_qps+=("$q") nsd_cpu+=("$c")
+  stop "$NSD_PID"
+done
+
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+np=$(median "${np_qps[@]}")
+ns=$(median "${nsd_qps[@]}")
+ratio=$(awk -v a="$np" -v b="$ns" 'BEGIN { if (b > 0) printf "%.2f", a/b; else print "n/a" }')
+# Queries per CPU-second: how much each server spends per query, which
+# still compares them when dnsperf, not the server, is the limit.
+np_eff=$(awk -v q="$np" -v c="$(median "${np_cpu[@]}")" 'BEGIN { if (c > 0) printf "%.0f", q * 100 / c; else print 0 }')
+ns_eff=$(awk -v q="$ns" -v c="$(median "${nsd_cpu[@]}")" 'BEGIN { if (c > 0) printf "%.0f", q * 100 / c; else print 0 }')
+
+echo
+echo "DNS benchmark: $DOMAINS domains, $QUERIES queries (10% nonexistent names), ${DURATION}s per run, $ROUNDS round(s)"
+echo "dnsperf -c $CLIENTS -T 1 -q $OUTSTANDING${MAX_QPS:+ -Q $MAX_QPS} on core $LOADGEN_CPU; servers on core $SERVER_CPU ($cpus CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+for i in "${!np_qps[@]}"; do
+  r=$((i + 1))
+  printf '  round %d  nameport %8.0f qps, server CPU %3s%%  (%s)\n' "$r" "${np_qps[$i]}" "${np_cpu[$i]}" "$(summary "$WORK/dnsperf-nameport-$r.txt")"
+  printf '  round %d  nsd      %8.0f qps, server CPU %3s%%  (%s)\n' "$r" "${nsd_qps[$i]}" "${nsd_cpu[$i]}" "$(summary "$WORK/dnsperf-nsd-$r.txt")"
+done
+printf 'nameport: %.0f qps (%s queries per CPU-second)\n' "$np" "$np_eff"
+printf 'nsd:      %.0f qps (%s queries per CPU-second)\n' "$ns" "$ns_eff"
+echo "ratio:    ${ratio}x NSD (target 0.8x)"
+echo "answers:  $verify_status ($(grep '^verify:' "$WORK/verify.txt" | sed 's/^verify: //' || true))"
+[ "$verify_status" = passed ]
