@@ -2,9 +2,7 @@ package server_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -22,9 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nameport/nameport/internal/config"
-	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dbtest"
-	"github.com/nameport/nameport/internal/server"
 )
 
 // envRequireNSD makes the NSD test fail, rather than skip, when nsd is not
@@ -44,7 +40,7 @@ func TestNSDAsSecondary(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			nsdAddr := freeDNSAddr(t)
-			ts := startPrimary(t, engine, func(cfg *config.Config) {
+			ts := startWith(t, engine, func(cfg *config.Config) {
 				cfg.DNSTransferAllow = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
 				cfg.DNSNotify = []string{nsdAddr}
 			})
@@ -180,48 +176,6 @@ func requireNSD(t *testing.T) string {
 	return path
 }
 
-// startPrimary is start with the configuration changed by edit, and the
-// server's log kept and shown when the test fails.
-func startPrimary(t *testing.T, engine db.Engine, edit func(*config.Config)) *testServer {
-	t.Helper()
-	cfg := config.Config{
-		HTTPAddr: "127.0.0.1:0", DNSAddr: freeDNSAddr(t), DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
-		Roles: []string{config.RoleAPI, config.RoleDNS, config.RoleWorker}, Migrate: true, SessionTTL: time.Hour,
-	}
-	edit(&cfg)
-	logs := &lockedBuffer{}
-	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("nameport log:\n%s", logs.String())
-		}
-	})
-	ctx, cancel := context.WithCancel(context.Background())
-	addr := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() { done <- server.Run(ctx, cfg, logger, func(a string) { addr <- a }) }()
-	var ts *testServer
-	select {
-	case a := <-addr:
-		stopped := false
-		ts = &testServer{url: "http://" + a, dbURL: cfg.DatabaseURL, dnsAddr: cfg.DNSAddr, stop: func() error {
-			if stopped {
-				return nil
-			}
-			stopped = true
-			cancel()
-			return <-done
-		}}
-	case err := <-done:
-		cancel()
-		t.Fatalf("server did not start: %v", err)
-	case <-time.After(30 * time.Second):
-		cancel()
-		t.Fatal("server did not start in time")
-	}
-	t.Cleanup(func() { _ = ts.stop() })
-	return ts
-}
 
 // secondary is a running NSD.
 type secondary struct {

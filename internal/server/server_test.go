@@ -48,14 +48,30 @@ func freeDNSAddr(t *testing.T) string {
 
 func start(t *testing.T, engine db.Engine) *testServer {
 	t.Helper()
+	return startWith(t, engine, nil)
+}
+
+// startWith is start with changes to the configuration; the server's log is
+// shown when the test fails.
+func startWith(t *testing.T, engine db.Engine, edit func(*config.Config)) *testServer {
+	t.Helper()
 	cfg := config.Config{
 		HTTPAddr: "127.0.0.1:0", DNSAddr: freeDNSAddr(t), DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
 		Roles: []string{config.RoleAPI, config.RoleDNS, config.RoleWorker}, Migrate: true, SessionTTL: time.Hour,
 	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	logs := &lockedBuffer{}
+	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("nameport log:\n%s", logs.String())
+		}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	go func() { done <- server.Run(ctx, cfg, logger, func(a string) { addr <- a }) }()
 	var ts *testServer
 	select {
