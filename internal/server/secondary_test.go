@@ -176,7 +176,6 @@ func requireNSD(t *testing.T) string {
 	return path
 }
 
-
 // secondary is a running NSD.
 type secondary struct {
 	addr string
