@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
+	"golang.org/x/net/ipv4"
+	"golang.org/x/net/ipv6"
 
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/zone"
@@ -157,14 +159,36 @@ func (s *Server) Start() error {
 	return nil
 }
 
-// serveUDP is one of the UDP workers: each reads a packet, answers it and
-// writes the answer, reusing its buffers.
+// udpBatch is how many packets a UDP worker reads (recvmmsg) and writes
+// (sendmmsg) per system call on Linux; system calls, not lookups, are most
+// of the cost of answering over UDP.
+const udpBatch = 32
+
+// batchConn reads and writes packets in batches; ipv4.Message and
+// ipv6.Message are the same type, so one loop serves both families.
+type batchConn interface {
+	ReadBatch(ms []ipv4.Message, flags int) (int, error)
+	WriteBatch(ms []ipv4.Message, flags int) (int, error)
+}
+
+// serveUDP is one of the UDP workers: each reads a batch of packets,
+// answers them and writes the answers, reusing its buffers.
 func (s *Server) serveUDP(conn *net.UDPConn) {
 	defer s.udpDone.Done()
-	in := make([]byte, dns.MaxMsgSize)
-	out := make([]byte, 0, dns.MaxMsgSize)
+	var pc batchConn = ipv4.NewPacketConn(conn)
+	if a, ok := conn.LocalAddr().(*net.UDPAddr); ok && a.IP.To4() == nil {
+		pc = ipv6.NewPacketConn(conn)
+	}
+	in := make([]ipv4.Message, udpBatch)
+	out := make([]ipv4.Message, udpBatch)
+	answers := make([][]byte, udpBatch)
+	for i := range in {
+		in[i].Buffers = [][]byte{make([]byte, dns.MaxMsgSize)}
+		out[i].Buffers = make([][]byte, 1)
+		answers[i] = make([]byte, 0, dns.MaxMsgSize)
+	}
 	for {
-		n, from, err := conn.ReadFromUDPAddrPort(in)
+		n, err := pc.ReadBatch(in, 0)
 		if err != nil {
 			if s.closing.Load() || errors.Is(err, net.ErrClosed) {
 				return
@@ -176,12 +200,27 @@ func (s *Server) serveUDP(conn *net.UDPConn) {
 			s.logger.Debug("dns udp read", "err", err)
 			continue
 		}
-		resp := s.answerPacket(s.Snapshot(), in[:n], out, from.Addr(), false)
-		if resp == nil {
-			continue
+		snap := s.Snapshot()
+		replies := 0
+		for i := range n {
+			from, ok := in[i].Addr.(*net.UDPAddr)
+			if !ok {
+				continue
+			}
+			resp := s.answerPacket(snap, in[i].Buffers[0][:in[i].N], answers[i], from.AddrPort().Addr().Unmap(), false)
+			if resp == nil {
+				continue
+			}
+			out[replies].Buffers[0], out[replies].Addr = resp, from
+			replies++
 		}
-		if _, err := conn.WriteToUDPAddrPort(resp, from); err != nil {
-			s.logger.Debug("dns udp write", "err", err)
+		for sent := 0; sent < replies; {
+			m, err := pc.WriteBatch(out[sent:replies], 0)
+			if err != nil {
+				s.logger.Debug("dns udp write", "err", err)
+				break
+			}
+			sent += m
 		}
 	}
 }
