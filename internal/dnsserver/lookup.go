@@ -180,7 +180,10 @@ func owned(dst, rrs []dns.RR, owner string) []dns.RR {
 	return dst
 }
 
-// withOwner returns a shallow copy of rr owned by owner.
+// withOwner returns a shallow copy of rr owned by owner. The copy is made
+// per concrete type because dns.Copy deep-copies every field, which costs
+// allocations on the hot path of wildcard and case-echoing answers; the
+// shared rdata is never modified.
 func withOwner(rr dns.RR, owner string) dns.RR {
 	var c dns.RR
 	switch v := rr.(type) {
