@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nameport/nameport/sdk"
+)
+
+// displayer shows one kind of resource as a table for people or as JSON
+// (the SDK's wire types, indented) for programs.
+type displayer interface {
+	// JSON is the value printed by --output json.
+	JSON() any
+	// Table writes the header row and one row per item, cells separated by
+	// tabs.
+	Table(w io.Writer)
+}
+
+// display prints d in the format chosen with --output.
+func display(opts *Options, d displayer) error {
+	if opts.Output == "json" {
+		enc := json.NewEncoder(opts.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d.JSON())
+	}
+	tw := tabwriter.NewWriter(opts.Out, 0, 0, 2, ' ', 0)
+	d.Table(tw)
+	return tw.Flush()
+}
+
+func row(w io.Writer, cells ...string) { fmt.Fprintln(w, strings.Join(cells, "\t")) }
+
+// availabilityDisplay shows the answer of a domain check.
+type availabilityDisplay struct{ a *sdk.Availability }
+
+func (d availabilityDisplay) JSON() any { return d.a }
+
+func (d availabilityDisplay) Table(w io.Writer) {
+	row(w, "DOMAIN", "AVAILABLE", "PRICE/YEAR", "PREMIUM")
+	available := "yes"
+	if !d.a.Available {
+		available = "no"
+		if d.a.Reason != "" {
+			available += " (" + strings.ReplaceAll(d.a.Reason, "_", " ") + ")"
+		}
+	}
+	row(w, d.a.Domain, available, money(d.a.Price), yesNo(d.a.IsPremium))
+}
+
+// domainDisplay shows domains: one (domain get) or a list (domain list).
+type domainDisplay struct {
+	domains []sdk.Domain
+	single  bool
+}
+
+func (d domainDisplay) JSON() any {
+	if d.single && len(d.domains) == 1 {
+		return d.domains[0]
+	}
+	if d.domains == nil {
+		return []sdk.Domain{}
+	}
+	return d.domains
+}
+
+func (d domainDisplay) Table(w io.Writer) {
+	row(w, domainHeader...)
+	for _, dom := range d.domains {
+		row(w, domainCells(dom)...)
+	}
+}
+
+var domainHeader = []string{"DOMAIN", "EXPIRES", "AUTO-RENEW", "PRICE/YEAR", "PREMIUM", "NAMESERVERS"}
+
+func domainCells(d sdk.Domain) []string {
+	ns := "Nameport DNS"
+	if len(d.Nameservers) > 0 {
+		ns = strings.Join(d.Nameservers, ",")
+	}
+	return []string{d.Domain, date(d.ExpiresAt), yesNo(d.AutoRenew), money(d.Price), yesNo(d.IsPremium), ns}
+}
+
+// registrationDisplay shows a new domain with its charge and the wallet
+// after it.
+type registrationDisplay struct{ r *sdk.Registration }
+
+func (d registrationDisplay) JSON() any { return d.r }
+
+func (d registrationDisplay) Table(w io.Writer) {
+	row(w, append(domainHeader[:len(domainHeader):len(domainHeader)], "CHARGED", "BALANCE")...)
+	row(w, append(domainCells(d.r.Domain), money(-d.r.Transaction.Amount), money(d.r.Wallet.Balance))...)
+}
+
+// recordDisplay shows DNS records.
+type recordDisplay struct{ records []sdk.Record }
+
+func (d recordDisplay) JSON() any {
+	if d.records == nil {
+		return []sdk.Record{}
+	}
+	return d.records
+}
+
+func (d recordDisplay) Table(w io.Writer) {
+	row(w, "NAME", "TYPE", "TTL", "PRIORITY", "CONTENT")
+	for _, r := range d.records {
+		priority := ""
+		if r.Priority != nil {
+			priority = strconv.Itoa(*r.Priority)
+		}
+		row(w, r.Name, r.Type, strconv.Itoa(r.TTL), priority, r.Content)
+	}
+}
+
+// walletDisplay shows the wallet's balance.
+type walletDisplay struct{ w *sdk.Wallet }
+
+func (d walletDisplay) JSON() any { return d.w }
+
+func (d walletDisplay) Table(w io.Writer) {
+	row(w, "BALANCE", "CURRENCY")
+	row(w, money(d.w.Balance), d.w.Currency)
+}
+
+// depositDisplay shows a deposit and the wallet after it.
+type depositDisplay struct{ d *sdk.Deposit }
+
+func (d depositDisplay) JSON() any { return d.d }
+
+func (d depositDisplay) Table(w io.Writer) {
+	row(w, "TRANSACTION", "STATUS", "AMOUNT", "METHOD", "BALANCE")
+	tx := d.d.Transaction
+	row(w, strconv.FormatInt(tx.ID, 10), tx.Status, money(tx.Amount), tx.PaymentMethod, money(d.d.Wallet.Balance))
+}
+
+// transactionDisplay shows the wallet's ledger.
+type transactionDisplay struct{ txs []sdk.Transaction }
+
+func (d transactionDisplay) JSON() any {
+	if d.txs == nil {
+		return []sdk.Transaction{}
+	}
+	return d.txs
+}
+
+func (d transactionDisplay) Table(w io.Writer) {
+	row(w, "ID", "DATE", "TYPE", "AMOUNT", "STATUS", "METHOD", "DESCRIPTION")
+	for _, tx := range d.txs {
+		row(w, strconv.FormatInt(tx.ID, 10), tx.CreatedAt.Local().Format("2006-01-02 15:04"), strings.ReplaceAll(tx.Type, "_", " "),
+			money(tx.Amount), tx.Status, tx.PaymentMethod, tx.Description)
+	}
+}
+
+// money formats dollars as people read them: $8.00, -$8.00.
+func money(dollars float64) string {
+	cents := int64(math.Round(dollars * 100))
+	sign := ""
+	if cents < 0 {
+		sign, cents = "-", -cents
+	}
+	return fmt.Sprintf("%s$%d.%02d", sign, cents/100, cents%100)
+}
+
+func date(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Local().Format(time.DateOnly)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

@@ -1,0 +1,63 @@
+package sdk
+
+import (
+	"context"
+	"net/http"
+	"strings"
+)
+
+// DNSService manages the DNS records of your domains, which Nameport's
+// name servers answer with. Reach it as Client.DNS.
+type DNSService struct{ c *Client }
+
+// List returns every record of domain (e.g. "example.inf.nz"): the apex
+// first, then by name and type.
+//
+// Errors: CodeNotFound when you have no such domain.
+func (s *DNSService) List(ctx context.Context, domain string) ([]Record, error) {
+	if domain == "" {
+		return nil, errEmpty("domain")
+	}
+	var out RecordList
+	if err := s.c.do(ctx, http.MethodGet, recordsPath(domain), nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return out.Records, nil
+}
+
+// Upsert sets the records of one name and type: afterwards exactly
+// set.Values exist for set.Name and set.Type. It returns all of domain's
+// records after the change.
+//
+// Errors: CodeInvalid with a message per wrong value (e.g. an A record that
+// is not an IPv4 address, a CNAME beside other records); CodeNotFound when
+// you have no such domain.
+func (s *DNSService) Upsert(ctx context.Context, domain string, set RecordSet) ([]Record, error) {
+	if domain == "" {
+		return nil, errEmpty("domain")
+	}
+	var out RecordList
+	if err := s.c.do(ctx, http.MethodPut, recordsPath(domain), nil, set, &out); err != nil {
+		return nil, err
+	}
+	return out.Records, nil
+}
+
+// Delete removes every record of name and type (e.g. "www", "A"; "@" is the
+// domain itself, "*" the wildcard).
+//
+// Errors: CodeNotFound when you have no such domain or no such records.
+func (s *DNSService) Delete(ctx context.Context, domain, typ, name string) error {
+	switch {
+	case domain == "":
+		return errEmpty("domain")
+	case typ == "":
+		return errEmpty("record type")
+	case name == "":
+		return errEmpty("record name")
+	}
+	path := recordsPath(domain) + "/" + escape(strings.ToUpper(typ)) + "/" + escape(name)
+	return s.c.do(ctx, http.MethodDelete, path, nil, nil, nil)
+}
+
+func recordsPath(domain string) string { return "/v1/domains/" + escape(domain) + "/records" }

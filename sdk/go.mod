@@ -1,0 +1,3 @@
+module github.com/nameport/nameport/sdk
+
+go 1.23

@@ -1,0 +1,172 @@
+package sdk
+
+import "time"
+
+// These are the wire types of the /v1 API. The server encodes its answers
+// with these same types, so the SDK and the server cannot drift apart.
+// Money is in US dollars as JSON numbers (8 means $8.00); the server keeps
+// cents internally and never sends more than two decimals.
+
+// CheckRequest asks whether a domain can be registered.
+type CheckRequest struct {
+	Domain string `json:"domain" doc:"The full name: label and extension" example:"example.inf.nz"`
+}
+
+// Availability is the answer to a domain check.
+type Availability struct {
+	Domain    string `json:"domain" example:"example.inf.nz"`
+	Name      string `json:"name" doc:"The label, lower case" example:"example"`
+	Extension string `json:"extension" doc:"The extension with its leading dot" example:".inf.nz"`
+	Available bool   `json:"available"`
+	// Reason says why a name is not available: registered, reserved or
+	// premium_reserved. Empty when it is available.
+	Reason    string  `json:"reason,omitempty" enum:"registered,reserved,premium_reserved" doc:"Why the name is not available"`
+	IsPremium bool    `json:"isPremium"`
+	Price     float64 `json:"price" doc:"Yearly price in US dollars for your account (wholesale for registrars)" example:"6"`
+	Currency  string  `json:"currency" example:"USD"`
+}
+
+// RegisterRequest asks to register a domain and pay for it from the wallet.
+type RegisterRequest struct {
+	Domain string `json:"domain" example:"example.inf.nz"`
+	// Years is 1 to 10; 0 means 1.
+	Years int `json:"years,omitempty" minimum:"0" maximum:"10" doc:"1 to 10 (default 1)"`
+	// Nameservers, when given, become the domain's NS records: the domain
+	// is then delegated to them.
+	Nameservers []string `json:"nameservers,omitempty" maxItems:"13" doc:"Host names; they become the domain's NS records"`
+	// AutoRenew renews the domain from the wallet before it expires; nil
+	// means on.
+	AutoRenew *bool `json:"autoRenew,omitempty" doc:"Renew automatically from the wallet (default true)"`
+}
+
+// Domain is a registered domain.
+type Domain struct {
+	ID           int64     `json:"id"`
+	Domain       string    `json:"domain" example:"example.inf.nz"`
+	Name         string    `json:"name" example:"example"`
+	Extension    string    `json:"extension" example:".inf.nz"`
+	IsPremium    bool      `json:"isPremium"`
+	Price        float64   `json:"price" doc:"Yearly price paid, in US dollars" example:"6"`
+	AutoRenew    bool      `json:"autoRenew"`
+	Nameservers  []string  `json:"nameservers" doc:"The NS records at the domain's apex; empty when Nameport's DNS serves it"`
+	RegisteredAt time.Time `json:"registeredAt"`
+	ExpiresAt    time.Time `json:"expiresAt"`
+	// Status is active, expiring_soon (within 30 days) or expired (no
+	// longer resolves; renewable until GraceEndsAt, then released).
+	Status      string    `json:"status" enum:"active,expiring_soon,expired"`
+	GraceEndsAt time.Time `json:"graceEndsAt" doc:"An expired domain is released after this"`
+}
+
+// Registration is the outcome of registering a domain: the domain, its
+// charge, and the wallet after it.
+type Registration struct {
+	Domain      Domain      `json:"domain"`
+	Transaction Transaction `json:"transaction"`
+	Wallet      Wallet      `json:"wallet"`
+}
+
+// DomainPage is one page of domains, oldest first.
+type DomainPage struct {
+	Domains []Domain `json:"domains"`
+	// NextCursor fetches the next page; empty on the last page.
+	NextCursor string `json:"nextCursor,omitempty"`
+}
+
+// Record is one DNS record of a domain.
+type Record struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name" doc:"Relative to the domain: @, www, *, a.b" example:"www"`
+	Type     string `json:"type" enum:"A,AAAA,CNAME,MX,TXT,NS,SRV,CAA" example:"A"`
+	Content  string `json:"content" example:"192.0.2.10"`
+	TTL      int    `json:"ttl" example:"3600"`
+	Priority *int   `json:"priority,omitempty" doc:"MX and SRV only"`
+}
+
+// RecordList is the records of a domain: the apex first, then by name and
+// type.
+type RecordList struct {
+	Records []Record `json:"records"`
+}
+
+// RecordSet is every record of one name and type. Upserting a set replaces
+// all records of that name and type with its values.
+type RecordSet struct {
+	Name   string   `json:"name" doc:"Relative to the domain: @, www, *, a.b" example:"www"`
+	Type   string   `json:"type" enum:"A,AAAA,CNAME,MX,TXT,NS,SRV,CAA" example:"A"`
+	Values []string `json:"values" minItems:"1" maxItems:"100" doc:"The content of each record" example:"[\"192.0.2.10\",\"192.0.2.11\"]"`
+	// TTL is in seconds, 300 to 604800; 0 means 3600.
+	TTL int `json:"ttl,omitempty" doc:"Seconds, 300 to 604800 (default 3600)"`
+	// Priority applies to every value of an MX or SRV set.
+	Priority *int `json:"priority,omitempty" doc:"MX and SRV: 0 to 65535, for every value"`
+}
+
+// Wallet is the prepaid balance that pays for registrations and renewals.
+type Wallet struct {
+	Balance  float64 `json:"balance" doc:"US dollars" example:"50"`
+	Currency string  `json:"currency" example:"USD"`
+}
+
+// DepositRequest adds funds to the wallet.
+type DepositRequest struct {
+	Amount float64 `json:"amount" doc:"US dollars, at least 1, at most 2 decimals" example:"50"`
+	// PaymentMethod is credit_card (default), paypal, bank_transfer or upi.
+	PaymentMethod string `json:"paymentMethod,omitempty" doc:"credit_card (default), paypal, bank_transfer or upi"`
+}
+
+// Deposit is the outcome of a deposit: its transaction (completed, or
+// pending until the payment provider confirms it) and the wallet after it.
+type Deposit struct {
+	Transaction Transaction `json:"transaction"`
+	Wallet      Wallet      `json:"wallet"`
+}
+
+// Transaction is one entry of the wallet's ledger.
+type Transaction struct {
+	ID            int64     `json:"id"`
+	Type          string    `json:"type" enum:"deposit,withdrawal,domain_purchase,domain_renewal"`
+	Amount        float64   `json:"amount" doc:"US dollars; negative for debits" example:"-6"`
+	Status        string    `json:"status" enum:"pending,completed,failed"`
+	PaymentMethod string    `json:"paymentMethod" doc:"A deposit method, or wallet for debits"`
+	Description   string    `json:"description"`
+	DomainID      *int64    `json:"domainId,omitempty" doc:"The domain it paid for"`
+	CreatedAt     time.Time `json:"createdAt"`
+}
+
+// TransactionPage is one page of transactions, newest first.
+type TransactionPage struct {
+	Transactions []Transaction `json:"transactions"`
+	// NextCursor fetches the next page; empty on the last page.
+	NextCursor string `json:"nextCursor,omitempty"`
+}
+
+// Problem is an error answer of the API (RFC 9457 problem details).
+type Problem struct {
+	Type      string          `json:"type,omitempty" doc:"about:blank: the status and code say it all"`
+	Title     string          `json:"title" doc:"The HTTP status text" example:"Payment Required"`
+	Status    int             `json:"status" example:"402"`
+	Detail    string          `json:"detail" doc:"What went wrong, fit to show a person"`
+	Code      string          `json:"code" doc:"Stable machine-readable code" example:"insufficient_funds"`
+	RequestID string          `json:"requestId,omitempty" doc:"Quote it when asking for support"`
+	Errors    []ProblemDetail `json:"errors,omitempty" doc:"Which input fields are wrong, for validation errors"`
+}
+
+// ProblemDetail names one invalid input.
+type ProblemDetail struct {
+	Location string `json:"location,omitempty" example:"body.domain"`
+	Message  string `json:"message"`
+}
+
+// Error codes of Problem.Code.
+const (
+	CodeInvalid               = "invalid"
+	CodeUnauthenticated       = "unauthenticated"
+	CodeForbidden             = "forbidden"
+	CodeNotFound              = "not_found"
+	CodeConflict              = "conflict"
+	CodeInsufficientFunds     = "insufficient_funds"
+	CodeTooManyRequests       = "too_many_requests"
+	CodeIdempotencyKeyReused  = "idempotency_key_reused"
+	CodeIdempotencyInProgress = "idempotency_in_progress"
+	CodeRequestTooLarge       = "request_too_large"
+	CodeInternal              = "internal"
+)
