@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/miekg/dns"
 	"github.com/uptrace/bun"
@@ -75,38 +76,42 @@ func (s *Service) ApplyImport(ctx context.Context, d Domain, text string) (Plan,
 			return err
 		}
 		plan = diff(current, incoming)
-		now := s.clock()
-		if len(plan.Remove) > 0 {
-			ids := make([]int64, len(plan.Remove))
-			for i, r := range plan.Remove {
-				ids[i] = r.ID
-			}
-			if _, err := tx.NewDelete().Model((*Record)(nil)).Where("domain_id = ?", d.ID).
-				Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
-				return err
-			}
-		}
-		for i := range plan.Change {
-			plan.Change[i].UpdatedAt = now
-			if _, err := tx.NewUpdate().Model(&plan.Change[i]).Column("ttl", "priority", "updated_at").
-				WherePK().Where("domain_id = ?", d.ID).Exec(ctx); err != nil {
-				return err
-			}
-		}
-		if len(plan.Add) > 0 {
-			for i := range plan.Add {
-				plan.Add[i].CreatedAt, plan.Add[i].UpdatedAt = now, now
-			}
-			if _, err := tx.NewInsert().Model(&plan.Add).Exec(ctx); err != nil {
-				return err
-			}
-		}
-		return nil
+		return applyPlan(ctx, tx, d, plan, s.clock())
 	})
 	if err != nil {
 		return Plan{}, wrap("import records of", d, err)
 	}
 	return plan, nil
+}
+
+// applyPlan makes plan's changes to the records of d inside tx.
+func applyPlan(ctx context.Context, tx bun.IDB, d Domain, plan Plan, now time.Time) error {
+	if len(plan.Remove) > 0 {
+		ids := make([]int64, len(plan.Remove))
+		for i, r := range plan.Remove {
+			ids[i] = r.ID
+		}
+		if _, err := tx.NewDelete().Model((*Record)(nil)).Where("domain_id = ?", d.ID).
+			Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	for i := range plan.Change {
+		plan.Change[i].UpdatedAt = now
+		if _, err := tx.NewUpdate().Model(&plan.Change[i]).Column("ttl", "priority", "updated_at").
+			WherePK().Where("domain_id = ?", d.ID).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	if len(plan.Add) > 0 {
+		for i := range plan.Add {
+			plan.Add[i].CreatedAt, plan.Add[i].UpdatedAt = now, now
+		}
+		if _, err := tx.NewInsert().Model(&plan.Add).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // recordKey identifies a record for duplicates and import plans.

@@ -1,0 +1,313 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/idempotency"
+	"github.com/nameport/nameport/internal/ratelimit"
+	"github.com/nameport/nameport/sdk"
+)
+
+// RateLimits are the per-key limits of /v1 (spec section 9), counted over
+// Window.
+type RateLimits struct {
+	Window        time.Duration
+	Checks        int
+	Registrations int
+	DNS           int
+}
+
+// DefaultRateLimits are the spec's: per minute, 100 availability checks, 20
+// registrations and 50 DNS operations.
+var DefaultRateLimits = RateLimits{Window: time.Minute, Checks: 100, Registrations: 20, DNS: 50}
+
+// maxBodyBytes bounds request bodies (huma's default, which /api uses too).
+const maxBodyBytes = 1 << 20
+
+// v1 holds what the /v1 middlewares share.
+type v1 struct {
+	api      huma.API
+	accounts *account.Service
+	limiter  *ratelimit.Limiter
+	limits   RateLimits
+	requests *idempotency.Store
+}
+
+// rateClass names the limit an operation counts against.
+type rateClass struct {
+	name  string
+	limit func(RateLimits) int
+	what  string // for the 429 message
+}
+
+var (
+	checksLimit        = &rateClass{"checks", func(l RateLimits) int { return l.Checks }, "availability checks"}
+	registrationsLimit = &rateClass{"registrations", func(l RateLimits) int { return l.Registrations }, "registrations"}
+	dnsLimit           = &rateClass{"dns", func(l RateLimits) int { return l.DNS }, "DNS operations"}
+)
+
+func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, limits RateLimits) *v1 {
+	if limits == (RateLimits{}) {
+		limits = DefaultRateLimits
+	}
+	oapi := a.OpenAPI()
+	if oapi.Components.SecuritySchemes == nil {
+		oapi.Components.SecuritySchemes = map[string]*huma.SecurityScheme{}
+	}
+	oapi.Components.SecuritySchemes["apiKey"] = &huma.SecurityScheme{Type: "apiKey", In: "header", Name: "X-API-Key",
+		Description: "The registrar's API key, from the API tab of the registrar dashboard."}
+	oapi.Components.SecuritySchemes["bearer"] = &huma.SecurityScheme{Type: "http", Scheme: "bearer",
+		Description: "The same API key, as Authorization: Bearer KEY."}
+	oapi.Tags = append(oapi.Tags, &huma.Tag{Name: "Registrar API", Description: "/v1 is the registrar API, " +
+		"used by the Go SDK (github.com/nameport/nameport/sdk) and nameportctl. Authenticate with your API key as " +
+		"X-API-Key: KEY or Authorization: Bearer KEY; a web session does not work here. Rate limits per key: " +
+		"100 availability checks, 20 registrations and 50 DNS operations a minute; every answer carries " +
+		"RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, and a 429 says Retry-After (seconds). Send an " +
+		"Idempotency-Key with every POST and PUT: a retry with the same key and body returns the first answer " +
+		"(Idempotent-Replayed: true) without registering or charging again; the same key with another body is " +
+		"a 422. Errors are RFC 9457 problem details (application/problem+json) with a stable code: invalid, " +
+		"unauthenticated, not_found, conflict, insufficient_funds, too_many_requests, idempotency_key_reused, " +
+		"idempotency_in_progress. Lists come a page at a time: pass nextCursor as cursor until it is absent. " +
+		"Money is in US dollars."})
+	return &v1{api: a, accounts: accounts, limiter: ratelimit.New(limits.Window, nil), limits: limits, requests: requests}
+}
+
+// registerV1 registers a /v1 operation: API-key authentication, its rate
+// limit (class may be nil), idempotency for POST and PUT, and errors as
+// problem details in the document.
+func registerV1[I, O any](v *v1, op huma.Operation, class *rateClass, handler func(context.Context, *I) (*O, error)) {
+	op.Security = []map[string][]string{{"apiKey": {}}, {"bearer": {}}}
+	op.Middlewares = huma.Middlewares{v.authenticate}
+	if class != nil {
+		op.Middlewares = append(op.Middlewares, v.rateLimit(class))
+	}
+	if op.Method == http.MethodPost || op.Method == http.MethodPut {
+		op.Middlewares = append(op.Middlewares, v.idempotent)
+	}
+	op.MaxBodyBytes = maxBodyBytes
+	errs := append([]int{http.StatusUnauthorized}, op.Errors...)
+	if class != nil {
+		errs = append(errs, http.StatusTooManyRequests)
+	}
+	op.Errors = nil
+	if op.Responses == nil {
+		op.Responses = map[string]*huma.Response{}
+	}
+	schema := v.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[sdk.Problem](), true, "Problem")
+	for _, status := range errs {
+		op.Responses[strconv.Itoa(status)] = &huma.Response{Description: http.StatusText(status),
+			Content: map[string]*huma.MediaType{problemContentType: {Schema: schema}}}
+	}
+	huma.Register(v.api, op, handler)
+}
+
+type keyUserKey struct{}
+
+// keyUser returns the account whose API key authenticated the request.
+func keyUser(ctx context.Context) *account.User {
+	u, _ := ctx.Value(keyUserKey{}).(*account.User)
+	return u
+}
+
+// authenticate finds the registrar of the request's API key, sent as
+// X-API-Key or Authorization: Bearer. A session cookie is not enough: /v1 is
+// for programs.
+func (v *v1) authenticate(ctx huma.Context, next func(huma.Context)) {
+	key := strings.TrimSpace(ctx.Header("X-API-Key"))
+	if key == "" {
+		if auth := ctx.Header("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "Bearer ") {
+			key = strings.TrimSpace(auth[7:])
+		}
+	}
+	if key == "" {
+		writeProblem(ctx, newProblem(ctx.Context(), http.StatusUnauthorized, sdk.CodeUnauthenticated,
+			"Send your API key in the X-API-Key header or as Authorization: Bearer KEY"))
+		return
+	}
+	u, err := v.accounts.ByAPIKey(ctx.Context(), key)
+	if err != nil {
+		writeProblem(ctx, asProblem(ctx.Context(), err))
+		return
+	}
+	next(huma.WithValue(ctx, keyUserKey{}, u))
+}
+
+// rateLimit counts the request against its key's limit of class and refuses
+// it, with Retry-After, when the limit is reached.
+func (v *v1) rateLimit(class *rateClass) func(huma.Context, func(huma.Context)) {
+	return func(ctx huma.Context, next func(huma.Context)) {
+		limit := class.limit(v.limits)
+		d := v.limiter.Allow(class.name+":"+strconv.FormatInt(keyUser(ctx.Context()).ID, 10), limit)
+		window := int(v.limits.Window.Seconds())
+		ctx.SetHeader("RateLimit-Policy", fmt.Sprintf("%d;w=%d", limit, window))
+		ctx.SetHeader("RateLimit-Limit", strconv.Itoa(d.Limit))
+		ctx.SetHeader("RateLimit-Remaining", strconv.Itoa(d.Remaining))
+		ctx.SetHeader("RateLimit-Reset", strconv.Itoa(ceilSeconds(d.Reset)))
+		if !d.Allowed {
+			wait := ceilSeconds(d.RetryAfter)
+			p := newProblem(ctx.Context(), http.StatusTooManyRequests, sdk.CodeTooManyRequests, fmt.Sprintf(
+				"Rate limit reached: %d %s per %s. Retry in %d seconds.", limit, class.what, windowText(v.limits.Window), wait))
+			p.headers = http.Header{"Retry-After": {strconv.Itoa(wait)}}
+			writeProblem(ctx, p)
+			return
+		}
+		next(ctx)
+	}
+}
+
+func windowText(w time.Duration) string {
+	if w == time.Minute {
+		return "minute"
+	}
+	return w.String()
+}
+
+func ceilSeconds(d time.Duration) int {
+	if d <= 0 {
+		return 0
+	}
+	return int((d + time.Second - 1) / time.Second)
+}
+
+// idempotent makes a POST or PUT with an Idempotency-Key safe to retry: the
+// first success is saved and replayed for the same key and body; the same
+// key with another body is refused. Failures are not saved, since they
+// changed nothing: retrying runs the request again.
+func (v *v1) idempotent(ctx huma.Context, next func(huma.Context)) {
+	key := idempotency.Normalize(ctx.Header("Idempotency-Key"))
+	if key == "" {
+		next(ctx)
+		return
+	}
+	if err := idempotency.CheckKey(key); err != nil {
+		writeProblem(ctx, asProblem(ctx.Context(), err))
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(ctx.BodyReader(), maxBodyBytes+1))
+	if err != nil {
+		writeProblem(ctx, newProblem(ctx.Context(), http.StatusBadRequest, sdk.CodeInvalid, "The request body could not be read"))
+		return
+	}
+	if len(body) > maxBodyBytes {
+		writeProblem(ctx, newProblem(ctx.Context(), http.StatusRequestEntityTooLarge, sdk.CodeRequestTooLarge,
+			"The request body is larger than 1 MiB"))
+		return
+	}
+	u := keyUser(ctx.Context())
+	u2 := ctx.URL()
+	sum := sha256.Sum256([]byte(ctx.Method() + " " + u2.Path + "?" + u2.RawQuery + "\n" + string(body)))
+	fingerprint := hex.EncodeToString(sum[:])
+
+	saved, err := v.requests.Begin(ctx.Context(), u.ID, key, fingerprint)
+	if err != nil {
+		p := asProblem(ctx.Context(), err)
+		if errors.Is(err, idempotency.ErrReused) {
+			p.Code = sdk.CodeIdempotencyKeyReused
+		}
+		if errors.Is(err, idempotency.ErrInProgress) {
+			p.Code = sdk.CodeIdempotencyInProgress
+			p.headers = http.Header{"Retry-After": {"1"}}
+		}
+		writeProblem(ctx, p)
+		return
+	}
+	if saved != nil {
+		ctx.SetHeader("Content-Type", saved.ContentType)
+		ctx.SetHeader("Idempotent-Replayed", "true")
+		ctx.SetStatus(saved.Status)
+		_, _ = ctx.BodyWriter().Write(saved.Body)
+		return
+	}
+
+	rec := &recordingContext{humaContext: ctx, body: bytes.NewReader(body)}
+	finished := false
+	defer func() {
+		if finished {
+			return
+		}
+		// A panic or a failure: nothing to replay, so a retry runs again.
+		// The request's own context may be over; the release must not be.
+		if err := v.requests.Abandon(context.WithoutCancel(ctx.Context()), u.ID, key); err != nil {
+			logger(ctx.Context()).Error("idempotency: release key", "err", err)
+		}
+	}()
+	next(rec)
+	if rec.status >= 200 && rec.status < 300 {
+		answer := idempotency.Answer{Status: rec.status, ContentType: rec.contentType, Body: rec.buf.Bytes()}
+		if err := v.requests.Finish(context.WithoutCancel(ctx.Context()), u.ID, key, answer); err != nil {
+			logger(ctx.Context()).Error("idempotency: save answer", "err", err)
+		}
+		finished = true
+	}
+}
+
+// humaContext lets recordingContext embed a huma.Context: embedded as
+// huma.Context its field would be named Context, hiding the method Context().
+type humaContext = huma.Context
+
+// recordingContext passes a response through and keeps a copy of it, and
+// serves a request body that was already read.
+type recordingContext struct {
+	humaContext
+	body        io.Reader
+	status      int
+	contentType string
+	buf         bytes.Buffer
+}
+
+func (c *recordingContext) BodyReader() io.Reader { return c.body }
+
+func (c *recordingContext) SetStatus(code int) {
+	c.status = code
+	c.humaContext.SetStatus(code)
+}
+
+func (c *recordingContext) SetHeader(name, value string) {
+	if strings.EqualFold(name, "Content-Type") {
+		c.contentType = value
+	}
+	c.humaContext.SetHeader(name, value)
+}
+
+func (c *recordingContext) BodyWriter() io.Writer {
+	return io.MultiWriter(c.humaContext.BodyWriter(), &c.buf)
+}
+
+// Cursors are opaque to clients: the id to continue from, encoded.
+func encodeCursor(id int64) string {
+	return "c" + strconv.FormatInt(id, 36)
+}
+
+func decodeCursor(cursor string) (int64, error) {
+	if cursor == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(strings.TrimPrefix(cursor, "c"), 36, 64)
+	if err != nil || !strings.HasPrefix(cursor, "c") || id <= 0 {
+		return 0, apperr.New(apperr.Invalid, "cursor is not valid: pass the nextCursor of the previous page")
+	}
+	return id, nil
+}
+
+// writeJSONTo is json for middlewares that answer before huma does.
+func writeJSONTo(ctx huma.Context, status int, contentType string, body any) {
+	ctx.SetHeader("Content-Type", contentType)
+	ctx.SetStatus(status)
+	_ = json.NewEncoder(ctx.BodyWriter()).Encode(body)
+}

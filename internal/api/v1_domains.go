@@ -1,0 +1,194 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/registration"
+	"github.com/nameport/nameport/internal/zone"
+	"github.com/nameport/nameport/pkg/money"
+	"github.com/nameport/nameport/sdk"
+)
+
+type V1CheckInput struct {
+	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Retrying with the same key and body returns the first answer without repeating the effect; kept 24 hours"`
+	Body           sdk.CheckRequest
+}
+
+type V1CheckOutput struct {
+	Body sdk.Availability
+}
+
+type V1RegisterInput struct {
+	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Retrying with the same key and body returns the first answer without repeating the effect; kept 24 hours"`
+	Body           sdk.RegisterRequest
+}
+
+type V1RegisterOutput struct {
+	Body sdk.Registration
+}
+
+type V1DomainListInput struct {
+	Limit  int    `query:"limit" minimum:"1" maximum:"100" default:"50" doc:"Domains per page"`
+	Cursor string `query:"cursor" doc:"nextCursor of the previous page"`
+}
+
+type V1DomainListOutput struct {
+	Body sdk.DomainPage
+}
+
+type V1DomainInput struct {
+	Domain string `path:"domain" doc:"The full name" example:"example.inf.nz"`
+}
+
+type V1DomainOutput struct {
+	Body sdk.Domain
+}
+
+func toV1Domain(domains *registration.Service, d registration.Domain, nameservers []string) sdk.Domain {
+	if nameservers == nil {
+		nameservers = []string{}
+	}
+	t := domains.TermsOf(&d, catalog.Buyer{})
+	return sdk.Domain{ID: d.ID, Domain: d.Name + d.Extension, Name: d.Name, Extension: d.Extension,
+		IsPremium: d.IsPremium, Price: money.Dollars(d.PriceCents), AutoRenew: d.AutoRenew, Nameservers: nameservers,
+		RegisteredAt: d.RegisteredAt.UTC(), ExpiresAt: d.ExpiresAt.UTC(), Status: t.Status, GraceEndsAt: t.GraceEndsAt}
+}
+
+func toV1Transaction(t *billing.Transaction) sdk.Transaction {
+	out := sdk.Transaction{ID: t.ID, Type: t.Type, Amount: money.Dollars(t.AmountCents), Status: t.Status,
+		PaymentMethod: t.PaymentMethod, Description: t.Description, CreatedAt: t.CreatedAt.UTC()}
+	if t.DomainID != 0 {
+		out.DomainID = &t.DomainID
+	}
+	return out
+}
+
+func toV1Wallet(w billing.Wallet) sdk.Wallet {
+	return sdk.Wallet{Balance: money.Dollars(w.BalanceCents), Currency: w.Currency}
+}
+
+// splitDomain splits a full name for a check or registration.
+func splitDomain(full string) (label, ext string, err error) {
+	label, ext, ok := registration.SplitName(full)
+	if !ok {
+		return "", "", apperr.New(apperr.Invalid, "Enter the full domain name, such as example.inf.nz")
+	}
+	return label, ext, nil
+}
+
+func addV1DomainRoutes(v *v1, domains *registration.Service, wallets *billing.Service, cat *catalog.Service, records *zone.Service) {
+	tags := []string{"Registrar API"}
+
+	registerV1(v, huma.Operation{
+		OperationID: "v1-domains-check", Method: http.MethodPost, Path: "/v1/domains/check", Tags: tags,
+		Summary:     "Check a domain's availability and price",
+		Description: "Whether the name can be registered, and its yearly price for your account (wholesale by tier).",
+		Errors:      []int{http.StatusUnprocessableEntity},
+	}, checksLimit, func(ctx context.Context, in *V1CheckInput) (*V1CheckOutput, error) {
+		u := keyUser(ctx)
+		label, ext, err := splitDomain(in.Body.Domain)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		a, err := cat.Check(ctx, label, ext, buyerOf(u))
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		return &V1CheckOutput{Body: sdk.Availability{Domain: a.Name + a.Extension, Name: a.Name, Extension: a.Extension,
+			Available: a.Available, Reason: a.Reason, IsPremium: a.Quote.IsPremium,
+			Price: money.Dollars(a.Quote.PriceCents), Currency: billing.Currency}}, nil
+	})
+
+	registerV1(v, huma.Operation{
+		OperationID: "v1-domains-register", Method: http.MethodPost, Path: "/v1/domains/register", Tags: tags,
+		Summary: "Register a domain",
+		Description: "Registers the name for your account and pays years × its yearly price from your wallet, in one " +
+			"transaction. Name servers given become the domain's NS records.",
+		DefaultStatus: http.StatusCreated,
+		Errors:        []int{http.StatusPaymentRequired, http.StatusConflict, http.StatusUnprocessableEntity},
+	}, registrationsLimit, func(ctx context.Context, in *V1RegisterInput) (*V1RegisterOutput, error) {
+		u := keyUser(ctx)
+		b := in.Body
+		label, ext, err := splitDomain(b.Domain)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		r, err := domains.Register(ctx, u.ID, buyerOf(u), registration.Request{Name: label, Extension: ext,
+			Years: b.Years, AutoRenew: b.AutoRenew, Nameservers: b.Nameservers, IdempotencyKey: in.IdempotencyKey})
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		ns, err := records.NameserversOf(ctx, []int64{r.Domain.ID})
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		w, err := wallets.Wallet(ctx, u.ID)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		return &V1RegisterOutput{Body: sdk.Registration{Domain: toV1Domain(domains, *r.Domain, ns[r.Domain.ID]),
+			Transaction: toV1Transaction(r.Transaction), Wallet: toV1Wallet(w)}}, nil
+	})
+
+	registerV1(v, huma.Operation{
+		OperationID: "v1-domains-list", Method: http.MethodGet, Path: "/v1/domains", Tags: tags,
+		Summary: "List your domains", Description: "Oldest first, a page at a time: follow nextCursor until it is empty.",
+		Errors: []int{http.StatusUnprocessableEntity},
+	}, nil, func(ctx context.Context, in *V1DomainListInput) (*V1DomainListOutput, error) {
+		u := keyUser(ctx)
+		after, err := decodeCursor(in.Cursor)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		limit := in.Limit
+		if limit == 0 {
+			limit = 50
+		}
+		list, err := domains.ListPage(ctx, u.ID, after, limit+1)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		// One more than asked tells whether another page follows.
+		more := len(list) > limit
+		if more {
+			list = list[:limit]
+		}
+		ids := make([]int64, len(list))
+		for i, d := range list {
+			ids[i] = d.ID
+		}
+		ns, err := records.NameserversOf(ctx, ids)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		page := sdk.DomainPage{Domains: make([]sdk.Domain, len(list))}
+		for i, d := range list {
+			page.Domains[i] = toV1Domain(domains, d, ns[d.ID])
+		}
+		if more {
+			page.NextCursor = encodeCursor(list[len(list)-1].ID)
+		}
+		return &V1DomainListOutput{Body: page}, nil
+	})
+
+	registerV1(v, huma.Operation{
+		OperationID: "v1-domains-get", Method: http.MethodGet, Path: "/v1/domains/{domain}", Tags: tags,
+		Summary: "Get one of your domains", Errors: []int{http.StatusNotFound},
+	}, nil, func(ctx context.Context, in *V1DomainInput) (*V1DomainOutput, error) {
+		d, err := domains.GetByName(ctx, keyUser(ctx).ID, in.Domain)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		ns, err := records.NameserversOf(ctx, []int64{d.ID})
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		return &V1DomainOutput{Body: toV1Domain(domains, *d, ns[d.ID])}, nil
+	})
+}

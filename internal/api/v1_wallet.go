@@ -1,0 +1,101 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/pkg/money"
+	"github.com/nameport/nameport/sdk"
+)
+
+type V1WalletOutput struct {
+	Body sdk.Wallet
+}
+
+type V1DepositInput struct {
+	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Retrying with the same key and body returns the first answer without repeating the effect; kept 24 hours"`
+	Body           sdk.DepositRequest
+}
+
+type V1DepositOutput struct {
+	Body sdk.Deposit
+}
+
+type V1TransactionListInput struct {
+	Limit  int    `query:"limit" minimum:"1" maximum:"100" default:"50" doc:"Transactions per page"`
+	Cursor string `query:"cursor" doc:"nextCursor of the previous page"`
+}
+
+type V1TransactionListOutput struct {
+	Body sdk.TransactionPage
+}
+
+func addV1WalletRoutes(v *v1, wallets *billing.Service) {
+	tags := []string{"Registrar API"}
+
+	registerV1(v, huma.Operation{
+		OperationID: "v1-wallet-get", Method: http.MethodGet, Path: "/v1/wallet", Tags: tags,
+		Summary: "Your wallet balance",
+	}, nil, func(ctx context.Context, _ *struct{}) (*V1WalletOutput, error) {
+		w, err := wallets.Wallet(ctx, keyUser(ctx).ID)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		return &V1WalletOutput{Body: toV1Wallet(w)}, nil
+	})
+
+	registerV1(v, huma.Operation{
+		OperationID: "v1-wallet-deposit", Method: http.MethodPost, Path: "/v1/wallet/deposits", Tags: tags,
+		Summary:       "Add funds to your wallet",
+		Description:   "Without a payment provider (demo mode) the deposit completes at once; with one it stays pending until the provider confirms it.",
+		DefaultStatus: http.StatusCreated,
+		Errors:        []int{http.StatusUnprocessableEntity},
+	}, nil, func(ctx context.Context, in *V1DepositInput) (*V1DepositOutput, error) {
+		u := keyUser(ctx)
+		cents, ok := money.FromDollars(in.Body.Amount)
+		if !ok {
+			return nil, problem(ctx, apperr.New(apperr.Invalid, "Amount must have at most 2 decimals"))
+		}
+		t, w, err := wallets.DepositOnce(ctx, u.ID, cents, in.Body.PaymentMethod, in.IdempotencyKey)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		return &V1DepositOutput{Body: sdk.Deposit{Transaction: toV1Transaction(t), Wallet: toV1Wallet(w)}}, nil
+	})
+
+	registerV1(v, huma.Operation{
+		OperationID: "v1-transactions-list", Method: http.MethodGet, Path: "/v1/transactions", Tags: tags,
+		Summary: "Your wallet transactions", Description: "Newest first, a page at a time: follow nextCursor until it is empty.",
+		Errors: []int{http.StatusUnprocessableEntity},
+	}, nil, func(ctx context.Context, in *V1TransactionListInput) (*V1TransactionListOutput, error) {
+		before, err := decodeCursor(in.Cursor)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		limit := in.Limit
+		if limit == 0 {
+			limit = 50
+		}
+		txs, err := wallets.TransactionsPage(ctx, keyUser(ctx).ID, before, limit+1)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		// One more than asked tells whether another page follows.
+		more := len(txs) > limit
+		if more {
+			txs = txs[:limit]
+		}
+		page := sdk.TransactionPage{Transactions: make([]sdk.Transaction, len(txs))}
+		for i := range txs {
+			page.Transactions[i] = toV1Transaction(&txs[i])
+		}
+		if more {
+			page.NextCursor = encodeCursor(txs[len(txs)-1].ID)
+		}
+		return &V1TransactionListOutput{Body: page}, nil
+	})
+}

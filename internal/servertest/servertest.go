@@ -1,0 +1,115 @@
+// Package servertest runs a real `nameport serve` (every role) in-process for
+// tests in any package: the SDK's integration tests, the CLI's binary tests
+// and the server's own.
+package servertest
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/config"
+	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/dbtest"
+	"github.com/nameport/nameport/internal/server"
+)
+
+// Server is a running server.
+type Server struct {
+	URL         string // http://127.0.0.1:PORT
+	DatabaseURL string
+	DNSAddr     string
+	stop        func() error
+}
+
+// Stop shuts the server down gracefully and returns what Run returned. It is
+// also called when the test ends; calling it twice is harmless.
+func (s *Server) Stop() error { return s.stop() }
+
+// Start runs a server on a fresh database of engine until t ends. edit, when
+// not nil, changes the configuration first. The server's log is shown when
+// the test fails.
+func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
+	t.Helper()
+	cfg := config.Config{
+		HTTPAddr: "127.0.0.1:0", DNSAddr: FreeDNSAddr(t), DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
+		Roles: []string{config.RoleAPI, config.RoleDNS, config.RoleWorker}, Migrate: true, SessionTTL: time.Hour,
+	}
+	if edit != nil {
+		edit(&cfg)
+	}
+	logs := &LockedBuffer{}
+	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("nameport log:\n%s", logs.String())
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- server.Run(ctx, cfg, logger, func(a string) { addr <- a }) }()
+	select {
+	case a := <-addr:
+		var once sync.Once
+		var stopErr error
+		s := &Server{URL: "http://" + a, DatabaseURL: cfg.DatabaseURL, DNSAddr: cfg.DNSAddr, stop: func() error {
+			once.Do(func() {
+				cancel()
+				stopErr = <-done
+			})
+			return stopErr
+		}}
+		t.Cleanup(func() { _ = s.Stop() })
+		return s
+	case err := <-done:
+		cancel()
+		t.Fatalf("server did not start: %v", err)
+	case <-time.After(30 * time.Second):
+		cancel()
+		t.Fatal("server did not start in time")
+	}
+	return nil
+}
+
+// FreeDNSAddr returns a loopback address whose port is free for UDP and TCP.
+func FreeDNSAddr(t testing.TB) string {
+	t.Helper()
+	for range 20 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		addr := l.Addr().String()
+		l.Close()
+		if pc, err := net.ListenPacket("udp", addr); err == nil {
+			pc.Close()
+			return addr
+		}
+	}
+	t.Fatal("no free port for DNS")
+	return ""
+}
+
+// LockedBuffer is a bytes.Buffer that a process and a logger may write to
+// while the test reads it.
+type LockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *LockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *LockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
