@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ import (
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/registration"
 	"github.com/nameport/nameport/internal/server"
 )
 
@@ -49,7 +51,7 @@ func newRootCmd() *cobra.Command {
 		slog.SetDefault(logger)
 		return cfg, logger, nil
 	}
-	root.AddCommand(newServeCmd(load), newMigrateCmd(load), newAdminCmd(load), newOpenAPICmd())
+	root.AddCommand(newServeCmd(load), newMigrateCmd(load), newAdminCmd(load), newJobsCmd(load), newOpenAPICmd())
 	return root
 }
 
@@ -134,6 +136,62 @@ func newAdminCmd(load loader) *cobra.Command {
 	config.Register(create.Flags(), "secret")
 	admin.AddCommand(create)
 	return admin
+}
+
+func newJobsCmd(load loader) *cobra.Command {
+	jobs := &cobra.Command{Use: "jobs", Short: "Run background work at once"}
+	var at string
+	renewals := &cobra.Command{
+		Use:   "run-renewals",
+		Short: "Run one domain lifecycle scan now",
+		Long: "Runs one scan of the domain lifecycle, as the worker does every --renew-interval: queues the renewal\n" +
+			"of auto-renewing domains that expire within --renew-ahead (running workers pay them), sends expiry\n" +
+			"warnings and expiry notices, and releases domains whose grace period is over.",
+		Example: "  nameport jobs run-renewals\n  nameport jobs run-renewals --now 2027-11-01T00:00:00Z",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, _, err := load(cmd)
+			if err != nil {
+				return err
+			}
+			now := time.Now
+			if at != "" {
+				t, err := time.Parse(time.RFC3339, at)
+				if err != nil {
+					return fmt.Errorf("--now %q: use RFC 3339, like 2027-11-01T00:00:00Z", at)
+				}
+				now = func() time.Time { return t }
+			}
+			d, err := openMigrated(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			if err := d.SetupJobs(db.JobsConfig{}); err != nil {
+				return err
+			}
+			svc, err := server.NewServices(d, cfg, nil)
+			if err != nil {
+				return err
+			}
+			if err := svc.Catalog.Load(cmd.Context()); err != nil {
+				return err
+			}
+			domains := registration.NewService(d, svc.Catalog, svc.Wallets, now)
+			domains.Notify, domains.Buyers = svc.Domains.Notify, svc.Domains.Buyers
+			report, err := domains.Scan(cmd.Context(), cfg.RenewAhead)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), report)
+			return nil
+		},
+	}
+	renewals.Flags().StringVar(&at, "now", "", "scan as of this time (RFC 3339), for tests and catching up")
+	config.Register(renewals.Flags(), config.DatabaseFlags...)
+	config.Register(renewals.Flags(), "secret", "renew-ahead", "smtp-url", "mail-from", "public-url")
+	jobs.AddCommand(renewals)
+	return jobs
 }
 
 func newOpenAPICmd() *cobra.Command {

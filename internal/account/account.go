@@ -64,6 +64,8 @@ type Options struct {
 	SessionTTL time.Duration
 	// Now is the clock; tests inject their own.
 	Now func() time.Time
+	// PublicURL is where users reach the web app (password reset links).
+	PublicURL string
 }
 
 // Service manages accounts and sessions.
@@ -74,6 +76,7 @@ type Service struct {
 	keys       *sealer.Sealer
 	sessionTTL time.Duration
 	now        func() time.Time
+	publicURL  string
 }
 
 // NewService returns an account service over d.
@@ -88,7 +91,8 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{db: d, keys: keys, sessionTTL: opts.SessionTTL, now: opts.Now}, nil
+	return &Service{db: d, keys: keys, sessionTTL: opts.SessionTTL, now: opts.Now,
+		publicURL: strings.TrimRight(opts.PublicURL, "/")}, nil
 }
 
 // clock returns the current time as stored: UTC, microsecond precision (what

@@ -169,6 +169,9 @@ func (s *Service) PurgeExpired(ctx context.Context) (int64, error) {
 	if _, err := s.db.Bun.NewDelete().Table("login_failures").Where("window_start <= ?", now.Add(-throttleWindow)).Exec(ctx); err != nil {
 		return n, fmt.Errorf("account: purge login failures: %w", err)
 	}
+	if err := s.purgeResets(ctx); err != nil {
+		return n, err
+	}
 	return n, nil
 }
 

@@ -17,6 +17,8 @@ import (
 
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/idempotency"
+	"github.com/nameport/nameport/internal/notify"
 )
 
 // Currency of every wallet.
@@ -73,6 +75,11 @@ type Transaction struct {
 	Description   string    `bun:"description"`
 	DomainID      int64     `bun:"domain_id,nullzero"` // what it paid for
 	CreatedAt     time.Time `bun:"created_at"`
+	// ProviderRef is the payment provider's id of a card deposit's payment
+	// (a Stripe PaymentIntent).
+	ProviderRef string `bun:"provider_ref,nullzero"`
+	// ClientSecret lets the browser pay a pending card deposit; never stored.
+	ClientSecret string `bun:"-"`
 }
 
 // Options configure a Service.
@@ -81,6 +88,10 @@ type Options struct {
 	// provider confirms them (CompleteDeposit). Without a provider, deposits
 	// complete at once.
 	DepositsNeedConfirmation bool
+	// Stripe is the card payment provider; nil is demo mode. With it,
+	// deposits need confirmation and card deposits are paid through a
+	// PaymentIntent.
+	Stripe *Stripe
 	// Now is the clock; tests inject their own.
 	Now func() time.Time
 }
@@ -90,14 +101,21 @@ type Service struct {
 	db      *db.DB
 	confirm bool
 	now     func() time.Time
+	stripe  *Stripe
+
+	// Notify sends deposit receipts; nil sends none.
+	Notify Notify
 }
+
+// Notify sends an account a mail inside the transaction of what it reports.
+type Notify func(ctx context.Context, tx *db.Tx, userID int64, kind string, data map[string]string) error
 
 // NewService returns a billing service over d.
 func NewService(d *db.DB, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{db: d, confirm: opts.DepositsNeedConfirmation, now: opts.Now}
+	return &Service{db: d, confirm: opts.DepositsNeedConfirmation || opts.Stripe != nil, now: opts.Now, stripe: opts.Stripe}
 }
 
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
@@ -136,6 +154,26 @@ func (s *Service) Transactions(ctx context.Context, userID int64) ([]Transaction
 	return txs, nil
 }
 
+// MaxPage bounds a page of TransactionsPage.
+const MaxPage = 1000
+
+// TransactionsPage returns up to limit transactions of userID with ids below
+// before (0: from the newest), newest first.
+func (s *Service) TransactionsPage(ctx context.Context, userID, before int64, limit int) ([]Transaction, error) {
+	if limit < 1 || limit > MaxPage {
+		return nil, apperr.New(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
+	}
+	txs := []Transaction{}
+	q := s.db.Bun.NewSelect().Model(&txs).Where("user_id = ?", userID)
+	if before > 0 {
+		q = q.Where("id < ?", before)
+	}
+	if err := q.Order("id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("billing: transactions of %d: %w", userID, err)
+	}
+	return txs, nil
+}
+
 // TransactionFor returns the purchase transaction of domainID.
 func (s *Service) TransactionFor(ctx context.Context, userID, domainID int64) (*Transaction, error) {
 	t := new(Transaction)
@@ -152,6 +190,19 @@ func (s *Service) TransactionFor(ctx context.Context, userID, domainID int64) (*
 // a payment provider's confirmation. Returns invalid for bad amounts or
 // methods.
 func (s *Service) Deposit(ctx context.Context, userID, amountCents int64, method string) (*Transaction, Wallet, error) {
+	return s.DepositOnce(ctx, userID, amountCents, method, "")
+}
+
+const opDeposit = "wallet.deposit"
+
+// DepositOnce is Deposit guarded by an idempotency key: a retry with the
+// same key returns the first deposit instead of adding funds again. Returns
+// invalid when the key was used for a different request.
+func (s *Service) DepositOnce(ctx context.Context, userID, amountCents int64, method, key string) (*Transaction, Wallet, error) {
+	key = idempotency.Normalize(key)
+	if err := idempotency.CheckKey(key); err != nil {
+		return nil, Wallet{}, err
+	}
 	switch {
 	case amountCents <= 0:
 		return nil, Wallet{}, apperr.New(apperr.Invalid, "Amount must be greater than 0")
@@ -171,6 +222,12 @@ func (s *Service) Deposit(ctx context.Context, userID, amountCents int64, method
 	if s.confirm {
 		t.Status = StatusPending
 	}
+	hash := fmt.Sprintf("%d|%s", amountCents, method)
+	if key != "" {
+		if t, w, err := s.replayDeposit(ctx, userID, key, hash); t != nil || err != nil {
+			return t, w, err
+		}
+	}
 	var w Wallet
 	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if err := s.ensureWallet(ctx, tx, userID); err != nil {
@@ -178,6 +235,13 @@ func (s *Service) Deposit(ctx context.Context, userID, amountCents int64, method
 		}
 		if _, err := tx.NewInsert().Model(t).Exec(ctx); err != nil {
 			return err
+		}
+		if key != "" {
+			k := &idempotency.Key{UserID: userID, Key: key, Operation: opDeposit, RequestHash: hash,
+				ResultID: t.ID, CreatedAt: t.CreatedAt}
+			if err := idempotency.Claim(ctx, tx, k); err != nil {
+				return err
+			}
 		}
 		if t.Status == StatusCompleted {
 			if err := s.credit(ctx, tx, userID, amountCents); err != nil {
@@ -188,10 +252,36 @@ func (s *Service) Deposit(ctx context.Context, userID, amountCents int64, method
 		w, err = s.wallet(ctx, tx, userID)
 		return err
 	})
+	if errors.Is(err, idempotency.ErrTaken) {
+		// A concurrent retry with the same key committed first.
+		if t, w, err := s.replayDeposit(ctx, userID, key, hash); t != nil || err != nil {
+			return t, w, err
+		}
+	}
 	if err != nil {
 		return nil, Wallet{}, fmt.Errorf("billing: deposit %s for %d: %w", Dollars(amountCents), userID, err)
 	}
+	if s.stripe != nil && t.Status == StatusPending && method == "credit_card" {
+		if err := s.startCardPayment(ctx, t); err != nil {
+			return nil, Wallet{}, err
+		}
+	}
 	return t, w, nil
+}
+
+// replayDeposit returns the deposit made earlier with key; nil when none.
+func (s *Service) replayDeposit(ctx context.Context, userID int64, key, hash string) (*Transaction, Wallet, error) {
+	k, err := idempotency.Find(ctx, s.db.Bun, userID, key, opDeposit, hash)
+	if k == nil || err != nil {
+		return nil, Wallet{}, err
+	}
+	t := new(Transaction)
+	if err := s.db.Bun.NewSelect().Model(t).Where("id = ?", k.ResultID).Where("user_id = ?", userID).Scan(ctx); err != nil {
+		return nil, Wallet{}, fmt.Errorf("billing: replay deposit: %w", err)
+	}
+	s.reattachClientSecret(ctx, t)
+	w, err := s.Wallet(ctx, userID)
+	return t, w, err
 }
 
 func methodLabel(method string) string {
@@ -247,10 +337,20 @@ func (s *Service) ensureWallet(ctx context.Context, tx *db.Tx, userID int64) err
 	return err
 }
 
+// credit adds a completed deposit to its wallet, and sends the receipt, in
+// the deposit's transaction.
 func (s *Service) credit(ctx context.Context, tx *db.Tx, userID, cents int64) error {
-	_, err := tx.NewUpdate().Model((*Wallet)(nil)).Set("balance_cents = balance_cents + ?", cents).
-		Set("updated_at = ?", s.clock()).Where("user_id = ?", userID).Exec(ctx)
-	return err
+	var balance int64
+	err := tx.NewUpdate().Model((*Wallet)(nil)).Set("balance_cents = balance_cents + ?", cents).
+		Set("updated_at = ?", s.clock()).Where("user_id = ?", userID).Returning("balance_cents").Scan(ctx, &balance)
+	if err != nil {
+		return err
+	}
+	if s.Notify == nil {
+		return nil
+	}
+	return s.Notify(ctx, tx, userID, notify.KindDepositReceipt,
+		map[string]string{"amount": notify.Cents(cents), "balance": notify.Cents(balance)})
 }
 
 // Charge is a debit from a wallet for something bought.
@@ -314,4 +414,27 @@ func (s *Service) Audit(ctx context.Context) ([]Discrepancy, error) {
 		return nil, fmt.Errorf("billing: audit: %w", err)
 	}
 	return out, nil
+}
+
+// TransactionByID returns transaction id of userID; not_found otherwise.
+func (s *Service) TransactionByID(ctx context.Context, userID, id int64) (*Transaction, error) {
+	t := new(Transaction)
+	err := s.db.Bun.NewSelect().Model(t).Where("id = ?", id).Where("user_id = ?", userID).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.New(apperr.NotFound, "Transaction not found")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("billing: transaction %d: %w", id, err)
+	}
+	return t, nil
+}
+
+// ForgetDomain detaches the ledger from a domain that is being deleted
+// (released after its grace period), inside that transaction. The entries
+// and their descriptions stay.
+func (s *Service) ForgetDomain(ctx context.Context, tx bun.IDB, domainID int64) error {
+	if _, err := tx.NewUpdate().Model((*Transaction)(nil)).Set("domain_id = NULL").Where("domain_id = ?", domainID).Exec(ctx); err != nil {
+		return fmt.Errorf("billing: forget domain %d: %w", domainID, err)
+	}
+	return nil
 }

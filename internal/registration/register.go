@@ -3,19 +3,18 @@ package registration
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
-	"time"
-
-	"github.com/uptrace/bun"
 
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/idempotency"
+	"github.com/nameport/nameport/internal/notify"
 	"github.com/nameport/nameport/internal/zone"
 )
 
@@ -25,6 +24,9 @@ type Request struct {
 	Extension string
 	Years     int   // 1-10; 0 means 1
 	AutoRenew *bool // nil means on
+	// Nameservers, when given, become the domain's NS records: it is
+	// delegated to them.
+	Nameservers []string
 	// IdempotencyKey makes a retried request return the first result
 	// instead of registering and charging again.
 	IdempotencyKey string
@@ -39,21 +41,7 @@ type Registered struct {
 	Replayed bool
 }
 
-// idempotencyKey remembers a request by key.
-type idempotencyKey struct {
-	bun.BaseModel `bun:"table:idempotency_keys"`
-
-	UserID      int64     `bun:"user_id,pk"`
-	Key         string    `bun:"idem_key,pk"`
-	Operation   string    `bun:"operation"`
-	RequestHash string    `bun:"request_hash"`
-	ResultID    int64     `bun:"result_id,nullzero"`
-	CreatedAt   time.Time `bun:"created_at"`
-}
-
 const opRegister = "domain.register"
-
-var errKeyTaken = errors.New("registration: idempotency key claimed meanwhile")
 
 // Register registers a name for userID, priced for buyer. Availability and
 // price are decided here, never taken from the client. The domain, the debit
@@ -63,7 +51,7 @@ var errKeyTaken = errors.New("registration: idempotency key claimed meanwhile")
 // a moment ago), and insufficient_funds with the amount missing.
 func (s *Service) Register(ctx context.Context, userID int64, buyer catalog.Buyer, req Request) (*Registered, error) {
 	r, err := s.register(ctx, userID, buyer, req)
-	if req.IdempotencyKey != "" && (apperr.Code(err) == apperr.Conflict || errors.Is(err, errKeyTaken)) {
+	if req.IdempotencyKey != "" && (apperr.Code(err) == apperr.Conflict || errors.Is(err, idempotency.ErrTaken)) {
 		// A retry of a request that committed meanwhile finds its own name
 		// taken: that is the first request's success, not a conflict.
 		autoRenew := req.AutoRenew == nil || *req.AutoRenew
@@ -83,8 +71,8 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 	}
 	autoRenew := req.AutoRenew == nil || *req.AutoRenew
 	key := strings.TrimSpace(req.IdempotencyKey)
-	if len(key) > 255 {
-		return nil, apperr.New(apperr.Invalid, "Idempotency-Key must be at most 255 characters")
+	if err := idempotency.CheckKey(key); err != nil {
+		return nil, err
 	}
 	hash := requestHash(req, autoRenew)
 	if key != "" {
@@ -107,6 +95,10 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 		}
 		return nil, apperr.New(apperr.Conflict, "%s is not available", full)
 	}
+	nameservers, err := zone.Nameservers(zone.Domain{Name: av.Name, Extension: av.Extension}, req.Nameservers)
+	if err != nil {
+		return nil, err
+	}
 	total := av.Quote.PriceCents * int64(req.Years)
 	now := s.clock()
 	d := &Domain{UserID: userID, Name: av.Name, Extension: av.Extension, IsPremium: av.Quote.IsPremium,
@@ -116,11 +108,8 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 
 	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if key != "" {
-			k := &idempotencyKey{UserID: userID, Key: key, Operation: opRegister, RequestHash: hash, CreatedAt: now}
-			if _, err := tx.NewInsert().Model(k).Exec(ctx); err != nil {
-				if _, dup := db.UniqueViolation(err); dup {
-					return errKeyTaken
-				}
+			k := &idempotency.Key{UserID: userID, Key: key, Operation: opRegister, RequestHash: hash, CreatedAt: now}
+			if err := idempotency.Claim(ctx, tx, k); err != nil {
 				return err
 			}
 		}
@@ -128,6 +117,9 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 			if _, dup := db.UniqueViolation(err); dup {
 				return apperr.New(apperr.Conflict, "%s is no longer available", full)
 			}
+			return err
+		}
+		if err := zone.InsertRecords(ctx, tx, d.ID, nameservers, now); err != nil {
 			return err
 		}
 		if d.IsPremium {
@@ -152,10 +144,12 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 			return err
 		}
 		if key != "" {
-			_, err = tx.NewUpdate().Model((*idempotencyKey)(nil)).Set("result_id = ?", d.ID).
-				Where("user_id = ?", userID).Where("idem_key = ?", key).Exec(ctx)
+			if err := idempotency.SetResult(ctx, tx, userID, key, d.ID); err != nil {
+				return err
+			}
 		}
-		return err
+		return s.notify(ctx, tx, userID, notify.KindRegistrationReceipt, map[string]string{"domain": full,
+			"amount": notify.Cents(total), "expiresAt": notify.Time(d.ExpiresAt), "years": strconv.Itoa(req.Years)})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("registration: register %s: %w", full, err)
@@ -171,16 +165,9 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 // replay returns the result of an earlier request with key, nil when there is
 // none. Returns invalid when the key was used for a different request.
 func (s *Service) replay(ctx context.Context, userID int64, key, hash string) (*Registered, error) {
-	k := new(idempotencyKey)
-	err := s.db.Bun.NewSelect().Model(k).Where("user_id = ?", userID).Where("idem_key = ?", key).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("registration: look up idempotency key: %w", err)
-	}
-	if k.Operation != opRegister || k.RequestHash != hash {
-		return nil, apperr.New(apperr.Invalid, "This Idempotency-Key was already used for a different request")
+	k, err := idempotency.Find(ctx, s.db.Bun, userID, key, opRegister, hash)
+	if k == nil || err != nil {
+		return nil, err
 	}
 	d, err := s.Get(ctx, userID, k.ResultID)
 	if err != nil {
@@ -198,8 +185,12 @@ func requestHash(req Request, autoRenew bool) string {
 	if req.Years == 0 {
 		req.Years = 1
 	}
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%t", strings.ToLower(strings.TrimSpace(req.Name)),
-		catalog.NormalizeExtension(req.Extension), req.Years, autoRenew)))
+	ns := make([]string, len(req.Nameservers))
+	for i, h := range req.Nameservers {
+		ns[i] = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(h), "."))
+	}
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%t|%s", strings.ToLower(strings.TrimSpace(req.Name)),
+		catalog.NormalizeExtension(req.Extension), req.Years, autoRenew, strings.Join(ns, ","))))
 	return hex.EncodeToString(sum[:])
 }
 

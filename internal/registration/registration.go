@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -34,12 +35,30 @@ type Domain struct {
 	UpdatedAt    time.Time `bun:"updated_at"`
 }
 
+var _ bun.AfterScanRowHook = (*Domain)(nil)
+
+// AfterScanRow keeps times in UTC whatever the engine returns (SQLite gives
+// local time), so that comparing and storing them again is exact.
+func (d *Domain) AfterScanRow(context.Context) error {
+	d.RegisteredAt, d.ExpiresAt = d.RegisteredAt.UTC(), d.ExpiresAt.UTC()
+	d.CreatedAt, d.UpdatedAt = d.CreatedAt.UTC(), d.UpdatedAt.UTC()
+	return nil
+}
+
 // Service registers domains and answers questions about them.
 type Service struct {
 	db      *db.DB
 	catalog *catalog.Service
 	billing *billing.Service
 	now     func() time.Time
+
+	// Notify sends lifecycle notices; nil sends none.
+	Notify Notify
+	// Buyers tells how an account buys (its registrar tier), for renewals
+	// the owner does not start; nil prices them as for end users.
+	Buyers func(ctx context.Context, userID int64) (catalog.Buyer, error)
+	// failAfterDebit, set by tests, fails a renewal after its debit.
+	failAfterDebit func() error
 }
 
 // NewService returns a registration service over d; now may be nil (the real
@@ -57,6 +76,8 @@ type Names struct{ db *db.DB }
 
 // NewNames returns the lookup of registered names over d.
 func NewNames(d *db.DB) *Names { return &Names{db: d} }
+
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
@@ -82,6 +103,54 @@ func (s *Service) Get(ctx context.Context, userID, id int64) (*Domain, error) {
 		return nil, fmt.Errorf("registration: get domain %d: %w", id, err)
 	}
 	return d, nil
+}
+
+// MaxPage bounds a page of ListPage.
+const MaxPage = 1000
+
+// ListPage returns up to limit domains of userID with ids above after,
+// oldest first: a page that later registrations cannot shift.
+func (s *Service) ListPage(ctx context.Context, userID, after int64, limit int) ([]Domain, error) {
+	if limit < 1 || limit > MaxPage {
+		return nil, apperr.New(apperr.Invalid, "limit must be between 1 and %d", MaxPage)
+	}
+	domains := []Domain{}
+	if err := s.db.Bun.NewSelect().Model(&domains).Where("user_id = ?", userID).Where("id > ?", after).
+		Order("id").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("registration: list domains of %d: %w", userID, err)
+	}
+	return domains, nil
+}
+
+// GetByName returns the domain fullName ("example.inf.nz") if userID holds
+// it; not_found otherwise.
+func (s *Service) GetByName(ctx context.Context, userID int64, fullName string) (*Domain, error) {
+	label, ext, ok := SplitName(fullName)
+	if !ok {
+		return nil, apperr.New(apperr.NotFound, "Domain not found")
+	}
+	d := new(Domain)
+	err := s.db.Bun.NewSelect().Model(d).Where("user_id = ?", userID).Where("name = ?", label).
+		Where("extension = ?", ext).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apperr.New(apperr.NotFound, "Domain not found")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("registration: get domain %s: %w", fullName, err)
+	}
+	return d, nil
+}
+
+// SplitName splits a full domain name into its label and extension:
+// "Example.inf.nz." → "example", ".inf.nz". ok is false when there is no
+// extension.
+func SplitName(fullName string) (label, extension string, ok bool) {
+	full := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(fullName), "."))
+	label, rest, found := strings.Cut(full, ".")
+	if !found || label == "" || rest == "" {
+		return "", "", false
+	}
+	return label, "." + rest, true
 }
 
 // IsRegistered reports whether name (lower case) is registered under

@@ -1,0 +1,199 @@
+package account
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/notify"
+)
+
+// Password resets: a single-use token, valid for resetTokenTTL, mailed as a
+// link. Only the SHA-256 of the token is stored.
+const (
+	resetTokenTTL = time.Hour
+	// Requests are counted in the login throttle's table and window: per
+	// email address (beyond the limit, further requests send nothing, so a
+	// mailbox cannot be flooded) and per client (beyond it, 429).
+	maxResetMailsPerEmail     = 3
+	maxResetRequestsPerClient = 10
+)
+
+// passwordReset is one reset token.
+type passwordReset struct {
+	bun.BaseModel `bun:"table:password_resets"`
+
+	TokenHash string    `bun:"token_hash,pk"`
+	UserID    int64     `bun:"user_id"`
+	ExpiresAt time.Time `bun:"expires_at"`
+	UsedAt    time.Time `bun:"used_at,nullzero"`
+	CreatedAt time.Time `bun:"created_at"`
+}
+
+var errInvalidResetLink = apperr.New(apperr.Invalid, "This reset link is invalid or has expired. Ask for a new one.")
+
+// RequestPasswordReset mails a reset link to the enabled account with email,
+// if there is one. It answers the same whether or not there is (nil), so
+// nobody learns which addresses have accounts; both paths commit one
+// transaction. Returns invalid for a malformed address and
+// too_many_requests when the client has asked too often.
+func (s *Service) RequestPasswordReset(ctx context.Context, email string, c Client) error {
+	email = strings.TrimSpace(email)
+	if err := validateEmail(email); err != nil {
+		return err
+	}
+	token, err := newResetToken()
+	if err != nil {
+		return err
+	}
+	now := s.clock()
+	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		perClient, err := countRequest(ctx, tx, "reset-client:"+c.IP, now)
+		if err != nil {
+			return err
+		}
+		if perClient > maxResetRequestsPerClient {
+			return &apperr.Error{Code: apperr.TooManyRequests, RetryAfter: throttleWindow,
+				Message: "Too many password reset requests. Please try again in 15 minutes."}
+		}
+		perEmail, err := countRequest(ctx, tx, "reset-email:"+strings.ToLower(email), now)
+		if err != nil {
+			return err
+		}
+		var u User
+		err = tx.NewSelect().Model(&u).Column("id", "username").
+			Where("lower(email) = lower(?)", email).Where("disabled_at IS NULL").Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) || perEmail > maxResetMailsPerEmail {
+			return nil // the same answer: nothing to send, or enough sent already
+		}
+		if err != nil {
+			return err
+		}
+		reset := &passwordReset{TokenHash: hashToken(token), UserID: u.ID, ExpiresAt: now.Add(resetTokenTTL), CreatedAt: now}
+		if _, err := tx.NewInsert().Model(reset).Exec(ctx); err != nil {
+			return err
+		}
+		link := s.publicURL + "/reset-password?token=" + url.QueryEscape(token)
+		return notify.Enqueue(ctx, tx, notify.Message{UserID: u.ID, Kind: notify.KindPasswordReset,
+			Data: map[string]string{"link": link}})
+	})
+	if err != nil && apperr.Code(err) == apperr.Internal {
+		return fmt.Errorf("account: request password reset: %w", err)
+	}
+	return err
+}
+
+// countRequest counts one request against key in the current throttle
+// window and returns the count so far.
+func countRequest(ctx context.Context, tx *db.Tx, key string, now time.Time) (int, error) {
+	windowOpen := now.Add(-throttleWindow)
+	var n int
+	err := tx.QueryRowContext(ctx, `INSERT INTO login_failures (throttle_key, failures, window_start)
+		VALUES (?, 1, ?)
+		ON CONFLICT (throttle_key) DO UPDATE SET
+			failures = CASE WHEN login_failures.window_start <= ? THEN 1 ELSE login_failures.failures + 1 END,
+			window_start = CASE WHEN login_failures.window_start <= ? THEN excluded.window_start ELSE login_failures.window_start END
+		RETURNING failures`, key, now, windowOpen, windowOpen).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count %s: %w", key, err)
+	}
+	return n, nil
+}
+
+// ResetPassword sets a new password with a token from a reset link, uses the
+// token up and ends every session of the account. Returns invalid for an
+// unknown, used or expired token (and for a disabled account), or for a new
+// password the usual rules refuse.
+func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirmPassword string) error {
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return errInvalidResetLink
+	}
+	now := s.clock()
+	var reset passwordReset
+	err := s.db.Bun.NewSelect().Model(&reset).Where("token_hash = ?", hashToken(token)).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return errInvalidResetLink
+	}
+	if err != nil {
+		return fmt.Errorf("account: reset password: %w", err)
+	}
+	if !reset.UsedAt.IsZero() || !now.Before(reset.ExpiresAt) {
+		return errInvalidResetLink
+	}
+	if err := validatePassword(newPassword); err != nil {
+		return err
+	}
+	if newPassword != confirmPassword {
+		return invalid("Passwords do not match")
+	}
+	hash, err := hashPassword(newPassword)
+	if err != nil {
+		return err
+	}
+	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		// Using the token is one conditional update, so two tabs racing with
+		// the same link cannot both succeed.
+		res, err := tx.NewUpdate().Model((*passwordReset)(nil)).Set("used_at = ?", now).
+			Where("token_hash = ?", reset.TokenHash).Where("used_at IS NULL").Where("expires_at > ?", now).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return errInvalidResetLink
+		}
+		var u User
+		if err := tx.NewSelect().Model(&u).Where("id = ?", reset.UserID).Where("disabled_at IS NULL").Scan(ctx); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return errInvalidResetLink
+			}
+			return err
+		}
+		if _, err := tx.NewUpdate().Model(&u).Set("password_hash = ?", hash).Set("updated_at = ?", now).
+			Where("id = ?", u.ID).Exec(ctx); err != nil {
+			return err
+		}
+		// Other links sent to the account die with this one, every session
+		// ends, and the login throttle of the account starts afresh.
+		if _, err := tx.NewUpdate().Model((*passwordReset)(nil)).Set("used_at = ?", now).
+			Where("user_id = ?", u.ID).Where("used_at IS NULL").Exec(ctx); err != nil {
+			return err
+		}
+		if _, err := tx.NewDelete().Model((*session)(nil)).Where("user_id = ?", u.ID).Exec(ctx); err != nil {
+			return err
+		}
+		_, err = tx.NewDelete().Table("login_failures").Where("throttle_key = ?", throttleKeys(u.Username, "").user).Exec(ctx)
+		return err
+	})
+	if err != nil && apperr.Code(err) == apperr.Internal {
+		return fmt.Errorf("account: reset password: %w", err)
+	}
+	return err
+}
+
+// purgeResets deletes reset tokens that expired a day ago or more.
+func (s *Service) purgeResets(ctx context.Context) error {
+	if _, err := s.db.Bun.NewDelete().Model((*passwordReset)(nil)).
+		Where("expires_at <= ?", s.clock().Add(-24*time.Hour)).Exec(ctx); err != nil {
+		return fmt.Errorf("account: purge password resets: %w", err)
+	}
+	return nil
+}
+
+func newResetToken() (string, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", fmt.Errorf("account: reset token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(raw), nil
+}

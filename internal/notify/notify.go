@@ -1,0 +1,126 @@
+// Package notify sends Nameport's mail: receipts, renewal and expiry notices
+// and password reset links. Business code calls Enqueue inside its own
+// transaction, so a message exists exactly when the change it reports
+// commits; SendWorker (a River job) renders it, sends it by SMTP when a
+// server is configured, and records every message in the mail_outbox table,
+// which admins can read (and which is the whole mailbox in development).
+package notify
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/nameport/nameport/internal/db"
+)
+
+// Kinds of message, and the Data keys each one reads. Amounts ("amount",
+// "balance") are integer cents written in decimal (see Cents); times
+// ("expiresAt", "graceEndsAt") are RFC 3339 (see Time). Keys marked
+// optional may be left out.
+const (
+	// KindRegistrationReceipt: domain, amount, expiresAt; optional years
+	// (default 1), balance (the wallet after paying).
+	KindRegistrationReceipt = "registration_receipt"
+	// KindDepositReceipt: amount, balance; optional method (e.g. "card").
+	KindDepositReceipt = "deposit_receipt"
+	// KindRenewalSucceeded: domain, amount, expiresAt (the new expiry);
+	// optional balance.
+	KindRenewalSucceeded = "renewal_succeeded"
+	// KindRenewalFailed: domain, amount (the renewal price), expiresAt;
+	// optional balance, graceEndsAt, reason (a sentence saying why).
+	KindRenewalFailed = "renewal_failed"
+	// KindExpiryWarning: domain, days (until expiry), expiresAt; optional
+	// amount (the renewal price).
+	KindExpiryWarning = "expiry_warning"
+	// KindDomainExpired: domain, expiresAt, graceEndsAt.
+	KindDomainExpired = "domain_expired"
+	// KindDomainReleased: domain.
+	KindDomainReleased = "domain_released"
+	// KindPasswordReset: link (the one-hour reset link).
+	KindPasswordReset = "password_reset"
+)
+
+// requiredData lists the Data keys each kind cannot do without.
+var requiredData = map[string][]string{
+	KindRegistrationReceipt: {"domain", "amount", "expiresAt"},
+	KindDepositReceipt:      {"amount", "balance"},
+	KindRenewalSucceeded:    {"domain", "amount", "expiresAt"},
+	KindRenewalFailed:       {"domain", "amount", "expiresAt"},
+	KindExpiryWarning:       {"domain", "days", "expiresAt"},
+	KindDomainExpired:       {"domain", "expiresAt", "graceEndsAt"},
+	KindDomainReleased:      {"domain"},
+	KindPasswordReset:       {"link"},
+}
+
+// secretData are Data keys that grant access (a reset link). When the mail
+// really goes out by SMTP, the outbox keeps the message with them removed,
+// so reading the outbox never lets anyone into an account.
+var secretData = []string{"link"}
+
+// Message is one mail to one account.
+type Message struct {
+	UserID int64
+	Kind   string
+	Data   map[string]string
+}
+
+// Cents writes an amount of cents for Message.Data.
+func Cents(cents int64) string { return strconv.FormatInt(cents, 10) }
+
+// Time writes a time for Message.Data.
+func Time(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// Enqueue schedules m inside tx: the mail is sent only if tx commits. It
+// fails for an unknown kind or missing Data, which are programming errors.
+func Enqueue(ctx context.Context, tx *db.Tx, m Message) error {
+	if err := m.check(); err != nil {
+		return err
+	}
+	return tx.Enqueue(ctx, SendArgs{UserID: m.UserID, Template: m.Kind, Data: m.Data}, nil)
+}
+
+func (m Message) check() error {
+	required, ok := requiredData[m.Kind]
+	if !ok {
+		return fmt.Errorf("notify: unknown message kind %q", m.Kind)
+	}
+	if m.UserID <= 0 {
+		return fmt.Errorf("notify: %s message without a user", m.Kind)
+	}
+	for _, key := range required {
+		if m.Data[key] == "" {
+			return fmt.Errorf("notify: %s message without %s", m.Kind, key)
+		}
+	}
+	return nil
+}
+
+// SendArgs is the job of sending one Message.
+type SendArgs struct {
+	UserID int64 `json:"userId"`
+	// Template is the Message kind (Kind is taken by the job kind).
+	Template string            `json:"kind"`
+	Data     map[string]string `json:"data,omitempty"`
+}
+
+// Kind identifies the job.
+func (SendArgs) Kind() string { return "notify.send" }
+
+// InsertOpts: a mail server that is down for a while gets a few retries with
+// River's growing back-off (about an hour and a half in all).
+func (SendArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 8} }
+
+// knownKinds lists the message kinds in a stable order.
+func knownKinds() []string {
+	kinds := make([]string, 0, len(requiredData))
+	for k := range requiredData {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	return kinds
+}

@@ -1,0 +1,423 @@
+package notify_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"mime/quotedprintable"
+	"net"
+	"net/mail"
+	"net/textproto"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/dbtest"
+	"github.com/nameport/nameport/internal/notify"
+)
+
+var fixedNow = time.Date(2026, 3, 14, 9, 30, 0, 0, time.UTC)
+
+// addUser inserts an account and returns its id.
+func addUser(t *testing.T, d *db.DB, username, fullName string) int64 {
+	t.Helper()
+	var id int64
+	err := d.Bun.QueryRowContext(context.Background(), `INSERT INTO users
+		(username, email, full_name, password_hash, user_type, created_at, updated_at)
+		VALUES (?, ?, ?, 'x', 'user', ?, ?) RETURNING id`,
+		username, username+"@example.com", fullName, fixedNow, fixedNow).Scan(&id)
+	require.NoError(t, err)
+	return id
+}
+
+func newService(t *testing.T, d *db.DB, opts notify.Options) *notify.Service {
+	t.Helper()
+	opts.PublicURL = "https://nameport.example"
+	opts.Now = func() time.Time { return fixedNow }
+	s, err := notify.NewService(d, opts)
+	require.NoError(t, err)
+	return s
+}
+
+// work runs one attempt of the job with id jobID, as River would.
+func work(ctx context.Context, s *notify.Service, jobID int64, args notify.SendArgs) error {
+	w := &notify.SendWorker{Mail: s}
+	return w.Work(ctx, &river.Job[notify.SendArgs]{JobRow: &rivertype.JobRow{ID: jobID, Attempt: 1}, Args: args})
+}
+
+func outbox(t *testing.T, s *notify.Service) []notify.OutboxMessage {
+	t.Helper()
+	list, err := s.Outbox(context.Background(), 0, 100)
+	require.NoError(t, err)
+	return list
+}
+
+type queuedJob struct {
+	ID   int64  `bun:"id"`
+	Args []byte `bun:"args"`
+}
+
+func queuedMail(t *testing.T, d *db.DB) []queuedJob {
+	t.Helper()
+	var jobs []queuedJob
+	args := "args::text" // riversqlite keeps args as binary JSON (jsonb)
+	if d.Engine == db.SQLite {
+		args = "json(args)"
+	}
+	require.NoError(t, d.Bun.NewSelect().Table("river_job").Column("id").ColumnExpr(args+" AS args").
+		Where("kind = ?", notify.SendArgs{}.Kind()).Order("id").Scan(context.Background(), &jobs))
+	return jobs
+}
+
+func TestEnqueueExistsExactlyWhenTheTransactionCommits(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		require.NoError(t, d.SetupJobs(db.JobsConfig{})) // insert-only: nothing works the jobs
+		s := newService(t, d, notify.Options{})
+		ann := addUser(t, d, "ann", "Ann Example")
+		msg := notify.Message{UserID: ann, Kind: notify.KindDepositReceipt,
+			Data: map[string]string{"amount": notify.Cents(5000), "balance": notify.Cents(12550), "method": "card"}}
+
+		require.NoError(t, d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return notify.Enqueue(ctx, tx, msg) }))
+		rolledBack := errors.New("the business change failed")
+		err := d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			require.NoError(t, notify.Enqueue(ctx, tx, msg))
+			return rolledBack
+		})
+		require.ErrorIs(t, err, rolledBack)
+
+		jobs := queuedMail(t, d)
+		require.Len(t, jobs, 1, "the rolled-back message is gone with its transaction")
+		var args notify.SendArgs
+		require.NoError(t, json.Unmarshal(jobs[0].Args, &args))
+		require.Equal(t, notify.SendArgs{UserID: ann, Template: notify.KindDepositReceipt, Data: msg.Data}, args)
+
+		// The queued job, worked: recorded as logged (no SMTP server).
+		require.NoError(t, work(ctx, s, jobs[0].ID, args))
+		list := outbox(t, s)
+		require.Len(t, list, 1)
+		m := list[0]
+		require.Equal(t, jobs[0].ID, m.JobID)
+		require.Equal(t, ann, m.UserID)
+		require.Equal(t, "ann@example.com", m.ToAddress)
+		require.Equal(t, notify.StatusLogged, m.Status)
+		require.Equal(t, "Receipt: $50.00 added to your Nameport wallet", m.Subject)
+		require.Contains(t, m.Body, "Hello Ann Example,")
+		require.Contains(t, m.Body, "New balance:     $125.50")
+		require.Contains(t, m.Body, "Payment method:  card")
+		require.Equal(t, fixedNow, m.CreatedAt.UTC())
+		require.True(t, m.SentAt.IsZero())
+
+		// A second attempt (River lost the first one's completion) adds nothing.
+		require.NoError(t, work(ctx, s, jobs[0].ID, args))
+		require.Len(t, outbox(t, s), 1)
+	})
+}
+
+func TestEnqueueRefusesMalformedMessages(t *testing.T) {
+	t.Parallel()
+	d := dbtest.Open(t, db.SQLite)
+	require.NoError(t, d.SetupJobs(db.JobsConfig{}))
+	ctx := context.Background()
+	for _, m := range []notify.Message{
+		{UserID: 1, Kind: "newsletter"},
+		{UserID: 0, Kind: notify.KindDomainReleased, Data: map[string]string{"domain": "a.inf.nz"}},
+		{UserID: 1, Kind: notify.KindExpiryWarning, Data: map[string]string{"domain": "a.inf.nz", "expiresAt": notify.Time(fixedNow)}},
+	} {
+		err := d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return notify.Enqueue(ctx, tx, m) })
+		require.Error(t, err, "%+v", m)
+	}
+	require.Empty(t, queuedMail(t, d))
+}
+
+func TestEveryKindReadsWell(t *testing.T) {
+	t.Parallel()
+	d := dbtest.Open(t, db.SQLite)
+	s := newService(t, d, notify.Options{})
+	user := addUser(t, d, "bo", "Bo Tester")
+	expires := notify.Time(time.Date(2027, 5, 1, 0, 0, 0, 0, time.UTC))
+	grace := notify.Time(time.Date(2027, 5, 31, 0, 0, 0, 0, time.UTC))
+	cases := []struct {
+		kind    string
+		data    map[string]string
+		subject string
+		body    []string
+	}{
+		{notify.KindRegistrationReceipt,
+			map[string]string{"domain": "acme.inf.nz", "years": "2", "amount": "1600", "balance": "123456", "expiresAt": expires},
+			"Registration confirmed: acme.inf.nz",
+			[]string{"Thank you for registering acme.inf.nz", "Period:          2 years", "Amount paid:     $16.00",
+				"Expires on:      May 1, 2027", "Wallet balance:  $1,234.56", "https://nameport.example/dashboard"}},
+		{notify.KindDepositReceipt, map[string]string{"amount": "800", "balance": "800"},
+			"Receipt: $8.00 added to your Nameport wallet", []string{"Amount:       $8.00", "New balance:  $8.00"}},
+		{notify.KindRenewalSucceeded, map[string]string{"domain": "acme.inf.nz", "amount": "800", "expiresAt": expires},
+			"acme.inf.nz has been renewed", []string{"renewed automatically", "Amount charged:   $8.00", "New expiry date:  May 1, 2027"}},
+		{notify.KindRenewalFailed,
+			map[string]string{"domain": "acme.inf.nz", "amount": "800", "balance": "250", "expiresAt": expires, "graceEndsAt": grace},
+			"Action needed: we could not renew acme.inf.nz",
+			[]string{"Your wallet balance does not cover the renewal price.", "Renewal price:      $8.00", "Wallet balance:     $2.50",
+				"Grace period ends:  May 31, 2027", "https://nameport.example/wallet"}},
+		{notify.KindExpiryWarning, map[string]string{"domain": "acme.inf.nz", "days": "30", "expiresAt": expires, "amount": "800"},
+			"acme.inf.nz expires in 30 days", []string{"expires on May 1, 2027, in 30 days", "costs $8.00"}},
+		{notify.KindExpiryWarning, map[string]string{"domain": "acme.inf.nz", "days": "1", "expiresAt": expires},
+			"acme.inf.nz expires in 1 day", []string{"in 1 day."}},
+		{notify.KindDomainExpired, map[string]string{"domain": "acme.inf.nz", "expiresAt": expires, "graceEndsAt": grace},
+			"acme.inf.nz has expired", []string{"expired on May 1, 2027", "grace period until May 31, 2027"}},
+		{notify.KindDomainReleased, map[string]string{"domain": "acme.inf.nz"},
+			"acme.inf.nz has been released", []string{"anyone may register it"}},
+		{notify.KindPasswordReset, map[string]string{"link": "https://nameport.example/reset-password?token=abc"},
+			"Reset your Nameport password",
+			[]string{"(username: bo)", "https://nameport.example/reset-password?token=abc", "expires in one hour", "ignore this email"}},
+	}
+	ctx := context.Background()
+	for i, c := range cases {
+		require.NoError(t, work(ctx, s, int64(100+i), notify.SendArgs{UserID: user, Template: c.kind, Data: c.data}))
+		got := outbox(t, s)[0]
+		require.Equal(t, c.kind, got.Kind)
+		require.Equal(t, c.subject, got.Subject)
+		require.True(t, strings.HasPrefix(got.Body, "Hello Bo Tester,\n\n"), got.Body)
+		require.Contains(t, got.Body, "The Nameport team")
+		for _, want := range c.body {
+			require.Contains(t, got.Body, want, "%s:\n%s", c.kind, got.Body)
+		}
+	}
+}
+
+func TestAJobForAMissingUserIsCancelled(t *testing.T) {
+	t.Parallel()
+	d := dbtest.Open(t, db.SQLite)
+	s := newService(t, d, notify.Options{})
+	err := work(context.Background(), s, 1, notify.SendArgs{UserID: 404, Template: notify.KindDomainReleased,
+		Data: map[string]string{"domain": "x.inf.nz"}})
+	var cancel *river.JobCancelError
+	require.ErrorAs(t, err, &cancel)
+	require.Empty(t, outbox(t, s))
+}
+
+// fakeSMTP is a mail server at the edge: it speaks just enough SMTP for
+// net/smtp and keeps what it receives.
+type fakeSMTP struct {
+	addr      string
+	offerAuth bool
+
+	mu        sync.Mutex
+	rcptReply string // "" accepts
+	auth      []string
+	mails     []capturedMail
+}
+
+type capturedMail struct {
+	from, to string
+	data     []byte
+}
+
+func startFakeSMTP(t *testing.T, offerAuth bool) *fakeSMTP {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { l.Close() })
+	f := &fakeSMTP{addr: l.Addr().String(), offerAuth: offerAuth}
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go f.serve(conn)
+		}
+	}()
+	return f
+}
+
+func (f *fakeSMTP) serve(conn net.Conn) {
+	defer conn.Close()
+	tp := textproto.NewConn(conn)
+	reply := func(lines ...string) { _ = tp.PrintfLine("%s", strings.Join(lines, "\r\n")) }
+	reply("220 fake.test ESMTP ready")
+	var cur capturedMail
+	for {
+		line, err := tp.ReadLine()
+		if err != nil {
+			return
+		}
+		verb, arg, _ := strings.Cut(line, " ")
+		switch strings.ToUpper(verb) {
+		case "EHLO":
+			if f.offerAuth {
+				reply("250-fake.test", "250-8BITMIME", "250 AUTH PLAIN")
+			} else {
+				reply("250-fake.test", "250 8BITMIME")
+			}
+		case "HELO", "NOOP", "RSET":
+			reply("250 OK")
+		case "AUTH":
+			mech, initial, _ := strings.Cut(arg, " ")
+			creds, _ := base64.StdEncoding.DecodeString(initial)
+			f.mu.Lock()
+			f.auth = append(f.auth, mech+" "+string(creds))
+			f.mu.Unlock()
+			reply("235 2.7.0 Authentication successful")
+		case "MAIL":
+			cur = capturedMail{from: arg}
+			reply("250 OK")
+		case "RCPT":
+			f.mu.Lock()
+			r := f.rcptReply
+			f.mu.Unlock()
+			if r != "" {
+				reply(r)
+				continue
+			}
+			cur.to = arg
+			reply("250 OK")
+		case "DATA":
+			reply("354 End data with <CR><LF>.<CR><LF>")
+			data, err := io.ReadAll(tp.DotReader())
+			if err != nil {
+				return
+			}
+			cur.data = data
+			f.mu.Lock()
+			f.mails = append(f.mails, cur)
+			f.mu.Unlock()
+			reply("250 2.0.0 queued")
+		case "QUIT":
+			reply("221 2.0.0 bye")
+			return
+		default:
+			reply("502 5.5.2 command not recognized")
+		}
+	}
+}
+
+func (f *fakeSMTP) received() []capturedMail {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]capturedMail(nil), f.mails...)
+}
+
+func TestMailGoesOutBySMTP(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		server := startFakeSMTP(t, true)
+		s := newService(t, d, notify.Options{SMTPURL: "smtp://mailer:s3cret@" + server.addr,
+			From: "Nameport Billing <billing@nameport.example>"})
+		user := addUser(t, d, "cleo", "Cléo Martin")
+		link := "https://nameport.example/reset-password?token=tok_123"
+		args := notify.SendArgs{UserID: user, Template: notify.KindPasswordReset, Data: map[string]string{"link": link}}
+		require.NoError(t, work(ctx, s, 42, args))
+
+		require.Equal(t, []string{"PLAIN \x00mailer\x00s3cret"}, server.auth)
+		mails := server.received()
+		require.Len(t, mails, 1)
+		require.True(t, strings.HasPrefix(mails[0].from, "FROM:<billing@nameport.example>"), mails[0].from)
+		require.Equal(t, "TO:<cleo@example.com>", mails[0].to)
+		msg, err := mail.ReadMessage(bufio.NewReader(strings.NewReader(string(mails[0].data))))
+		require.NoError(t, err)
+		subject, err := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+		require.NoError(t, err)
+		require.Equal(t, "Reset your Nameport password", subject)
+		to, err := mail.ParseAddress(msg.Header.Get("To"))
+		require.NoError(t, err)
+		require.Equal(t, "Cléo Martin", to.Name)
+		require.Equal(t, `"Nameport Billing" <billing@nameport.example>`, msg.Header.Get("From"))
+		require.Equal(t, `text/plain; charset="utf-8"`, msg.Header.Get("Content-Type"))
+		require.NotEmpty(t, msg.Header.Get("Message-Id"))
+		body, err := io.ReadAll(quotedprintable.NewReader(msg.Body))
+		require.NoError(t, err)
+		require.Contains(t, string(body), "Hello Cléo Martin,\n") // the dot reader reads CRLF as LF
+		require.Contains(t, string(body), link)
+
+		// Recorded as sent, without the link: the outbox must not open accounts.
+		list := outbox(t, s)
+		require.Len(t, list, 1)
+		require.Equal(t, notify.StatusSent, list[0].Status)
+		require.Equal(t, fixedNow, list[0].SentAt.UTC())
+		require.NotContains(t, list[0].Body, "tok_123")
+		require.Contains(t, list[0].Body, "removed from the outbox")
+	})
+}
+
+func TestAFailedSendIsRetriedOnTheSameOutboxRow(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		server := startFakeSMTP(t, false)
+		server.rcptReply = "451 4.3.0 Mailbox temporarily unavailable"
+		s := newService(t, d, notify.Options{SMTPURL: "smtp://" + server.addr})
+		user := addUser(t, d, "dee", "Dee")
+		args := notify.SendArgs{UserID: user, Template: notify.KindDomainReleased, Data: map[string]string{"domain": "old.inf.nz"}}
+
+		err := work(ctx, s, 9, args)
+		require.ErrorContains(t, err, "Mailbox temporarily unavailable", "returned, so River retries")
+		list := outbox(t, s)
+		require.Len(t, list, 1)
+		require.Equal(t, notify.StatusFailed, list[0].Status)
+		require.Contains(t, list[0].Error, "Mailbox temporarily unavailable")
+
+		server.mu.Lock()
+		server.rcptReply = ""
+		server.mu.Unlock()
+		require.NoError(t, work(ctx, s, 9, args))
+		list = outbox(t, s)
+		require.Len(t, list, 1, "one row per message, however many attempts")
+		require.Equal(t, notify.StatusSent, list[0].Status)
+		require.Empty(t, list[0].Error)
+		require.Len(t, server.received(), 1)
+		require.Equal(t, `"Nameport" <no-reply@nameport.localhost>`, headerOf(t, server.received()[0], "From"))
+	})
+}
+
+func headerOf(t *testing.T, m capturedMail, key string) string {
+	t.Helper()
+	msg, err := mail.ReadMessage(bufio.NewReader(strings.NewReader(string(m.data))))
+	require.NoError(t, err)
+	return msg.Header.Get(key)
+}
+
+func TestOutboxPagesNewestFirst(t *testing.T) {
+	t.Parallel()
+	d := dbtest.Open(t, db.SQLite)
+	s := newService(t, d, notify.Options{})
+	user := addUser(t, d, "eve", "Eve")
+	ctx := context.Background()
+	for i := range 5 {
+		require.NoError(t, work(ctx, s, int64(i+1), notify.SendArgs{UserID: user, Template: notify.KindDomainReleased,
+			Data: map[string]string{"domain": string(rune('a'+i)) + ".inf.nz"}}))
+	}
+	first, err := s.Outbox(ctx, 0, 2)
+	require.NoError(t, err)
+	require.Equal(t, []string{"e.inf.nz has been released", "d.inf.nz has been released"}, subjects(first))
+	next, err := s.Outbox(ctx, first[1].ID, 10)
+	require.NoError(t, err)
+	require.Equal(t, []string{"c.inf.nz has been released", "b.inf.nz has been released", "a.inf.nz has been released"}, subjects(next))
+}
+
+func subjects(list []notify.OutboxMessage) []string {
+	out := make([]string, len(list))
+	for i, m := range list {
+		out[i] = m.Subject
+	}
+	return out
+}
+
+func TestBadSMTPSettingsAreRefusedAtStart(t *testing.T) {
+	t.Parallel()
+	d := dbtest.Open(t, db.SQLite)
+	for _, opts := range []notify.Options{{SMTPURL: "http://mail.example"}, {SMTPURL: "smtp://"}, {From: "not an address"}} {
+		_, err := notify.NewService(d, opts)
+		require.Error(t, err, "%+v", opts)
+	}
+}

@@ -1,0 +1,219 @@
+package notify
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// rendered is a message ready to send: subject and plain-text body.
+type rendered struct {
+	Subject string
+	Body    string
+}
+
+// recipient is who a message goes to.
+type recipient struct {
+	Email    string `bun:"email"`
+	FullName string `bun:"full_name"`
+	Username string `bun:"username"`
+}
+
+func (r recipient) greeting() string {
+	name := strings.TrimSpace(r.FullName)
+	if name == "" {
+		name = r.Username
+	}
+	return "Hello " + name + ","
+}
+
+// render writes the subject and body of a message of kind to r. publicURL
+// is where the web app lives, for links to it.
+func render(kind string, data map[string]string, r recipient, publicURL string) (rendered, error) {
+	d := func(key string) string { return data[key] }
+	dashboard := strings.TrimRight(publicURL, "/") + "/dashboard"
+	wallet := strings.TrimRight(publicURL, "/") + "/wallet"
+	var subject string
+	var b strings.Builder
+	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	line("%s", r.greeting())
+	line("")
+
+	switch kind {
+	case KindRegistrationReceipt:
+		subject = fmt.Sprintf("Registration confirmed: %s", d("domain"))
+		line("Thank you for registering %s with Nameport. The domain is yours and", d("domain"))
+		line("its DNS is live on our name servers.")
+		line("")
+		years := 1
+		if n, err := strconv.Atoi(d("years")); err == nil && n > 0 {
+			years = n
+		}
+		rows := [][2]string{
+			{"Domain", d("domain")},
+			{"Period", plural(years, "year")},
+			{"Amount paid", dollars(d("amount"))},
+			{"Expires on", date(d("expiresAt"))},
+		}
+		if d("balance") != "" {
+			rows = append(rows, [2]string{"Wallet balance", dollars(d("balance"))})
+		}
+		table(&b, rows)
+		line("")
+		line("Manage its DNS records and renewal from your dashboard:")
+		line("%s", dashboard)
+
+	case KindDepositReceipt:
+		subject = fmt.Sprintf("Receipt: %s added to your Nameport wallet", dollars(d("amount")))
+		line("We have received your deposit. Here is your receipt.")
+		line("")
+		rows := [][2]string{{"Amount", dollars(d("amount"))}}
+		if d("method") != "" {
+			rows = append(rows, [2]string{"Payment method", d("method")})
+		}
+		rows = append(rows, [2]string{"New balance", dollars(d("balance"))})
+		table(&b, rows)
+		line("")
+		line("See every transaction in your wallet:")
+		line("%s", wallet)
+
+	case KindRenewalSucceeded:
+		subject = fmt.Sprintf("%s has been renewed", d("domain"))
+		line("%s has been renewed automatically. Nothing else is needed from you.", d("domain"))
+		line("")
+		rows := [][2]string{
+			{"Domain", d("domain")},
+			{"Amount charged", dollars(d("amount"))},
+			{"New expiry date", date(d("expiresAt"))},
+		}
+		if d("balance") != "" {
+			rows = append(rows, [2]string{"Wallet balance", dollars(d("balance"))})
+		}
+		table(&b, rows)
+
+	case KindRenewalFailed:
+		subject = fmt.Sprintf("Action needed: we could not renew %s", d("domain"))
+		reason := d("reason")
+		if reason == "" {
+			reason = "Your wallet balance does not cover the renewal price."
+		}
+		line("We tried to renew %s but could not. %s", d("domain"), reason)
+		line("")
+		rows := [][2]string{
+			{"Domain", d("domain")},
+			{"Renewal price", dollars(d("amount"))},
+		}
+		if d("balance") != "" {
+			rows = append(rows, [2]string{"Wallet balance", dollars(d("balance"))})
+		}
+		rows = append(rows, [2]string{"Expires on", date(d("expiresAt"))})
+		if d("graceEndsAt") != "" {
+			rows = append(rows, [2]string{"Grace period ends", date(d("graceEndsAt"))})
+		}
+		table(&b, rows)
+		line("")
+		line("Add funds to your wallet and we will try again, so the domain and its")
+		line("DNS keep working:")
+		line("%s", wallet)
+
+	case KindExpiryWarning:
+		days, _ := strconv.Atoi(d("days"))
+		subject = fmt.Sprintf("%s expires in %s", d("domain"), plural(days, "day"))
+		line("%s expires on %s, in %s.", d("domain"), date(d("expiresAt")), plural(days, "day"))
+		line("")
+		if d("amount") != "" {
+			line("Renewing it for another year costs %s. Make sure your wallet holds at", dollars(d("amount")))
+			line("least that much so the renewal goes through.")
+		} else {
+			line("Make sure your wallet holds enough for the renewal so it goes through.")
+		}
+		line("")
+		line("Your domains and wallet: %s", dashboard)
+
+	case KindDomainExpired:
+		subject = fmt.Sprintf("%s has expired", d("domain"))
+		line("%s expired on %s and its DNS no longer resolves.", d("domain"), date(d("expiresAt")))
+		line("")
+		line("It is in its grace period until %s: renew it before then and it is", date(d("graceEndsAt")))
+		line("yours again, with all its records. After that date it is released and")
+		line("anyone may register it.")
+		line("")
+		line("Renew it from your dashboard: %s", dashboard)
+
+	case KindDomainReleased:
+		subject = fmt.Sprintf("%s has been released", d("domain"))
+		line("%s was not renewed before its grace period ended, so it has been", d("domain"))
+		line("released. It is no longer in your account and anyone may register it.")
+		line("")
+		line("If you still want it, search for it and register it again while it is")
+		line("available: %s", strings.TrimRight(publicURL, "/")+"/")
+
+	case KindPasswordReset:
+		subject = "Reset your Nameport password"
+		line("We received a request to reset the password of your Nameport account")
+		line("(username: %s). Choose a new password here:", r.Username)
+		line("")
+		line("%s", d("link"))
+		line("")
+		line("The link works once and expires in one hour. Resetting your password")
+		line("logs you out everywhere.")
+		line("")
+		line("If you did not ask for this, ignore this email: your password stays")
+		line("as it is.")
+
+	default:
+		return rendered{}, fmt.Errorf("notify: unknown message kind %q", kind)
+	}
+
+	line("")
+	line("The Nameport team")
+	line("")
+	line("-- ")
+	line("You receive this email because you have a Nameport account.")
+	return rendered{Subject: subject, Body: b.String()}, nil
+}
+
+// table lines up label: value rows.
+func table(b *strings.Builder, rows [][2]string) {
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r[0]))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(b, "  %-*s  %s\n", width+1, r[0]+":", r[1])
+	}
+}
+
+// dollars writes a Data amount of cents as "$8.00" (or "$1,234.50").
+func dollars(cents string) string {
+	c, err := strconv.ParseInt(cents, 10, 64)
+	if err != nil {
+		return cents
+	}
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	whole := strconv.FormatInt(c/100, 10)
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return fmt.Sprintf("%s$%s.%02d", sign, whole, c%100)
+}
+
+// date writes a Data time as "May 1, 2026" (UTC, the date our expiry jobs use).
+func date(value string) string {
+	t, err := time.Parse(time.RFC3339, value)
+	if err != nil {
+		return value
+	}
+	return t.UTC().Format("January 2, 2006")
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}

@@ -1,0 +1,209 @@
+package notify
+
+import (
+	"context"
+	"crypto/tls"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
+
+	"github.com/nameport/nameport/internal/db"
+)
+
+// DefaultFrom is the sender when none is configured.
+const DefaultFrom = "Nameport <no-reply@nameport.localhost>"
+
+// Outbox statuses.
+const (
+	StatusLogged = "logged" // no SMTP server configured: kept here only
+	StatusSent   = "sent"
+	StatusFailed = "failed" // the last attempt failed; River retries
+)
+
+// Options configure a Service.
+type Options struct {
+	// SMTPURL is smtp://user:pass@host:port (STARTTLS when the server offers
+	// it) or smtps://… (TLS from the start). Empty: messages are only
+	// recorded in the outbox.
+	SMTPURL string
+	// From is the sender address; DefaultFrom when empty.
+	From string
+	// PublicURL is where users reach the web app, for links in messages.
+	PublicURL string
+	// TLSConfig, when set, is used for TLS to the SMTP server (tests trust
+	// their own certificate with it).
+	TLSConfig *tls.Config
+	// Now is the clock; tests inject their own.
+	Now func() time.Time
+}
+
+// Service renders, sends and records mail.
+type Service struct {
+	db        *db.DB
+	smtp      *smtpServer // nil: log only
+	from      *mail.Address
+	publicURL string
+	now       func() time.Time
+}
+
+// NewService returns a mail service over d. It fails for a malformed SMTP
+// URL or sender address.
+func NewService(d *db.DB, opts Options) (*Service, error) {
+	if opts.From == "" {
+		opts.From = DefaultFrom
+	}
+	from, err := mail.ParseAddress(opts.From)
+	if err != nil {
+		return nil, fmt.Errorf("notify: sender %q: %w", opts.From, err)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	s := &Service{db: d, from: from, publicURL: strings.TrimRight(opts.PublicURL, "/"), now: opts.Now}
+	if opts.SMTPURL != "" {
+		if s.smtp, err = parseSMTPURL(opts.SMTPURL); err != nil {
+			return nil, err
+		}
+		s.smtp.tlsConfig = opts.TLSConfig
+	}
+	return s, nil
+}
+
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// OutboxMessage is one rendered message and what became of it.
+type OutboxMessage struct {
+	bun.BaseModel `bun:"table:mail_outbox"`
+
+	ID        int64     `bun:"id,pk,autoincrement"`
+	JobID     int64     `bun:"job_id"`
+	UserID    int64     `bun:"user_id,nullzero"`
+	ToAddress string    `bun:"to_address"`
+	Kind      string    `bun:"kind"`
+	Subject   string    `bun:"subject"`
+	Body      string    `bun:"body"`
+	Status    string    `bun:"status"`
+	Error     string    `bun:"error"`
+	CreatedAt time.Time `bun:"created_at"`
+	SentAt    time.Time `bun:"sent_at,nullzero"`
+}
+
+// Outbox returns up to limit messages, newest first, with ids below before
+// (0: from the newest).
+func (s *Service) Outbox(ctx context.Context, before int64, limit int) ([]OutboxMessage, error) {
+	var list []OutboxMessage
+	q := s.db.Bun.NewSelect().Model(&list).Order("id DESC").Limit(int64(limit))
+	if before > 0 {
+		q = q.Where("id < ?", before)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, fmt.Errorf("notify: read outbox: %w", err)
+	}
+	return list, nil
+}
+
+// SendWorker works SendArgs jobs.
+type SendWorker struct {
+	river.WorkerDefaults[SendArgs]
+	Mail *Service
+}
+
+// Work renders the message, sends it when SMTP is configured and records
+// it. A failed send is returned so River retries it.
+func (w *SendWorker) Work(ctx context.Context, job *river.Job[SendArgs]) error {
+	return w.Mail.deliver(ctx, job.ID, job.Args)
+}
+
+// Timeout bounds one attempt: a mail server that hangs must not hold a
+// worker.
+func (w *SendWorker) Timeout(*river.Job[SendArgs]) time.Duration { return 2 * time.Minute }
+
+// AddWorkers registers the mail jobs; they have no schedule.
+func (s *Service) AddWorkers(workers *river.Workers) []*river.PeriodicJob {
+	river.AddWorker(workers, &SendWorker{Mail: s})
+	return nil
+}
+
+// deliver is one attempt at message jobID. The outbox holds one row per
+// job, updated by each attempt.
+func (s *Service) deliver(ctx context.Context, jobID int64, args SendArgs) error {
+	var done int
+	if err := s.db.Bun.NewSelect().Model((*OutboxMessage)(nil)).ColumnExpr("count(*)").
+		Where("job_id = ?", jobID).Where("status IN (?)", bun.In([]string{StatusSent, StatusLogged})).
+		Scan(ctx, &done); err != nil {
+		return fmt.Errorf("notify: job %d: %w", jobID, err)
+	}
+	if done > 0 {
+		return nil // an earlier attempt delivered it; only its completion was lost
+	}
+
+	var to recipient
+	err := s.db.Bun.NewSelect().Table("users").Column("email", "full_name", "username").
+		Where("id = ?", args.UserID).Scan(ctx, &to)
+	if errors.Is(err, sql.ErrNoRows) {
+		return river.JobCancel(fmt.Errorf("notify: %s for user %d: no such user", args.Template, args.UserID))
+	}
+	if err != nil {
+		return fmt.Errorf("notify: %s for user %d: %w", args.Template, args.UserID, err)
+	}
+	msg, err := render(args.Template, args.Data, to, s.publicURL)
+	if err != nil {
+		return river.JobCancel(err)
+	}
+
+	row := &OutboxMessage{JobID: jobID, UserID: args.UserID, ToAddress: to.Email, Kind: args.Template,
+		Subject: msg.Subject, Body: msg.Body, Status: StatusLogged, CreatedAt: s.clock()}
+	if s.smtp == nil {
+		return s.record(ctx, row)
+	}
+
+	// What really goes out carries the link; what stays in the outbox does not.
+	redacted := make(map[string]string, len(args.Data))
+	for k, v := range args.Data {
+		redacted[k] = v
+	}
+	for _, k := range secretData {
+		if _, ok := redacted[k]; ok {
+			redacted[k] = "[removed from the outbox: only the recipient has it]"
+		}
+	}
+	if kept, err := render(args.Template, redacted, to, s.publicURL); err == nil {
+		row.Body = kept.Body
+	}
+	sendErr := s.smtp.send(ctx, s.from, to.Email, buildMessage(s.from, to, msg, jobID, s.clock()))
+	if sendErr != nil {
+		row.Status, row.Error = StatusFailed, sendErr.Error()
+	} else {
+		row.Status, row.SentAt = StatusSent, s.clock()
+	}
+	if err := s.record(ctx, row); err != nil {
+		return errors.Join(sendErr, err)
+	}
+	if sendErr != nil {
+		return fmt.Errorf("notify: send %s to user %d: %w", args.Template, args.UserID, sendErr)
+	}
+	return nil
+}
+
+// record writes the outbox row of a job, or updates it on a retry.
+func (s *Service) record(ctx context.Context, row *OutboxMessage) error {
+	_, err := s.db.Bun.NewInsert().Model(row).
+		On("CONFLICT (job_id) DO UPDATE").
+		Set("to_address = EXCLUDED.to_address").
+		Set("subject = EXCLUDED.subject").
+		Set("body = EXCLUDED.body").
+		Set("status = EXCLUDED.status").
+		Set("error = EXCLUDED.error").
+		Set("sent_at = EXCLUDED.sent_at").
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("notify: record job %d in the outbox: %w", row.JobID, err)
+	}
+	return nil
+}

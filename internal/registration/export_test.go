@@ -1,0 +1,9 @@
+package registration
+
+import "context"
+
+// AutoRenew runs the renewal job's work.
+func (s *Service) AutoRenew(ctx context.Context, args RenewArgs) error { return s.autoRenew(ctx, args) }
+
+// FailAfterDebit makes renewals fail after their debit statement.
+func (s *Service) FailAfterDebit(f func() error) { s.failAfterDebit = f }
