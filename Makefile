@@ -3,7 +3,7 @@ GO ?= go
 NPM ?= npm
 NODE_DEPS := web/node_modules/.package-lock.json
 
-.PHONY: run build web test test-go test-web test-e2e bench-dns clean
+.PHONY: run build web test test-go test-web test-e2e bench-dns bench-web clean
 
 run: build
 	./bin/nameport serve --demo
@@ -22,10 +22,15 @@ test: test-go test-web test-e2e
 
 # Go tests run on SQLite, and on PostgreSQL too when
 # NAMEPORT_TEST_DATABASE_URL names a server (each test gets its own database).
+# The SDK is its own module (standard library only), tested on its own and,
+# against the real server, from internal/server and cli.
 test-go:
 	@if [ -n "$$NAMEPORT_TEST_DATABASE_URL" ]; then echo "Go tests: SQLite and PostgreSQL"; \
 	else echo "Go tests: SQLite only (set NAMEPORT_TEST_DATABASE_URL for PostgreSQL too)"; fi
 	$(GO) vet ./...
+	@# stripe-mock (Stripe's API fake, a tool dependency) is built once here, not inside a test's timeout.
+	$(GO) tool -n stripe-mock >/dev/null
+	cd sdk && $(GO) vet ./... && $(GO) test -count=1 ./...
 	$(GO) test -count=1 -timeout 15m ./...
 
 test-web: $(NODE_DEPS)
@@ -40,6 +45,11 @@ test-e2e: build
 # (needs dnsperf and nsd: apt-get install dnsperf nsd). DURATION=3 for a quick run.
 bench-dns: build
 	./scripts/bench-dns.sh
+
+# Web speed: each route's initial JavaScript (raw and gzipped); fails when
+# the landing route is over its 150 KB gzipped budget.
+bench-web: $(NODE_DEPS)
+	cd web && node scripts/bench-web.mjs
 
 clean:
 	rm -rf bin web/dist/assets web/dist/index.html

@@ -9,7 +9,17 @@ export default {
     // Only the Tremor components the app uses, so their classes are generated
     // without pulling in the classes of the whole library.
     './node_modules/@tremor/react/dist/components/layout-elements/Card/*.js',
-    './node_modules/@tremor/react/dist/components/text-elements/{Metric,Text}/*.js',
+    './node_modules/@tremor/react/dist/components/text-elements/{Metric,Text,Legend}/*.js',
+    // The admin Statistics tab's charts.
+    './node_modules/@tremor/react/dist/components/chart-elements/{AreaChart,BarChart,common}/*.js',
+    './node_modules/@tremor/react/dist/components/vis-elements/BarList/*.js',
+  ],
+  // Tremor builds its chart colour classes at run time (`fill-${color}-500`),
+  // so the colours the charts use are listed here.
+  safelist: [
+    {
+      pattern: /^(bg|text|border|ring|stroke|fill)-(blue|emerald|amber)-(100|200|300|400|500|600|700)$/,
+    },
   ],
   theme: {
     extend: {

@@ -10,5 +10,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Generous: a loaded CI machine is slow, and speed is measured elsewhere.
+    testTimeout: 20000,
   },
 })

@@ -1,6 +1,7 @@
 // Package api is Nameport's HTTP API: the huma operations of /api (the web
-// app's calls, answered in the spec's {"success":…} envelope) and, later,
-// /v1 (the registrar API), in one OpenAPI 3.1 document. Handlers are thin:
+// app's calls, answered in the spec's {"success":…} envelope) and
+// /v1 (the registrar API, answered with the SDK's wire types and RFC 9457
+// problem details), in one OpenAPI 3.1 document. Handlers are thin:
 // decode, call a capability service, encode.
 package api
 
@@ -10,9 +11,15 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/idempotency"
+	"github.com/nameport/nameport/internal/jobs"
+	"github.com/nameport/nameport/internal/notify"
 	"github.com/nameport/nameport/internal/registration"
+	"github.com/nameport/nameport/internal/settings"
+	"github.com/nameport/nameport/internal/stats"
 	"github.com/nameport/nameport/internal/zone"
 )
 
@@ -26,6 +33,21 @@ type Services struct {
 	Wallets  *billing.Service
 	Catalog  *catalog.Service
 	Records  *zone.Service
+	// Requests keeps the answers of /v1 requests sent with an
+	// Idempotency-Key.
+	Requests *idempotency.Store
+	// Jobs is the background job queue as admins see it.
+	Jobs *jobs.Service
+	// Mail is the outgoing mail and its outbox.
+	Mail *notify.Service
+	// Settings are the site settings and payment gateways.
+	Settings *settings.Service
+	// Audit is the log of admins' changes.
+	Audit *audit.Service
+	// Stats are the figures of the admin Statistics tab.
+	Stats *stats.Service
+	// RateLimits of /v1; zero means DefaultRateLimits.
+	RateLimits RateLimits
 }
 
 // New registers every operation on r and serves the OpenAPI document at
@@ -46,8 +68,21 @@ func New(r chi.Router, svc Services) huma.API {
 func addRoutes(a huma.API, svc Services) {
 	addAuthRoutes(a, svc.Accounts)
 	addPasswordRoutes(a, svc.Accounts)
+	addPasswordResetRoutes(a, svc.Accounts)
+	addRegistrarRoutes(a, svc.Accounts)
 	addDomainRoutes(a, svc.Accounts, svc.Domains, svc.Wallets)
 	addWalletRoutes(a, svc.Accounts, svc.Wallets)
-	addCatalogRoutes(a, svc.Accounts, svc.Catalog)
+	addPaymentRoutes(a, svc.Accounts, svc.Wallets)
+	addCatalogRoutes(a, svc.Accounts, svc.Catalog, svc.Audit)
 	addDNSRoutes(a, svc.Accounts, svc.Domains, svc.Catalog, svc.Records)
+	addNotifyRoutes(a, svc.Accounts, svc.Mail)
+	addJobRoutes(a, svc.Accounts, svc.Jobs)
+	addAdminUserRoutes(a, svc.Accounts, svc.Audit)
+	addStatsRoutes(a, svc.Accounts, svc.Stats)
+	addSettingRoutes(a, svc.Accounts, svc.Settings, svc.Audit)
+
+	v := newV1(a, svc.Accounts, svc.Requests, svc.RateLimits)
+	addV1DomainRoutes(v, svc.Domains, svc.Wallets, svc.Catalog, svc.Records)
+	addV1DNSRoutes(v, svc.Domains, svc.Catalog, svc.Records)
+	addV1WalletRoutes(v, svc.Wallets)
 }

@@ -225,3 +225,51 @@ func addPasswordRoutes(a huma.API, accounts *account.Service) {
 		return done(), nil
 	})
 }
+
+type APIKeyOutput struct {
+	Body envelope[apiKeyBody]
+}
+
+type apiKeyBody struct {
+	APIKey string `json:"apiKey" doc:"The new key; the old one no longer works"`
+}
+
+func addRegistrarRoutes(a huma.API, accounts *account.Service) {
+	huma.Register(a, huma.Operation{
+		OperationID: "registrar-api-key-rotate", Method: http.MethodPost, Path: "/api/registrar/api-key", Tags: []string{"Auth"},
+		Summary:     "Generate a new API key",
+		Description: "Replaces the registrar's API key with a new one. The old key stops working at once.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
+	}, func(ctx context.Context, _ *struct{}) (*APIKeyOutput, error) {
+		u, err := currentUser(ctx, accounts)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		key, err := accounts.RotateAPIKey(ctx, u)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &APIKeyOutput{Body: ok(apiKeyBody{APIKey: key})}, nil
+	})
+}
+
+// RequireAdminPage guards pages the server renders itself (River's UI):
+// visitors get 401 and other accounts 403, in plain text.
+func RequireAdminPage(accounts *account.Service) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, err := requireAdmin(r.Context(), accounts)
+			switch {
+			case err == nil:
+				next.ServeHTTP(w, r)
+			case apperr.Code(err) == apperr.Unauthenticated:
+				http.Error(w, "Log in to Nameport as an admin, then open this page again.", http.StatusUnauthorized)
+			case apperr.Code(err) == apperr.Forbidden:
+				http.Error(w, "Admin access required", http.StatusForbidden)
+			default:
+				logger(r.Context()).Error("admin page", "err", err)
+				http.Error(w, "An unexpected error occurred", http.StatusInternalServerError)
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/pkg/money"
 )
@@ -111,6 +112,8 @@ type extensionBody struct {
 	DNSProvider              *string    `json:"dnsProvider,omitempty"`
 	HasDNSAPIKey             *bool      `json:"hasDnsApiKey,omitempty" doc:"Whether a DNS API key is stored; keys are never sent back"`
 	HasDNSAPISecret          *bool      `json:"hasDnsApiSecret,omitempty"`
+	DNSAPIKey                *string    `json:"dnsApiKey,omitempty" doc:"The stored key masked: only its last 4 characters are shown; sending it back unchanged keeps the key"`
+	DNSAPISecret             *string    `json:"dnsApiSecret,omitempty" doc:"The stored secret masked like dnsApiKey"`
 	DNSZoneID                *string    `json:"dnsZoneId,omitempty"`
 	RequiresVerification     *bool      `json:"requiresVerification,omitempty"`
 	VerificationDocuments    []string   `json:"verificationDocuments,omitempty"`
@@ -127,7 +130,7 @@ type extensionBody struct {
 	UpdatedAt                *time.Time `json:"updatedAt,omitempty"`
 }
 
-func toExtensionBody(e *catalog.Extension, admin bool) extensionBody {
+func toExtensionBody(svc *catalog.Service, e *catalog.Extension, admin bool) extensionBody {
 	b := extensionBody{ID: e.ID, Extension: e.Extension, BasePrice: money.Dollars(e.BasePriceCents),
 		Description: e.Description, Active: e.Active, MinNameLength: e.MinNameLength, MaxNameLength: e.MaxNameLength,
 		AllowedCharacters: e.AllowedCharacters, RenewalPrice: money.Dollars(e.RenewalCents()),
@@ -145,6 +148,19 @@ func toExtensionBody(e *catalog.Extension, admin bool) extensionBody {
 	if admin {
 		hasKey, hasSecret := e.DNSAPIKeySealed != "", e.DNSAPISecretSealed != ""
 		b.DNSNameservers, b.DNSProvider, b.HasDNSAPIKey, b.HasDNSAPISecret = e.DNSNameservers, &e.DNSProvider, &hasKey, &hasSecret
+		// The credentials are sealed at rest and never sent back in full, not
+		// even to admins; a credential that cannot be opened shows as the mask.
+		key, secret, err := svc.DNSCredentials(e)
+		maskedKey, maskedSecret := catalog.MaskSecret(key), catalog.MaskSecret(secret)
+		if err != nil {
+			maskedKey, maskedSecret = sealedMask(hasKey), sealedMask(hasSecret)
+		}
+		if maskedKey != "" {
+			b.DNSAPIKey = &maskedKey
+		}
+		if maskedSecret != "" {
+			b.DNSAPISecret = &maskedSecret
+		}
 		b.DNSZoneID, b.RequiresVerification = &e.DNSZoneID, &e.RequiresVerification
 		b.VerificationDocuments, b.VerificationInstructions = e.VerificationDocuments, &e.VerificationInstructions
 		b.AdminEmail, b.TechnicalEmail, b.BillingEmail = &e.AdminEmail, &e.TechnicalEmail, &e.BillingEmail
@@ -153,6 +169,14 @@ func toExtensionBody(e *catalog.Extension, admin bool) extensionBody {
 		b.ReservedNames, b.CreatedAt, b.UpdatedAt = catalog.ReservedNames, &e.CreatedAt, &e.UpdatedAt
 	}
 	return b
+}
+
+// sealedMask is the mask of a stored credential that could not be opened.
+func sealedMask(stored bool) string {
+	if stored {
+		return catalog.MaskSecret("short") // the bare mask: shows no character
+	}
+	return ""
 }
 
 type ruleInputBody struct {
@@ -372,7 +396,7 @@ type BulkOutput struct {
 	}]
 }
 
-func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Service) {
+func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Service, log *audit.Service) {
 	huma.Register(a, huma.Operation{
 		OperationID: "domains-check", Method: http.MethodGet, Path: "/api/domains/check", Tags: []string{"Catalog"},
 		Summary:     "Check a name's availability and price",
@@ -404,7 +428,7 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		admin := u != nil && u.IsAdmin()
 		out := []extensionBody{}
 		for _, e := range cat.Extensions(admin) {
-			out = append(out, toExtensionBody(e, admin))
+			out = append(out, toExtensionBody(cat, e, admin))
 		}
 		return &ExtensionListOutput{Body: ok(out)}, nil
 	})
@@ -415,7 +439,8 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		Summary: "Add an extension", DefaultStatus: http.StatusCreated,
 		Errors: append(adminOnly, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *ExtensionWriteInput) (*ExtensionOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
+		admin, err := requireAdmin(ctx, accounts)
+		if err != nil {
 			return nil, fail(ctx, err)
 		}
 		input, err := in.Body.toInput()
@@ -426,7 +451,10 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		return &ExtensionOutput{Body: ok(toExtensionBody(e, true))}, nil
+		body := toExtensionBody(cat, e, true)
+		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionExtensionCreate, TargetType: "extension",
+			TargetID: audit.ID(e.ID), After: body})
+		return &ExtensionOutput{Body: ok(body)}, nil
 	})
 
 	huma.Register(a, huma.Operation{
@@ -434,18 +462,23 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		Summary: "Change an extension", Description: "Changes the fields sent; lengthBasedPricing, when sent, replaces every rule.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *ExtensionUpdateInput) (*ExtensionOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
+		admin, err := requireAdmin(ctx, accounts)
+		if err != nil {
 			return nil, fail(ctx, err)
 		}
 		input, err := in.Body.toInput()
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
+		before := extensionBefore(cat, in.ID)
 		e, err := cat.UpdateExtension(ctx, in.ID, input)
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		return &ExtensionOutput{Body: ok(toExtensionBody(e, true))}, nil
+		body := toExtensionBody(cat, e, true)
+		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionExtensionUpdate, TargetType: "extension",
+			TargetID: audit.ID(e.ID), Before: before, After: body})
+		return &ExtensionOutput{Body: ok(body)}, nil
 	})
 
 	huma.Register(a, huma.Operation{
@@ -453,12 +486,16 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		Summary: "Delete an extension", Description: "Refused while domains are registered under it: deactivate it instead.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict),
 	}, func(ctx context.Context, in *IDInput) (*DoneOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
+		admin, err := requireAdmin(ctx, accounts)
+		if err != nil {
 			return nil, fail(ctx, err)
 		}
+		before := extensionBefore(cat, in.ID)
 		if err := cat.DeleteExtension(ctx, in.ID); err != nil {
 			return nil, fail(ctx, err)
 		}
+		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionExtensionDelete, TargetType: "extension",
+			TargetID: audit.ID(in.ID), Before: before})
 		return done(), nil
 	})
 
@@ -484,7 +521,8 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		Summary: "Add a premium name", DefaultStatus: http.StatusCreated,
 		Errors: append(adminOnly, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *PremiumWriteInput) (*PremiumOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
+		admin, err := requireAdmin(ctx, accounts)
+		if err != nil {
 			return nil, fail(ctx, err)
 		}
 		input, err := in.Body.toInput()
@@ -495,7 +533,10 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		return &PremiumOutput{Body: ok(toPremiumBody(cat, p, catalog.Buyer{}, true, time.Now()))}, nil
+		body := toPremiumBody(cat, p, catalog.Buyer{}, true, time.Now())
+		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionPremiumCreate, TargetType: "premium_domain",
+			TargetID: audit.ID(p.ID), After: body})
+		return &PremiumOutput{Body: ok(body)}, nil
 	})
 
 	huma.Register(a, huma.Operation{
@@ -503,30 +544,39 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		Summary: "Change a premium name", Description: "Changes the fields sent (the toggles send one field).",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *PremiumUpdateInput) (*PremiumOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
+		admin, err := requireAdmin(ctx, accounts)
+		if err != nil {
 			return nil, fail(ctx, err)
 		}
 		input, err := in.Body.toInput()
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
+		before := premiumBefore(cat, in.ID)
 		p, err := cat.UpdatePremium(ctx, in.ID, input)
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		return &PremiumOutput{Body: ok(toPremiumBody(cat, p, catalog.Buyer{}, true, time.Now()))}, nil
+		body := toPremiumBody(cat, p, catalog.Buyer{}, true, time.Now())
+		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionPremiumUpdate, TargetType: "premium_domain",
+			TargetID: audit.ID(p.ID), Before: before, After: body})
+		return &PremiumOutput{Body: ok(body)}, nil
 	})
 
 	huma.Register(a, huma.Operation{
 		OperationID: "premium-delete", Method: http.MethodDelete, Path: "/api/admin/premium-domains/{id}", Tags: []string{"Catalog admin"},
 		Summary: "Delete a premium name", Errors: append(adminOnly, http.StatusNotFound),
 	}, func(ctx context.Context, in *IDInput) (*DoneOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
+		admin, err := requireAdmin(ctx, accounts)
+		if err != nil {
 			return nil, fail(ctx, err)
 		}
+		before := premiumBefore(cat, in.ID)
 		if err := cat.DeletePremium(ctx, in.ID); err != nil {
 			return nil, fail(ctx, err)
 		}
+		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionPremiumDelete, TargetType: "premium_domain",
+			TargetID: audit.ID(in.ID), Before: before})
 		return done(), nil
 	})
 
@@ -534,13 +584,17 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		OperationID: "premium-bulk", Method: http.MethodPost, Path: "/api/admin/premium-domains/bulk", Tags: []string{"Catalog admin"},
 		Summary: "Change many premium names at once", Errors: append(adminOnly, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *BulkInput) (*BulkOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
+		admin, err := requireAdmin(ctx, accounts)
+		if err != nil {
 			return nil, fail(ctx, err)
 		}
+		before := premiumsBefore(cat, in.Body.IDs)
 		n, err := cat.BulkPremium(ctx, in.Body.Action, in.Body.IDs)
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
+		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionPremiumBulk, TargetType: "premium_domain",
+			Before: before, After: bulkAfter(cat, in.Body.Action, in.Body.IDs, n)})
 		out := &BulkOutput{}
 		out.Body.Success, out.Body.Data.Changed = true, n
 		return out, nil

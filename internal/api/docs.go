@@ -52,8 +52,9 @@ type docOperation struct {
 }
 
 type docTag struct {
-	Name       string
-	Operations []docOperation
+	Name        string
+	Description string
+	Operations  []docOperation
 }
 
 func renderDocs(a huma.API) ([]byte, error) {
@@ -77,7 +78,11 @@ func renderDocs(a huma.API) ([]byte, error) {
 			}
 			for status, resp := range op.Responses {
 				dr := docResponse{Status: status, Description: resp.Description}
-				if mt := resp.Content["application/json"]; mt != nil {
+				mt := resp.Content["application/json"]
+				if mt == nil {
+					mt = resp.Content[problemContentType]
+				}
+				if mt != nil {
 					dr.Fields = fields(reg, mt.Schema, "", 0)
 				}
 				d.Responses = append(d.Responses, dr)
@@ -95,7 +100,13 @@ func renderDocs(a huma.API) ([]byte, error) {
 		slices.SortFunc(ops, func(x, y docOperation) int {
 			return strings.Compare(x.Path+" "+x.Method, y.Path+" "+y.Method)
 		})
-		tags = append(tags, docTag{Name: name, Operations: ops})
+		t := docTag{Name: name, Operations: ops}
+		for _, dt := range doc.Tags {
+			if dt.Name == name {
+				t.Description = dt.Description
+			}
+		}
+		tags = append(tags, t)
 	}
 	slices.SortFunc(tags, func(x, y docTag) int { return strings.Compare(x.Name, y.Name) })
 
@@ -182,14 +193,14 @@ h2{font-size:20px;margin:32px 0 12px;border-bottom:1px solid #e2e8f0;padding-bot
 section.op{background:#fff;border:1px solid #e2e8f0;border-radius:10px;padding:16px 18px;margin:14px 0}
 .sig{font:600 15px ui-monospace,SFMono-Regular,Menlo,monospace;display:flex;gap:10px;align-items:center;flex-wrap:wrap}
 .m{font-size:12px;padding:2px 8px;border-radius:6px;color:#fff;background:#2563eb}.m.POST{background:#16a34a}.m.PUT,.m.PATCH{background:#d97706}.m.DELETE{background:#dc2626}
-.sum{margin:6px 0 0;font-weight:600}.desc{margin:4px 0 0;color:#475569}
+.intro{color:#334155;max-width:70ch;line-height:1.6}.sum{margin:6px 0 0;font-weight:600}.desc{margin:4px 0 0;color:#475569}
 h3{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:#64748b;margin:14px 0 6px}
 table{border-collapse:collapse;width:100%;font-size:14px}td,th{text-align:left;padding:5px 8px;border-top:1px solid #f1f5f9;vertical-align:top}
 th{color:#64748b;font-weight:500}td code{font-size:13px}.req{color:#dc2626;font-size:12px}.type{color:#7c3aed;font-family:ui-monospace,monospace;font-size:13px}
 .status{font-family:ui-monospace,monospace;font-weight:600}
 </style></head><body>
 <header><div><h1>{{.Title}} <small>v{{.Version}}</small></h1><p>{{.Description}}</p><p>Machine-readable: <a href="/openapi.json">/openapi.json</a></p></div></header>
-<main>{{range .Tags}}<h2 id="{{.Name}}">{{.Name}}</h2>{{range .Operations}}
+<main>{{range .Tags}}<h2 id="{{.Name}}">{{.Name}}</h2>{{if .Description}}<p class="intro">{{.Description}}</p>{{end}}{{range .Operations}}
 <section class="op" id="{{.ID}}"><div class="sig"><span class="m {{.Method}}">{{.Method}}</span><span>{{.Path}}</span></div>
 <p class="sum">{{.Summary}}</p>{{if .Description}}<p class="desc">{{.Description}}</p>{{end}}
 {{if .Params}}<h3>Parameters</h3><table>{{range .Params}}<tr><td><code>{{.Name}}</code>{{if .Required}} <span class="req">required</span>{{end}}</td><td class="type">{{.Type}}</td><td>{{.Description}}</td></tr>{{end}}</table>{{end}}

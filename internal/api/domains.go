@@ -9,6 +9,7 @@ import (
 
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/registration"
 	"github.com/nameport/nameport/pkg/money"
 )
@@ -23,11 +24,25 @@ type domainBody struct {
 	ExpiresAt    time.Time `json:"expiresAt"`
 	AutoRenew    bool      `json:"autoRenew"`
 	Price        float64   `json:"price" doc:"Yearly price in US dollars" example:"8"`
+	Status       string    `json:"status" enum:"active,expiring_soon,expired" doc:"expiring_soon: within 30 days; expired: no longer resolves, renewable until graceEndsAt"`
+	GraceEndsAt  time.Time `json:"graceEndsAt" doc:"After this, an expired domain is released and anyone can register it"`
+	RenewalPrice float64   `json:"renewalPrice" doc:"US dollars for one renewal period"`
+	RenewalDays  int       `json:"renewalPeriodDays" doc:"Days one renewal adds"`
 }
 
-func toDomainBody(d registration.Domain) domainBody {
+// domainBodies converts domains with their standing and renewal terms for
+// buyer.
+type domainBodies struct {
+	domains *registration.Service
+	buyer   catalog.Buyer
+}
+
+func (c domainBodies) of(d registration.Domain) domainBody {
+	t := c.domains.TermsOf(&d, c.buyer)
 	return domainBody{ID: d.ID, Name: d.Name, Extension: d.Extension, IsPremium: d.IsPremium,
-		RegisteredAt: d.RegisteredAt, ExpiresAt: d.ExpiresAt, AutoRenew: d.AutoRenew, Price: money.Dollars(d.PriceCents)}
+		RegisteredAt: d.RegisteredAt, ExpiresAt: d.ExpiresAt, AutoRenew: d.AutoRenew, Price: money.Dollars(d.PriceCents),
+		Status: t.Status, GraceEndsAt: t.GraceEndsAt, RenewalPrice: money.Dollars(t.Renewal.PriceCents),
+		RenewalDays: t.Renewal.PeriodDays}
 }
 
 type RegisterDomainInput struct {
@@ -55,6 +70,15 @@ type DomainPatchInput struct {
 	Body struct {
 		AutoRenew bool `json:"autoRenew"`
 	}
+}
+
+type DomainRenewInput struct {
+	ID             int64  `path:"id" doc:"Domain id"`
+	IdempotencyKey string `header:"Idempotency-Key" doc:"Retrying with the same key renews and charges once"`
+}
+
+type RenewDomainOutput struct {
+	Body envelope[registeredBody]
 }
 
 type DomainListOutput struct {
@@ -92,7 +116,7 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		return &RegisterDomainOutput{Body: ok(registeredBody{Domain: toDomainBody(*r.Domain),
+		return &RegisterDomainOutput{Body: ok(registeredBody{Domain: domainBodies{domains, buyerOf(u)}.of(*r.Domain),
 			Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(w)})}, nil
 	})
 
@@ -108,7 +132,30 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		return &DomainGetOutput{Body: ok(toDomainBody(*d))}, nil
+		return &DomainGetOutput{Body: ok(domainBodies{domains, buyerOf(u)}.of(*d))}, nil
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "domains-renew", Method: http.MethodPost, Path: "/api/domains/{id}/renew", Tags: []string{"Domains"},
+		Summary: "Renew my domain",
+		Description: "Adds one renewal period to the domain's expiry and pays its renewal price from the wallet. " +
+			"An expired domain in its grace period resolves again.",
+		Errors: []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
+	}, func(ctx context.Context, in *DomainRenewInput) (*RenewDomainOutput, error) {
+		u, err := currentUser(ctx, accounts)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		r, err := domains.Renew(ctx, u.ID, in.ID, buyerOf(u), in.IdempotencyKey)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		w, err := wallets.Wallet(ctx, u.ID)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &RenewDomainOutput{Body: ok(registeredBody{Domain: domainBodies{domains, buyerOf(u)}.of(*r.Domain),
+			Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(w)})}, nil
 	})
 
 	huma.Register(a, huma.Operation{
@@ -125,7 +172,7 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 		}
 		out := make([]domainBody, len(list))
 		for i, d := range list {
-			out[i] = toDomainBody(d)
+			out[i] = domainBodies{domains, buyerOf(u)}.of(d)
 		}
 		return &DomainListOutput{Body: ok(out)}, nil
 	})
@@ -142,6 +189,6 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		return &DomainGetOutput{Body: ok(toDomainBody(*d))}, nil
+		return &DomainGetOutput{Body: ok(domainBodies{domains, buyerOf(u)}.of(*d))}, nil
 	})
 }

@@ -36,6 +36,9 @@ func init() {
 		if status >= 500 && hctx != nil {
 			logger(hctx.Context()).Error("request failed", "status", status, "err", errors.Join(errs...))
 		}
+		if isV1(hctx) {
+			return humaProblem(hctx, status, msg, errs)
+		}
 		return huma.NewError(status, msg, errs...)
 	}
 }

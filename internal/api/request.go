@@ -26,10 +26,14 @@ type request struct {
 	logger       *slog.Logger
 }
 
-// RequestContext is middleware that gives each request an id (the client's
-// X-Request-Id when sane, else a new one, echoed in the response), a logger
-// carrying it, the client's address and the session cookie.
-func RequestContext(next http.Handler) http.Handler {
+// RequestContext returns middleware that gives each request an id (the
+// client's X-Request-Id when sane, else a new one, echoed in the response),
+// a logger (base) carrying it, the client's address and the session cookie.
+func RequestContext(base *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler { return requestContext(base, next) }
+}
+
+func requestContext(base *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("X-Request-Id")
 		if !saneRequestID(id) {
@@ -48,7 +52,7 @@ func RequestContext(next http.Handler) http.Handler {
 			// Behind a TLS-terminating proxy the header says so; trusting it
 			// can only make the cookie stricter.
 			tls:    r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https",
-			logger: slog.Default().With("request_id", id),
+			logger: base.With("request_id", id),
 		}
 		if c, err := r.Cookie(SessionCookie); err == nil {
 			req.sessionToken = c.Value
@@ -80,3 +84,7 @@ func requestOf(ctx context.Context) *request {
 func RequestID(ctx context.Context) string { return requestOf(ctx).id }
 
 func logger(ctx context.Context) *slog.Logger { return requestOf(ctx).logger }
+
+// Logger returns the logger of the request ctx belongs to: it carries the
+// request id.
+func Logger(ctx context.Context) *slog.Logger { return logger(ctx) }

@@ -52,6 +52,10 @@ type DepositInput struct {
 type depositBody struct {
 	Transaction transactionBody `json:"transaction"`
 	Wallet      walletBody      `json:"wallet"`
+	// ClientSecret is set for a card deposit paid through Stripe: the
+	// browser confirms the payment with it; the deposit completes when
+	// Stripe reports the payment.
+	ClientSecret string `json:"clientSecret,omitempty"`
 }
 
 type DepositOutput struct {
@@ -121,6 +125,6 @@ func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Ser
 			return nil, fail(ctx, err)
 		}
 		return &DepositOutput{Body: envelope[depositBody]{Success: true,
-			Data: depositBody{Transaction: toTransactionBody(t), Wallet: toWalletBody(w)}}}, nil
+			Data: depositBody{Transaction: toTransactionBody(t), Wallet: toWalletBody(w), ClientSecret: t.ClientSecret}}}, nil
 	})
 }

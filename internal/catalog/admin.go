@@ -59,6 +59,23 @@ type ExtensionInput struct {
 	Rules *[]RuleInput
 }
 
+// secretMask stands for the hidden part of a masked secret.
+const secretMask = "••••••••"
+
+// MaskSecret hides a DNS credential for display: the last 4 characters after
+// a fixed mask, or the mask alone when the secret is shorter than 8 characters
+// (showing 4 of those would reveal too much). "" stays "".
+func MaskSecret(plain string) string {
+	if plain == "" {
+		return ""
+	}
+	r := []rune(plain)
+	if len(r) < 8 {
+		return secretMask
+	}
+	return secretMask + string(r[len(r)-4:])
+}
+
 // newExtension holds the defaults of a new extension (spec section 9).
 func newExtension() *Extension {
 	return &Extension{BasePriceCents: 800, Active: true, MinNameLength: 1, MaxNameLength: 63,
@@ -102,6 +119,13 @@ func (s *Service) apply(e *Extension, in ExtensionInput) error {
 	}{{in.DNSAPIKey, &e.DNSAPIKeySealed}, {in.DNSAPISecret, &e.DNSAPISecretSealed}} {
 		if c.in == nil {
 			continue
+		}
+		if *c.sealed != "" {
+			// The admin form sends back the masked value it was shown when
+			// the secret was not retyped: keep the stored one.
+			if plain, err := s.credentials.Open(*c.sealed); err == nil && *c.in == MaskSecret(plain) {
+				continue
+			}
 		}
 		*c.sealed = ""
 		if v := strings.TrimSpace(*c.in); v != "" {
@@ -469,5 +493,20 @@ func (s *Service) ClaimPremium(ctx context.Context, tx *db.Tx, name, extension s
 		return apperr.New(apperr.Conflict, "%s is no longer available", describeName(name, extension))
 	}
 	_, err = tx.NewUpdate().Table("catalog_version").Set("version = version + 1").Where("id = 1").Exec(ctx)
+	return err
+}
+
+// ReleasePremium puts premium name back on sale inside tx (the transaction
+// that releases its expired registration). A name that is not premium is
+// left alone.
+func (s *Service) ReleasePremium(ctx context.Context, tx bun.IDB, name, extension string) error {
+	res, err := tx.NewUpdate().Model((*PremiumDomain)(nil)).Set("is_available = ?", true).Set("updated_at = ?", s.clock()).
+		Where("name = ?", name).Where("extension = ?", extension).Where("is_available = ?", false).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("catalog: release %s: %w", describeName(name, extension), err)
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		_, err = tx.NewUpdate().Table("catalog_version").Set("version = version + 1").Where("id = 1").Exec(ctx)
+	}
 	return err
 }

@@ -260,3 +260,23 @@ func checkLabel(label string) error {
 func (s *Service) Extension(ext string) *Extension {
 	return s.current().byName[NormalizeExtension(ext)]
 }
+
+// Renewal is what keeping a registered name costs.
+type Renewal struct {
+	PriceCents int64 // for one period
+	PeriodDays int
+	GraceDays  int // after expiry, before the name is released
+}
+
+// RenewalTerms returns what buyer pays to renew name under extension, and
+// the extension's renewal period and grace period. An extension removed from
+// the catalog keeps the defaults: a year, 30 days' grace, the base price.
+func (s *Service) RenewalTerms(name, extension string, buyer Buyer) Renewal {
+	snap := s.current()
+	ext := snap.byName[extension]
+	if ext == nil {
+		return Renewal{PriceCents: 800, PeriodDays: 365, GraceDays: 30}
+	}
+	q := quote(ext, snap.premiumBy[premiumKey(name, ext.Extension)], name, buyer, s.clock())
+	return Renewal{PriceCents: q.RenewalCents, PeriodDays: ext.RenewalPeriodDays, GraceDays: ext.GracePeriodDays}
+}

@@ -43,6 +43,25 @@ type Config struct {
 	DNSNotify []string
 	LogFormat string
 	LogLevel  string
+	// Stripe: the card payment provider. Without a secret key, payments run
+	// in demo mode (deposits complete at once, card payments are simulated).
+	StripeSecretKey      string
+	StripePublishableKey string
+	StripeWebhookSecret  string
+	// StripeAPIURL overrides Stripe's API address (stripe-mock in tests).
+	StripeAPIURL string
+	// Mail: SMTPURL (smtp:// or smtps://; empty logs messages to the outbox
+	// only), the sender, and the web app's address for links in messages.
+	SMTPURL   string
+	MailFrom  string
+	PublicURL string
+	// RenewInterval is how often the lifecycle scan runs; RenewAhead how
+	// long before expiry auto-renewing domains are renewed.
+	RenewInterval time.Duration
+	RenewAhead    time.Duration
+	// RateLimitWindow is the span the /v1 rate limits count over: a minute
+	// (the spec's limits are per minute). Tests shorten it; no flag.
+	RateLimitWindow time.Duration
 }
 
 // HasRole reports whether the process runs role.
@@ -70,6 +89,15 @@ var Flags = []Flag{
 	{"session-ttl", 7 * 24 * time.Hour, "how long a login session lasts without use"},
 	{"dns-transfer-allow", "", "addresses or prefixes allowed to transfer zones (AXFR), comma separated, e.g. 127.0.0.1,10.0.0.0/8"},
 	{"dns-notify", "", "secondaries to NOTIFY on zone changes, comma separated host:port"},
+	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: payments run in demo mode"},
+	{"stripe-publishable-key", "", "Stripe publishable key (pk_...) for Stripe.js in the web app"},
+	{"stripe-webhook-secret", "", "signing secret (whsec_...) of the Stripe webhook endpoint /api/webhooks/stripe"},
+	{"stripe-api-url", "", "Stripe API base URL override, e.g. a stripe-mock address; empty: api.stripe.com"},
+	{"smtp-url", "", "mail server, smtp://user:pass@host:port (STARTTLS when offered) or smtps://... (TLS); empty: mail is only kept in the outbox"},
+	{"mail-from", "Nameport <no-reply@nameport.localhost>", "sender of outgoing mail"},
+	{"public-url", "", "address users reach the web app at, for links in mail; default: http:// plus --http-addr"},
+	{"renew-interval", time.Hour, "how often the domain lifecycle scan runs (renewals, expiry warnings, releases)"},
+	{"renew-ahead", 30 * 24 * time.Hour, "auto-renewing domains are renewed this long before they expire"},
 	{"log-format", "text", "log format: text or json"},
 	{"log-level", "info", "log level: debug, info, warn, error"},
 }
@@ -133,6 +161,16 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 		SessionTTL:  v.GetDuration("session-ttl"),
 		LogFormat:   v.GetString("log-format"),
 		LogLevel:    v.GetString("log-level"),
+	}
+	c.RenewInterval, c.RenewAhead = v.GetDuration("renew-interval"), v.GetDuration("renew-ahead")
+	if c.RenewInterval <= 0 || c.RenewAhead <= 0 {
+		return Config{}, errors.New("config: --renew-interval and --renew-ahead must be positive")
+	}
+	c.StripeSecretKey, c.StripePublishableKey = v.GetString("stripe-secret-key"), v.GetString("stripe-publishable-key")
+	c.StripeWebhookSecret, c.StripeAPIURL = v.GetString("stripe-webhook-secret"), v.GetString("stripe-api-url")
+	c.SMTPURL, c.MailFrom, c.PublicURL = v.GetString("smtp-url"), v.GetString("mail-from"), v.GetString("public-url")
+	if c.PublicURL == "" {
+		c.PublicURL = "http://" + c.HTTPAddr
 	}
 	for _, a := range splitList(v.GetString("dns-transfer-allow")) {
 		p, err := parsePrefix(a)

@@ -217,3 +217,72 @@ func TestCatalogOverHTTP(t *testing.T) {
 		})
 	}
 }
+
+// The DNS credentials of an extension are sealed at rest and never sent back
+// in full, not even to admins: only their last 4 characters show. Sending the
+// masked value back (a form saved without retyping) keeps the stored secret.
+func TestCatalogDNSCredentialsAreMasked(t *testing.T) {
+	t.Parallel()
+	for _, engine := range dbtest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			ts := start(t, engine)
+			admin := loginAdmin(t, ts)
+			r := admin.do("POST", "/api/domain-extensions", map[string]any{
+				"extension": ".inf.nz", "description": "Information sites", "dnsProvider": "cloudflare",
+				"dnsApiKey": "cf-key-ABCD1234", "dnsApiSecret": "cf-secret-WXYZ9876",
+			})
+			require.Equal(t, http.StatusCreated, r.status, r.raw)
+			ext := data(t, r)
+			require.Equal(t, "••••••••1234", ext["dnsApiKey"])
+			require.Equal(t, "••••••••9876", ext["dnsApiSecret"])
+			require.NotContains(t, r.raw, "cf-key-ABCD")
+			require.NotContains(t, r.raw, "cf-secret-WXYZ")
+			path := fmt.Sprintf("/api/domain-extensions/%v", ext["id"])
+			sealedKey := storedDNSKey(t, ts, ".inf.nz")
+			require.NotEmpty(t, sealedKey)
+			require.NotContains(t, sealedKey, "ABCD1234", "sealed at rest")
+
+			list := admin.do("GET", "/api/domain-extensions", nil)
+			require.NotContains(t, list.raw, "cf-key-ABCD")
+			require.NotContains(t, list.raw, "cf-secret-WXYZ")
+			got := list.body["data"].([]any)[0].(map[string]any)
+			require.Equal(t, "••••••••1234", got["dnsApiKey"])
+			pub := newBrowser(t, ts).do("GET", "/api/domain-extensions", nil)
+			require.NotContains(t, pub.raw, "dnsApiKey")
+			require.NotContains(t, pub.raw, "••••")
+
+			// Saving the form with the masked values keeps both secrets.
+			r = admin.do("PATCH", path, map[string]any{"description": "Info sites", "dnsApiKey": "••••••••1234", "dnsApiSecret": "••••••••9876"})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			require.Equal(t, "••••••••1234", data(t, r)["dnsApiKey"])
+			require.Equal(t, "••••••••9876", data(t, r)["dnsApiSecret"])
+			require.Equal(t, sealedKey, storedDNSKey(t, ts, ".inf.nz"), "the stored key is unchanged")
+
+			// A new value replaces it; a short one shows no character at all.
+			r = admin.do("PATCH", path, map[string]any{"dnsApiKey": "new-key-00005678", "dnsApiSecret": "short"})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			require.Equal(t, "••••••••5678", data(t, r)["dnsApiKey"])
+			require.Equal(t, "••••••••", data(t, r)["dnsApiSecret"])
+			require.NotContains(t, r.raw, "short")
+			require.NotEqual(t, sealedKey, storedDNSKey(t, ts, ".inf.nz"))
+
+			// An empty string removes it.
+			r = admin.do("PATCH", path, map[string]any{"dnsApiKey": ""})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			require.Equal(t, false, data(t, r)["hasDnsApiKey"])
+			require.Nil(t, data(t, r)["dnsApiKey"])
+		})
+	}
+}
+
+// storedDNSKey is the sealed DNS API key of an extension as the database holds it.
+func storedDNSKey(t *testing.T, ts *testServer, extension string) string {
+	t.Helper()
+	d, err := db.Open(context.Background(), ts.dbURL)
+	require.NoError(t, err)
+	defer d.Close()
+	var sealed string
+	require.NoError(t, d.Bun.NewRaw("SELECT dns_api_key_sealed FROM extensions WHERE extension = ?", extension).Scan(context.Background(), &sealed))
+	return sealed
+}

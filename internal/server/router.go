@@ -20,10 +20,12 @@ import (
 )
 
 // newRouter builds the HTTP handler of a process.
-func newRouter(cfg config.Config, d *db.DB, svc Services, dnsSrv *dnsserver.Server) http.Handler {
+// jobsUI, when not nil, is River's UI, served to admins under /admin/river/.
+func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, dnsSrv *dnsserver.Server,
+	jobsUI http.Handler) http.Handler {
 	m := newMetrics()
 	r := chi.NewRouter()
-	r.Use(api.RequestContext, accessLog, recoverer, m.middleware, securityHeaders, crossOriginProtection(),
+	r.Use(api.RequestContext(logger), accessLog, recoverer, m.middleware, securityHeaders, crossOriginProtection(),
 		middleware.Compress(5, "text/html", "text/css", "text/javascript", "application/javascript",
 			"application/json", "image/svg+xml"))
 
@@ -49,25 +51,45 @@ func newRouter(cfg config.Config, d *db.DB, svc Services, dnsSrv *dnsserver.Serv
 	r.Handle("/metrics", m.handler())
 
 	if cfg.HasRole(config.RoleAPI) {
-		api.New(r, api.Services{Accounts: svc.Accounts, Domains: svc.Domains, Wallets: svc.Wallets, Catalog: svc.Catalog, Records: svc.Records})
+		limits := api.DefaultRateLimits
+		if cfg.RateLimitWindow > 0 {
+			limits.Window = cfg.RateLimitWindow
+		}
+		api.New(r, api.Services{Accounts: svc.Accounts, Domains: svc.Domains, Wallets: svc.Wallets, Catalog: svc.Catalog,
+			Records: svc.Records, Requests: svc.Requests, Jobs: svc.Jobs, Mail: svc.Mail, Settings: svc.Settings,
+			Audit: svc.Audit, Stats: svc.Stats, RateLimits: limits})
+		if jobsUI != nil {
+			admins := r.With(api.RequireAdminPage(svc.Accounts))
+			admins.Handle(riverUIPrefix, jobsUI)
+			admins.Handle(riverUIPrefix+"/*", jobsUI)
+		}
 		r.NotFound(notFound(spaHandler(web.Dist())))
 	} else {
 		r.NotFound(notFound(http.NotFound))
 	}
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"success": false, "error": "Method not allowed"})
+		api.WriteError(w, r, http.StatusMethodNotAllowed, "Method not allowed")
 	})
 	return r
 }
 
+// riverUIPrefix is where admins find River's own UI.
+const riverUIPrefix = "/admin/river"
+
 // crossOriginProtection refuses state-changing requests from other sites
 // (Sec-Fetch-Site, else Origin against Host). Tools that send neither header
 // pass, which is right for API-key clients; cookies alone never authorise a
-// cross-site write.
+// cross-site write. /v1 is exempt: it ignores cookies and authenticates
+// every request by the API key in its headers, which another site cannot
+// make a browser send.
 func crossOriginProtection() func(http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
-	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusForbidden, map[string]any{"success": false, "error": "Cross-site request refused"})
+	cop.AddInsecureBypassPattern("/v1/")
+	// Stripe's webhooks come from Stripe's servers, carry no session and are
+	// authenticated by their signature.
+	cop.AddInsecureBypassPattern("POST /api/webhooks/stripe")
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		api.WriteError(w, r, http.StatusForbidden, "Cross-site request refused")
 	}))
 	return cop.Handler
 }
@@ -77,8 +99,8 @@ func crossOriginProtection() func(http.Handler) http.Handler {
 func notFound(app http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		p := r.URL.Path
-		if p == "/api" || p == "/v1" || strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/v1/") {
-			writeJSON(w, http.StatusNotFound, map[string]any{"success": false, "error": "Not found"})
+		if p == "/api" || strings.HasPrefix(p, "/api/") || api.IsV1Path(p) {
+			api.WriteError(w, r, http.StatusNotFound, "Not found")
 			return
 		}
 		app(w, r)
@@ -111,13 +133,13 @@ func accessLog(next http.Handler) http.Handler {
 		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" || r.URL.Path == "/metrics" {
 			level = slog.LevelDebug
 		}
-		slog.Log(r.Context(), level, "http request", "request_id", api.RequestID(r.Context()),
+		api.Logger(r.Context()).Log(r.Context(), level, "http request",
 			"method", r.Method, "path", r.URL.Path, "status", ww.Status(), "bytes", ww.BytesWritten(),
 			"duration_ms", float64(time.Since(start).Microseconds())/1000)
 	})
 }
 
-// recoverer turns a panic into a logged 500 in the /api envelope.
+// recoverer turns a panic into a logged 500 in the shape of its API.
 func recoverer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
@@ -125,8 +147,8 @@ func recoverer(next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				slog.Error("panic", "request_id", api.RequestID(r.Context()), "panic", v, "stack", string(debug.Stack()))
-				writeJSON(w, http.StatusInternalServerError, map[string]any{"success": false, "error": "An unexpected error occurred"})
+				api.Logger(r.Context()).Error("panic", "panic", v, "stack", string(debug.Stack()))
+				api.WriteError(w, r, http.StatusInternalServerError, "An unexpected error occurred")
 			}
 		}()
 		next.ServeHTTP(w, r)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/dbtest"
+	"github.com/nameport/nameport/internal/servertest"
 )
 
 // envRequireNSD makes the NSD test fail, rather than skip, when nsd is not
@@ -408,21 +409,4 @@ func sortedRRs(rrs []dns.RR) []string {
 	return out
 }
 
-// lockedBuffer is a bytes.Buffer that a process and a logger may write to
-// while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type lockedBuffer = servertest.LockedBuffer

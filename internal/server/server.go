@@ -15,12 +15,18 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dnsserver"
+	"github.com/nameport/nameport/internal/idempotency"
+	"github.com/nameport/nameport/internal/jobs"
+	"github.com/nameport/nameport/internal/notify"
 	"github.com/nameport/nameport/internal/registration"
+	"github.com/nameport/nameport/internal/settings"
+	"github.com/nameport/nameport/internal/stats"
 	"github.com/nameport/nameport/internal/zone"
 )
 
@@ -35,6 +41,12 @@ type Services struct {
 	Wallets  *billing.Service
 	Catalog  *catalog.Service
 	Records  *zone.Service
+	Requests *idempotency.Store
+	Mail     *notify.Service
+	Jobs     *jobs.Service
+	Audit    *audit.Service
+	Stats    *stats.Service
+	Settings *settings.Service
 }
 
 // NewServices builds every capability service from the configuration.
@@ -44,7 +56,12 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
-	accounts, err := account.NewService(d, account.Options{Secret: secret, SessionTTL: cfg.SessionTTL})
+	accounts, err := account.NewService(d, account.Options{Secret: secret, SessionTTL: cfg.SessionTTL,
+		PublicURL: cfg.PublicURL})
+	if err != nil {
+		return Services{}, err
+	}
+	mail, err := notify.NewService(d, notify.Options{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom, PublicURL: cfg.PublicURL})
 	if err != nil {
 		return Services{}, err
 	}
@@ -52,9 +69,32 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
-	wallets := billing.NewService(d, billing.Options{})
-	return Services{Accounts: accounts, Domains: registration.NewService(d, cat, wallets, nil), Wallets: wallets,
-		Catalog: cat, Records: zone.NewService(d, zone.Options{Changed: zoneChanged})}, nil
+	siteSettings, err := settings.NewService(d, settings.Options{Secret: secret})
+	if err != nil {
+		return Services{}, err
+	}
+	wallets := billing.NewService(d, billing.Options{Stripe: billing.NewStripe(billing.StripeConfig{
+		SecretKey: cfg.StripeSecretKey, PublishableKey: cfg.StripePublishableKey,
+		WebhookSecret: cfg.StripeWebhookSecret, APIURL: cfg.StripeAPIURL})})
+	// Mail leaves in the transaction of what it reports.
+	mailer := func(ctx context.Context, tx *db.Tx, userID int64, kind string, data map[string]string) error {
+		return notify.Enqueue(ctx, tx, notify.Message{UserID: userID, Kind: kind, Data: data})
+	}
+	wallets.Notify = mailer
+	domains := registration.NewService(d, cat, wallets, nil)
+	domains.Notify = mailer
+	domains.Buyers = func(ctx context.Context, userID int64) (catalog.Buyer, error) {
+		u, err := accounts.ByID(ctx, userID)
+		if err != nil || !u.IsRegistrar() {
+			return catalog.Buyer{}, err
+		}
+		return catalog.Buyer{Tier: u.Tier}, nil
+	}
+	return Services{Accounts: accounts, Domains: domains, Wallets: wallets,
+		Catalog: cat, Records: zone.NewService(d, zone.Options{Changed: zoneChanged}),
+		Requests: idempotency.NewStore(d, nil), Jobs: jobs.NewService(d), Mail: mail,
+		Audit: audit.NewService(d), Stats: stats.NewService(d),
+		Settings: siteSettings}, nil
 }
 
 // Run serves until ctx is cancelled, then shuts down gracefully. ready, when
@@ -99,6 +139,11 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 	if cfg.HasRole(config.RoleWorker) {
 		jobsCfg.Workers = river.NewWorkers()
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Accounts.AddWorkers(jobsCfg.Workers)...)
+		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Mail.AddWorkers(jobsCfg.Workers)...)
+		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Requests.AddWorkers(jobsCfg.Workers)...)
+		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs,
+			svc.Domains.AddWorkers(jobsCfg.Workers, cfg.RenewInterval, cfg.RenewAhead)...)
+		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Wallets.AddWorkers(jobsCfg.Workers)...)
 	}
 	if err := d.SetupJobs(jobsCfg); err != nil {
 		return err
@@ -123,6 +168,13 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		dnsSrv = srv
 	}
 
+	var jobsUI http.Handler
+	if cfg.HasRole(config.RoleAPI) {
+		if jobsUI, err = d.RiverUI(watchCtx, logger.With("component", "riverui"), riverUIPrefix); err != nil {
+			return err
+		}
+	}
+
 	// Every process serves HTTP: health and metrics always, the API and the
 	// web app with the api role.
 	listener, err := net.Listen("tcp", cfg.HTTPAddr)
@@ -130,7 +182,7 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		return fmt.Errorf("server: listen %s: %w", cfg.HTTPAddr, err)
 	}
 	httpSrv := &http.Server{
-		Handler:           newRouter(cfg, d, svc, dnsSrv),
+		Handler:           newRouter(cfg, logger, d, svc, dnsSrv, jobsUI),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

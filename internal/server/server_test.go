@@ -2,23 +2,19 @@ package server_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dbtest"
-	"github.com/nameport/nameport/internal/server"
+	"github.com/nameport/nameport/internal/servertest"
 )
 
 // testServer is a real `nameport serve` (all roles) running in-process.
@@ -29,72 +25,19 @@ type testServer struct {
 	stop    func() error
 }
 
-// freeDNSAddr returns a loopback address whose port is free for UDP and TCP.
-func freeDNSAddr(t *testing.T) string {
-	t.Helper()
-	for range 20 {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		require.NoError(t, err)
-		addr := l.Addr().String()
-		l.Close()
-		if pc, err := net.ListenPacket("udp", addr); err == nil {
-			pc.Close()
-			return addr
-		}
-	}
-	t.Fatal("no free port for DNS")
-	return ""
-}
-
 func start(t *testing.T, engine db.Engine) *testServer {
 	t.Helper()
 	return startWith(t, engine, nil)
 }
 
-// startWith is start with changes to the configuration; the server's log is
-// shown when the test fails.
+// startWith is start with changes to the configuration.
 func startWith(t *testing.T, engine db.Engine, edit func(*config.Config)) *testServer {
 	t.Helper()
-	cfg := config.Config{
-		HTTPAddr: "127.0.0.1:0", DNSAddr: freeDNSAddr(t), DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
-		Roles: []string{config.RoleAPI, config.RoleDNS, config.RoleWorker}, Migrate: true, SessionTTL: time.Hour,
-	}
-	if edit != nil {
-		edit(&cfg)
-	}
-	logs := &lockedBuffer{}
-	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("nameport log:\n%s", logs.String())
-		}
-	})
-	ctx, cancel := context.WithCancel(context.Background())
-	addr := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() { done <- server.Run(ctx, cfg, logger, func(a string) { addr <- a }) }()
-	var ts *testServer
-	select {
-	case a := <-addr:
-		stopped := false
-		ts = &testServer{url: "http://" + a, dbURL: cfg.DatabaseURL, dnsAddr: cfg.DNSAddr, stop: func() error {
-			if stopped {
-				return nil
-			}
-			stopped = true
-			cancel()
-			return <-done
-		}}
-	case err := <-done:
-		cancel()
-		t.Fatalf("server did not start: %v", err)
-	case <-time.After(30 * time.Second):
-		cancel()
-		t.Fatal("server did not start in time")
-	}
-	t.Cleanup(func() { _ = ts.stop() })
-	return ts
+	s := servertest.Start(t, engine, edit)
+	return &testServer{url: s.URL, dbURL: s.DatabaseURL, dnsAddr: s.DNSAddr, stop: s.Stop}
 }
+
+func freeDNSAddr(t *testing.T) string { return servertest.FreeDNSAddr(t) }
 
 // browser is an HTTP client with a cookie jar, like a browser tab.
 type browser struct {
@@ -353,11 +296,17 @@ func TestOperationalEndpoints(t *testing.T) {
 	require.Contains(t, r.raw, `nameport_http_requests_total{code="401",method="GET",route="/api/auth/me"}`)
 
 	// Unknown API paths are JSON 404s, never the web app.
-	for _, p := range []string{"/api/nope", "/api/", "/v1/domains/zzz"} {
+	for _, p := range []string{"/api/nope", "/api/"} {
 		r = b.do("GET", p, nil)
 		require.Equal(t, http.StatusNotFound, r.status, p)
 		require.Equal(t, "application/json", r.header.Get("Content-Type"), p)
 		require.Equal(t, false, r.body["success"], p)
+	}
+	for _, p := range []string{"/v1", "/v1/nope/zzz"} {
+		r = b.do("GET", p, nil)
+		require.Equal(t, http.StatusNotFound, r.status, p)
+		require.Equal(t, "application/problem+json", r.header.Get("Content-Type"), p)
+		require.Equal(t, "not_found", r.body["code"], p)
 	}
 	r = b.do("GET", "/api/auth/login", nil)
 	require.Equal(t, http.StatusMethodNotAllowed, r.status)

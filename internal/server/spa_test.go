@@ -35,7 +35,7 @@ func TestSPAHandler(t *testing.T) {
 	require.Contains(t, rec.Header().Get("Content-Type"), "javascript")
 	require.Equal(t, http.StatusNotFound, get("/assets/gone-2b.js").Code, "a missing asset is not the app")
 	require.Equal(t, http.StatusNotFound, get("/api/unknown").Code)
-	require.Equal(t, "application/json", get("/v1/unknown").Header().Get("Content-Type"))
+	require.Equal(t, "application/problem+json", get("/v1/unknown").Header().Get("Content-Type"), "/v1 speaks RFC 9457")
 	require.Equal(t, http.StatusOK, get("/../../etc/passwd").Code, "paths are cleaned inside dist")
 	require.Equal(t, "<html>app</html>", get("/../../etc/passwd").Body.String())
 

@@ -45,6 +45,19 @@ describe('navigation', () => {
     await page.context().close()
   })
 
+  test('a logged-in end user opening /admin-dashboard lands on /login', async () => {
+    const page = await app.newPage()
+    await page.goto('/login')
+    await page.getByLabel('Username').fill('demo')
+    await page.getByLabel('Password').fill('demo1234')
+    await page.getByRole('button', { name: 'Log in' }).click()
+    await page.waitForURL((url) => url.pathname === '/dashboard')
+    await page.goto('/admin-dashboard')
+    await page.waitForURL('**/login')
+    await page.getByRole('heading', { name: 'Log in to Nameport' }).waitFor()
+    await page.context().close()
+  })
+
   test('the landing page sections are reachable from the header', async () => {
     const page = await app.newPage()
     await page.goto('/')

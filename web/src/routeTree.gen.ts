@@ -15,9 +15,12 @@ import { Route as DashboardRouteImport } from './routes/dashboard'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as LogoutRouteImport } from './routes/logout'
+import { Route as PaymentDemoRouteImport } from './routes/payment-demo'
+import { Route as PaymentSuccessRouteImport } from './routes/payment-success'
 import { Route as PremiumDomainsRouteImport } from './routes/premium-domains'
 import { Route as RegisterRouteImport } from './routes/register'
 import { Route as RegistrarDashboardRouteImport } from './routes/registrar-dashboard'
+import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as WalletRouteImport } from './routes/wallet'
 import { Route as DomainManagementIndexRouteImport } from './routes/domain-management/index'
 import { Route as DomainManagementIdRouteImport } from './routes/domain-management/$id'
@@ -52,6 +55,16 @@ const LogoutRoute = LogoutRouteImport.update({
   path: '/logout',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PaymentDemoRoute = PaymentDemoRouteImport.update({
+  id: '/payment-demo',
+  path: '/payment-demo',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PaymentSuccessRoute = PaymentSuccessRouteImport.update({
+  id: '/payment-success',
+  path: '/payment-success',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PremiumDomainsRoute = PremiumDomainsRouteImport.update({
   id: '/premium-domains',
   path: '/premium-domains',
@@ -65,6 +78,11 @@ const RegisterRoute = RegisterRouteImport.update({
 const RegistrarDashboardRoute = RegistrarDashboardRouteImport.update({
   id: '/registrar-dashboard',
   path: '/registrar-dashboard',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ResetPasswordRoute = ResetPasswordRouteImport.update({
+  id: '/reset-password',
+  path: '/reset-password',
   getParentRoute: () => rootRouteImport,
 } as any)
 const WalletRoute = WalletRouteImport.update({
@@ -90,9 +108,12 @@ export interface FileRoutesByFullPath {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
+  '/payment-demo': typeof PaymentDemoRoute
+  '/payment-success': typeof PaymentSuccessRoute
   '/premium-domains': typeof PremiumDomainsRoute
   '/register': typeof RegisterRoute
   '/registrar-dashboard': typeof RegistrarDashboardRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
   '/domain-management/': typeof DomainManagementIndexRoute
@@ -104,9 +125,12 @@ export interface FileRoutesByTo {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
+  '/payment-demo': typeof PaymentDemoRoute
+  '/payment-success': typeof PaymentSuccessRoute
   '/premium-domains': typeof PremiumDomainsRoute
   '/register': typeof RegisterRoute
   '/registrar-dashboard': typeof RegistrarDashboardRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
   '/domain-management': typeof DomainManagementIndexRoute
@@ -119,9 +143,12 @@ export interface FileRoutesById {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/logout': typeof LogoutRoute
+  '/payment-demo': typeof PaymentDemoRoute
+  '/payment-success': typeof PaymentSuccessRoute
   '/premium-domains': typeof PremiumDomainsRoute
   '/register': typeof RegisterRoute
   '/registrar-dashboard': typeof RegistrarDashboardRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
   '/domain-management/': typeof DomainManagementIndexRoute
@@ -135,9 +162,12 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/logout'
+    | '/payment-demo'
+    | '/payment-success'
     | '/premium-domains'
     | '/register'
     | '/registrar-dashboard'
+    | '/reset-password'
     | '/wallet'
     | '/domain-management/$id'
     | '/domain-management/'
@@ -149,9 +179,12 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/logout'
+    | '/payment-demo'
+    | '/payment-success'
     | '/premium-domains'
     | '/register'
     | '/registrar-dashboard'
+    | '/reset-password'
     | '/wallet'
     | '/domain-management/$id'
     | '/domain-management'
@@ -163,9 +196,12 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/logout'
+    | '/payment-demo'
+    | '/payment-success'
     | '/premium-domains'
     | '/register'
     | '/registrar-dashboard'
+    | '/reset-password'
     | '/wallet'
     | '/domain-management/$id'
     | '/domain-management/'
@@ -178,9 +214,12 @@ export interface RootRouteChildren {
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   LoginRoute: typeof LoginRoute
   LogoutRoute: typeof LogoutRoute
+  PaymentDemoRoute: typeof PaymentDemoRoute
+  PaymentSuccessRoute: typeof PaymentSuccessRoute
   PremiumDomainsRoute: typeof PremiumDomainsRoute
   RegisterRoute: typeof RegisterRoute
   RegistrarDashboardRoute: typeof RegistrarDashboardRoute
+  ResetPasswordRoute: typeof ResetPasswordRoute
   WalletRoute: typeof WalletRoute
   DomainManagementIdRoute: typeof DomainManagementIdRoute
   DomainManagementIndexRoute: typeof DomainManagementIndexRoute
@@ -230,6 +269,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LogoutRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/payment-demo': {
+      id: '/payment-demo'
+      path: '/payment-demo'
+      fullPath: '/payment-demo'
+      preLoaderRoute: typeof PaymentDemoRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/payment-success': {
+      id: '/payment-success'
+      path: '/payment-success'
+      fullPath: '/payment-success'
+      preLoaderRoute: typeof PaymentSuccessRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/premium-domains': {
       id: '/premium-domains'
       path: '/premium-domains'
@@ -249,6 +302,13 @@ declare module '@tanstack/react-router' {
       path: '/registrar-dashboard'
       fullPath: '/registrar-dashboard'
       preLoaderRoute: typeof RegistrarDashboardRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/reset-password': {
+      id: '/reset-password'
+      path: '/reset-password'
+      fullPath: '/reset-password'
+      preLoaderRoute: typeof ResetPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/wallet': {
@@ -282,9 +342,12 @@ const rootRouteChildren: RootRouteChildren = {
   ForgotPasswordRoute: ForgotPasswordRoute,
   LoginRoute: LoginRoute,
   LogoutRoute: LogoutRoute,
+  PaymentDemoRoute: PaymentDemoRoute,
+  PaymentSuccessRoute: PaymentSuccessRoute,
   PremiumDomainsRoute: PremiumDomainsRoute,
   RegisterRoute: RegisterRoute,
   RegistrarDashboardRoute: RegistrarDashboardRoute,
+  ResetPasswordRoute: ResetPasswordRoute,
   WalletRoute: WalletRoute,
   DomainManagementIdRoute: DomainManagementIdRoute,
   DomainManagementIndexRoute: DomainManagementIndexRoute,

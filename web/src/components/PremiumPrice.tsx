@@ -30,7 +30,7 @@ export function PremiumPrice({
         {reduced && (
           <>
             <span className="sr-only">instead of</span>
-            <s className="text-slate-400">{formatUsd(domain.price)}</s>
+            <s className="text-slate-500">{formatUsd(domain.price)}</s>
           </>
         )}
         <span>per year</span>

@@ -14,7 +14,22 @@ export interface Domain {
   autoRenew: boolean
   /** Yearly price in dollars. */
   price: number
+  /**
+   * Where the domain is in its life (issue #7): expiring_soon within 30 days
+   * of expiresAt; expired after it, while the grace period lasts (it no longer
+   * resolves but can still be renewed). Optional: older servers do not send
+   * the lifecycle fields, and the pages then work it out from expiresAt.
+   */
+  status?: DomainStatus
+  /** The end of the grace period: after it an expired domain is released. */
+  graceEndsAt?: string
+  /** Dollars for one renewal period. */
+  renewalPrice?: number
+  /** The length of one renewal period in days, usually 365. */
+  renewalPeriodDays?: number
 }
+
+export type DomainStatus = 'active' | 'expiring_soon' | 'expired'
 
 export function domainsQueryOptions() {
   return queryOptions({

@@ -38,9 +38,8 @@ describe('route guards', () => {
     const { events } = renderApp('/admin-dashboard', { user: admin })
     expect(await screen.findByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument()
     await events.click(screen.getByRole('tab', { name: 'Users' }))
-    expect(screen.getByText('User management coming soon')).toBeInTheDocument()
-    await events.click(screen.getByRole('tab', { name: 'Statistics' }))
-    expect(screen.getByText('Statistics dashboard coming soon')).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true')
+    expect(await screen.findByPlaceholderText('Search name or email')).toBeInTheDocument()
   })
 
   it('sends /domain-management without an id to the dashboard of the user type', async () => {

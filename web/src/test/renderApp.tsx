@@ -19,7 +19,7 @@ export function renderApp(path: string, options: { user?: User | null } = {}) {
   const events = userEvent.setup()
   const view = render(
     <QueryClientProvider client={queryClient}>
-      <HelpProvider>
+      <HelpProvider initialPath={path}>
         <RouterProvider router={router} />
       </HelpProvider>
     </QueryClientProvider>,

@@ -1,5 +1,5 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog'
-import type { ComponentProps, HTMLAttributes } from 'react'
+import { useState, type ComponentProps, type HTMLAttributes } from 'react'
 import { X } from 'lucide-react'
 import { cx } from '@/lib/classNames'
 
@@ -17,8 +17,13 @@ export function DialogContent({
   children,
   hideClose = false,
   wide = false,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> & { hideClose?: boolean; wide?: boolean }) {
+  // Radix gives focus back to a DialogTrigger on close; most dialogs here are
+  // opened by a plain button instead, so remember what had focus when the
+  // dialog appeared and return there (otherwise focus falls to the page's start).
+  const [opener] = useState(() => document.activeElement)
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-950/50 backdrop-blur-[2px] data-[state=open]:animate-fade-in" />
@@ -30,6 +35,12 @@ export function DialogContent({
             wide ? 'sm:max-w-2xl' : 'sm:max-w-lg',
             className,
           )}
+          onCloseAutoFocus={(event) => {
+            onCloseAutoFocus?.(event)
+            if (event.defaultPrevented || !(opener instanceof HTMLElement) || !opener.isConnected) return
+            event.preventDefault()
+            opener.focus()
+          }}
           {...props}
         >
           {children}

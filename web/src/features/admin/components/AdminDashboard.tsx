@@ -1,18 +1,24 @@
-import { BarChart3, Cog, CreditCard, Crown, Globe2, LayoutTemplate, Users } from 'lucide-react'
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
+import { BarChart3, Cog, CreditCard, Crown, Globe2, LayoutTemplate, ListChecks, Users } from 'lucide-react'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { JobsPanel } from './JobsPanel'
+import { ExtensionsPanel } from '../extensions/components/ExtensionsPanel'
+import { AdvancedConfigPanel } from '../extensions/components/AdvancedConfigPanel'
+import { PaymentGatewaysPanel } from '../settings/components/PaymentGatewaysPanel'
+import { SiteSettingsPanel } from '../settings/components/SiteSettingsPanel'
+import { PremiumDomainsPanel } from '../premium/components/PremiumDomainsPanel'
+import { UsersPanel } from '../users/components/UsersPanel'
+import { StatisticsPanel } from '../stats/components/StatisticsPanel'
 
-// The management tools of the first five tabs arrive in a later release;
-// until then each tab shows only its heading.
 const tabs = [
   { value: 'premium-domains', label: 'Premium Domains', icon: Crown },
   { value: 'extensions', label: 'Domain Extensions', icon: Globe2 },
   { value: 'advanced', label: 'Advanced Config', icon: Cog },
   { value: 'site-settings', label: 'Site Settings', icon: LayoutTemplate },
   { value: 'payment-gateways', label: 'Payment Gateways', icon: CreditCard },
-  { value: 'users', label: 'Users', icon: Users, placeholder: 'User management coming soon' },
-  { value: 'statistics', label: 'Statistics', icon: BarChart3, placeholder: 'Statistics dashboard coming soon' },
+  { value: 'users', label: 'Users', icon: Users },
+  { value: 'statistics', label: 'Statistics', icon: BarChart3 },
+  { value: 'jobs', label: 'Jobs', icon: ListChecks },
 ] as const
 
 export function AdminDashboard() {
@@ -32,16 +38,23 @@ export function AdminDashboard() {
         </TabsList>
         {tabs.map((tab) => (
           <TabsContent key={tab.value} value={tab.value}>
-            <Card>
-              <CardHeader>
-                <CardTitle>{tab.label}</CardTitle>
-              </CardHeader>
-              {'placeholder' in tab && (
-                <CardContent>
-                  <p className="py-10 text-center text-slate-500">{tab.placeholder}</p>
-                </CardContent>
-              )}
-            </Card>
+            {tab.value === 'premium-domains' ? (
+              <PremiumDomainsPanel />
+            ) : tab.value === 'site-settings' ? (
+              <SiteSettingsPanel />
+            ) : tab.value === 'payment-gateways' ? (
+              <PaymentGatewaysPanel />
+            ) : tab.value === 'extensions' ? (
+              <ExtensionsPanel />
+            ) : tab.value === 'advanced' ? (
+              <AdvancedConfigPanel />
+            ) : tab.value === 'users' ? (
+              <UsersPanel />
+            ) : tab.value === 'jobs' ? (
+              <JobsPanel />
+            ) : (
+              <StatisticsPanel />
+            )}
           </TabsContent>
         ))}
       </Tabs>

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
-import { BookOpen, Check, Copy, RefreshCw, ShieldAlert } from 'lucide-react'
+import { BookOpen, Check, Copy, ShieldAlert } from 'lucide-react'
 import { Button, buttonStyles } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
 import { copyText } from '@/lib/clipboard'
+import { GenerateKeyDialog } from './GenerateKeyDialog'
 
 const COPIED_MS = 3000
 
@@ -14,22 +15,49 @@ const rateLimits = [
   { label: 'DNS operations', limit: '50 requests per minute' },
 ]
 
+/** The JavaScript example: check a name with the /v1 API, then register it. */
 function exampleCode(origin: string, apiKey: string) {
-  return `const response = await fetch('${origin}/v1/domains/check', {
+  return `const apiKey = '${apiKey}';
+
+// 1. Check that the name is free.
+const check = await fetch('${origin}/v1/domains/check', {
   method: 'POST',
   headers: {
     'Content-Type': 'application/json',
-    'X-API-Key': '${apiKey}'
+    'X-API-Key': apiKey
   },
   body: JSON.stringify({ domain: 'example.inf.nz' })
 });
+const availability = await check.json();
+console.log(availability);
 
-const result = await response.json();
-console.log(result);`
+// 2. Register it for a year, paid from your wallet.
+if (availability.available) {
+  // Retries with the same Idempotency-Key register the domain once:
+  // after a timeout or a network error, resend with this same key.
+  const idempotencyKey = crypto.randomUUID();
+  const response = await fetch('${origin}/v1/domains/register', {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-API-Key': apiKey,
+      'Idempotency-Key': idempotencyKey
+    },
+    body: JSON.stringify({
+      domain: 'example.inf.nz',
+      years: 1,
+      nameservers: ['ns1.example.com', 'ns2.example.com']
+    })
+  });
+  const registration = await response.json();
+  console.log(registration);
+}`
 }
 
 export function ApiAccessPanel({ apiKey }: { apiKey: string }) {
-  const [keyCopied, setKeyCopied] = useState(false)
+  // Which key was copied: a new key shows its copy button afresh.
+  const [copiedKey, setCopiedKey] = useState<string | null>(null)
+  const keyCopied = copiedKey === apiKey
   const resetTimer = useRef<ReturnType<typeof setTimeout>>(undefined)
   useEffect(() => () => clearTimeout(resetTimer.current), [])
   const code = exampleCode(window.location.origin, apiKey)
@@ -41,9 +69,9 @@ export function ApiAccessPanel({ apiKey }: { apiKey: string }) {
       toast({ variant: 'destructive', title: 'Copy failed', description: 'Select the key and copy it by hand.' })
       return
     }
-    setKeyCopied(true)
+    setCopiedKey(apiKey)
     clearTimeout(resetTimer.current)
-    resetTimer.current = setTimeout(() => setKeyCopied(false), COPIED_MS)
+    resetTimer.current = setTimeout(() => setCopiedKey(null), COPIED_MS)
     toast({ title: 'API Key copied', description: 'The API key is on your clipboard.' })
   }
 
@@ -90,19 +118,16 @@ export function ApiAccessPanel({ apiKey }: { apiKey: string }) {
                 <ShieldAlert className="h-4 w-4 shrink-0 translate-y-0.5" aria-hidden />
                 Generating a new key will invalidate your existing key.
               </p>
-              <Button variant="outline" size="sm" disabled>
-                <RefreshCw className="h-4 w-4" aria-hidden />
-                Generate New Key
-              </Button>
+              <GenerateKeyDialog />
             </div>
           </CardContent>
         </Card>
 
         <Card>
-          <CardHeader className="flex flex-row items-start justify-between gap-4 space-y-0">
+          <CardHeader className="flex flex-col items-start gap-3 space-y-0 sm:flex-row sm:justify-between sm:gap-4">
             <div className="space-y-1">
               <CardTitle>JavaScript example</CardTitle>
-              <CardDescription>Check a domain's availability with your key.</CardDescription>
+              <CardDescription>Check that a domain is free, then register it with your key.</CardDescription>
             </div>
             <Button variant="outline" size="sm" onClick={copyCode}>
               <Copy className="h-4 w-4" aria-hidden />
@@ -110,7 +135,13 @@ export function ApiAccessPanel({ apiKey }: { apiKey: string }) {
             </Button>
           </CardHeader>
           <CardContent>
-            <pre className="overflow-x-auto rounded-xl bg-slate-950 p-4 text-[13px] leading-6 text-slate-200">
+            {/* Focusable so keyboard users can scroll the long lines sideways. */}
+            <pre
+              tabIndex={0}
+              role="region"
+              aria-label="JavaScript example"
+              className="overflow-x-auto rounded-xl bg-slate-950 p-4 text-[13px] leading-6 text-slate-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400"
+            >
               <code>{code}</code>
             </pre>
           </CardContent>

@@ -67,6 +67,7 @@ describe('registrar dashboard cards', () => {
     const table = within(await screen.findByRole('table'))
     expect(table.getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
       'Domain',
+      'Status',
       'Type',
       'Registered',
       'Expires',

@@ -8,6 +8,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { formatUsd } from '@/lib/format'
 import type { User } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { AccountSettings } from './AccountSettings'
 import { ApiAccessPanel } from './ApiAccessPanel'
 import { DashboardHeading } from './DashboardHeading'
@@ -43,6 +44,7 @@ export function RegistrarDashboard({
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
       <DashboardHeading
         title="Registrar Dashboard"
+        help={<HelpTooltip topic="registrar-account" userAction="managing my registrar account" />}
         subtitle={<>Welcome back, {user.fullName || user.username}.</>}
         actions={
           <>

@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Spinner } from '@/components/ui/Spinner'
 import { toast } from '@/components/toast/toastStore'
 import type { Domain } from '@/lib/domains'
+import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { deleteRecord, dnsRecordsQueryOptions, exportZone, type DnsRecord } from '../api/dns'
 import { errorText, fullName, saveTextFile } from '../dnsText'
 import { displayContent } from '../recordForm'
@@ -117,7 +118,10 @@ export function DnsManagement({ domain }: { domain: Domain }) {
     <Card>
       <CardHeader className="flex flex-col gap-4 space-y-0 lg:flex-row lg:items-start lg:justify-between">
         <div className="space-y-1">
-          <CardTitle>DNS Records</CardTitle>
+          <div className="flex items-center gap-2">
+            <CardTitle>DNS Records</CardTitle>
+            <HelpTooltip topic="dns-records" userAction="editing DNS records" />
+          </div>
           <CardDescription>The records that point {apex} at your services.</CardDescription>
         </div>
         {!isPending && !isError && (

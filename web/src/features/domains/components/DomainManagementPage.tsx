@@ -1,7 +1,18 @@
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { ArrowLeft, CalendarClock, CalendarPlus, Crown, Lock, Network, RefreshCw, Settings } from 'lucide-react'
+import { useQuery } from '@tanstack/react-query'
+import {
+  AlertOctagon,
+  ArrowLeft,
+  CalendarClock,
+  CalendarPlus,
+  Crown,
+  Lock,
+  Network,
+  RefreshCw,
+  RotateCw,
+  Settings,
+} from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonStyles } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -12,7 +23,10 @@ import { serverMessage } from '@/lib/api'
 import { formatDate, formatUsd } from '@/lib/format'
 import { currentUserQueryOptions, dashboardPathFor } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { domainQueryOptions, domainsQueryOptions, setAutoRenew, type Domain } from '../api/domains'
+import { domainQueryOptions, useSetAutoRenew, type Domain } from '../api/domains'
+import { lifecycleOf, renewalTermsOf } from '../lifecycle'
+import { DomainStatusBadge } from './DomainStatusBadge'
+import { RenewDialog } from './RenewDialog'
 
 export type DomainTab = 'dns' | 'settings'
 
@@ -53,32 +67,7 @@ export function DomainManagementPage({
         </div>
       ) : (
         <>
-          <div className="mt-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-            <div className="flex flex-wrap items-center gap-3">
-              <h1 className="break-all text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-                {domain.name}
-                {domain.extension}
-              </h1>
-              {domain.isPremium && (
-                <Badge tone="premium">
-                  <Crown className="h-3 w-3" aria-hidden />
-                  Premium
-                </Badge>
-              )}
-            </div>
-            <dl className="mt-4 flex flex-wrap gap-x-8 gap-y-2 text-sm text-slate-600">
-              <div className="flex items-center gap-2">
-                <CalendarPlus className="h-4 w-4 text-slate-400" aria-hidden />
-                <dt>Registered</dt>
-                <dd className="font-medium text-slate-900">{formatDate(domain.registeredAt)}</dd>
-              </div>
-              <div className="flex items-center gap-2">
-                <CalendarClock className="h-4 w-4 text-slate-400" aria-hidden />
-                <dt>Expires</dt>
-                <dd className="font-medium text-slate-900">{formatDate(domain.expiresAt)}</dd>
-              </div>
-            </dl>
-          </div>
+          <DomainSummary domain={domain} />
 
           <Tabs value={tab} onValueChange={(value) => onTabChange(value as DomainTab)} className="mt-8">
             <TabsList className="w-fit">
@@ -102,34 +91,111 @@ export function DomainManagementPage({
   )
 }
 
+/**
+ * The title card: name, status, dates, auto-renewal and Renew (always offered
+ * to the owner, also ahead of time), with a banner while the domain is expired.
+ */
+function DomainSummary({ domain }: { domain: Domain }) {
+  const [renewing, setRenewing] = useState(false)
+  const lifecycle = lifecycleOf(domain)
+  return (
+    <div className="mt-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-3">
+            <h1 className="break-all text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+              {domain.name}
+              {domain.extension}
+            </h1>
+            {domain.isPremium && (
+              <Badge tone="premium">
+                <Crown className="h-3 w-3" aria-hidden />
+                Premium
+              </Badge>
+            )}
+          </div>
+          <dl className="mt-4 flex flex-wrap gap-x-8 gap-y-2 text-sm text-slate-600">
+            <div className="flex items-center gap-2">
+              <dt className="sr-only">Status</dt>
+              <dd>
+                <DomainStatusBadge lifecycle={lifecycle} />
+              </dd>
+            </div>
+            <div className="flex items-center gap-2">
+              <CalendarPlus className="h-4 w-4 text-slate-400" aria-hidden />
+              <dt>Registered</dt>
+              <dd className="font-medium text-slate-900">{formatDate(domain.registeredAt)}</dd>
+            </div>
+            <div className="flex items-center gap-2">
+              <CalendarClock className="h-4 w-4 text-slate-400" aria-hidden />
+              <dt>{lifecycle.status === 'expired' ? 'Expired' : 'Expires'}</dt>
+              <dd className="font-medium text-slate-900">{formatDate(domain.expiresAt)}</dd>
+            </div>
+            <div className="flex items-center gap-2">
+              <RefreshCw className="h-4 w-4 text-slate-400" aria-hidden />
+              <dt>Auto-renew</dt>
+              <dd className="font-medium text-slate-900">{domain.autoRenew ? 'On' : 'Off'}</dd>
+            </div>
+          </dl>
+        </div>
+        {/* Offered always; it stands out once renewing is due. */}
+        <Button
+          variant={lifecycle.status === 'active' ? 'outline' : 'primary'}
+          onClick={() => setRenewing(true)}
+          className="w-full sm:w-auto"
+        >
+          <RotateCw className="h-4 w-4" aria-hidden />
+          Renew
+        </Button>
+      </div>
+
+      {lifecycle.status === 'expired' && (
+        <div
+          role="alert"
+          className="mt-5 flex gap-3 rounded-xl bg-red-50 p-4 text-sm text-red-800 ring-1 ring-inset ring-red-200"
+        >
+          <AlertOctagon className="h-5 w-5 shrink-0 text-red-500" aria-hidden />
+          <div>
+            <p className="font-semibold">This domain has expired</p>
+            <p className="mt-0.5">
+              It stopped resolving on {formatDate(domain.expiresAt)}. Renew it before{' '}
+              <span className="font-semibold">{formatDate(lifecycle.graceEndsAt)}</span> or it will be released and
+              anyone can register it.
+            </p>
+          </div>
+        </div>
+      )}
+
+      {/* Mounted per opening, so each opening has its own Idempotency-Key. */}
+      {renewing && <RenewDialog domain={domain} onClose={() => setRenewing(false)} />}
+    </div>
+  )
+}
+
 function DomainSettings({ domain }: { domain: Domain }) {
-  const queryClient = useQueryClient()
-  const mutation = useMutation({
-    mutationFn: (autoRenew: boolean) => setAutoRenew(domain.id, autoRenew),
-    onSuccess: (updated) => {
-      queryClient.setQueryData(domainQueryOptions(domain.id).queryKey, updated)
-      void queryClient.invalidateQueries({ queryKey: domainQueryOptions(domain.id).queryKey })
-      void queryClient.invalidateQueries({ queryKey: domainsQueryOptions().queryKey })
-      toast(
-        updated.autoRenew
-          ? {
-              title: 'Auto-renewal enabled',
-              description: `${domain.name}${domain.extension} will renew from your wallet.`,
-            }
-          : {
-              title: 'Auto-renewal disabled',
-              description: `${domain.name}${domain.extension} will expire on ${formatDate(updated.expiresAt)} unless renewed.`,
-            },
-      )
-    },
-    onError: (error) => {
-      toast({
-        variant: 'destructive',
-        title: 'Error',
-        description: serverMessage(error) || 'Failed to update auto-renewal',
-      })
-    },
-  })
+  const terms = renewalTermsOf(domain)
+  const setAutoRenew = useSetAutoRenew(domain.id)
+  const toggleAutoRenew = () =>
+    setAutoRenew.mutate(!domain.autoRenew, {
+      onSuccess: (updated) =>
+        toast(
+          updated.autoRenew
+            ? {
+                title: 'Auto-renewal enabled',
+                description: `${domain.name}${domain.extension} will renew from your wallet.`,
+              }
+            : {
+                title: 'Auto-renewal disabled',
+                description: `${domain.name}${domain.extension} will expire on ${formatDate(updated.expiresAt)} unless renewed.`,
+              },
+        ),
+      onError: (error) =>
+        toast({
+          variant: 'destructive',
+          title: 'Error',
+          description: serverMessage(error) || 'Failed to update auto-renewal',
+        }),
+    })
 
   return (
     <div className="grid gap-6 lg:grid-cols-2">
@@ -151,11 +217,11 @@ function DomainSettings({ domain }: { domain: Domain }) {
             </p>
             <Button
               variant={domain.autoRenew ? 'outline' : 'primary'}
-              disabled={mutation.isPending}
+              disabled={setAutoRenew.isPending}
               aria-label={domain.autoRenew ? 'Disable auto-renewal' : 'Enable auto-renewal'}
-              onClick={() => mutation.mutate(!domain.autoRenew)}
+              onClick={toggleAutoRenew}
             >
-              {mutation.isPending ? 'Saving...' : domain.autoRenew ? 'Disable' : 'Enable'}
+              {setAutoRenew.isPending ? 'Saving...' : domain.autoRenew ? 'Disable' : 'Enable'}
             </Button>
           </CardContent>
         </Card>
@@ -187,6 +253,11 @@ function DomainSettings({ domain }: { domain: Domain }) {
               {domain.isPremium ? <Badge tone="premium">Premium</Badge> : <Badge>Standard</Badge>}
             </InfoRow>
             <InfoRow label="Yearly price">{formatUsd(domain.price)}</InfoRow>
+            {domain.renewalPrice !== undefined && (
+              <InfoRow label="Renewal price">
+                {formatUsd(terms.price)} / {terms.periodText}
+              </InfoRow>
+            )}
           </dl>
         </CardContent>
       </Card>

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Domain } from '@/lib/domains'
 import { renderApp } from '@/test/renderApp'
 import { endUser, server } from '@/test/server'
 
@@ -67,5 +68,117 @@ describe('domain list on the dashboard', () => {
     const blog = screen.getByRole('cell', { name: 'blog.inf.nz' }).closest('tr')!
     expect(within(blog).getByText('Standard')).toBeInTheDocument()
     expect(within(blog).getByText('Disabled')).toBeInTheDocument()
+  })
+})
+
+function domain(id: number, name: string, fields: Partial<Domain>): Domain {
+  return {
+    id,
+    name,
+    extension: '.inf.nz',
+    isPremium: false,
+    registeredAt: '2025-01-01T10:00:00Z',
+    expiresAt: '2027-06-01T10:00:00Z',
+    autoRenew: true,
+    price: 8,
+    renewalPrice: 8,
+    renewalPeriodDays: 365,
+    ...fields,
+  }
+}
+
+const lifecycleDomains: Domain[] = [
+  domain(1, 'alpha', { status: 'active', graceEndsAt: '2027-07-01T10:00:00Z' }),
+  domain(2, 'bravo', {
+    status: 'expiring_soon',
+    expiresAt: '2026-12-04T10:00:00Z',
+    graceEndsAt: '2027-01-03T10:00:00Z',
+  }),
+  domain(3, 'charlie', { status: 'expired', expiresAt: '2026-11-01T10:00:00Z', graceEndsAt: '2026-12-01T10:00:00Z' }),
+]
+
+describe('domain statuses on the dashboards', () => {
+  // Only Date is faked: "in N days" counts from this moment; timers stay real for msw and user-event.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date('2026-11-22T12:00:00Z'))
+  })
+  afterEach(() => vi.useRealTimers())
+
+  function rowOf(name: string) {
+    return screen.getByRole('cell', { name }).closest('tr')!
+  }
+
+  it('badges each status: Active, Expiring soon with the days left, Expired with the end of grace', async () => {
+    server.use(http.get('/api/domains', () => HttpResponse.json({ success: true, data: lifecycleDomains })))
+    renderApp('/dashboard', { user: endUser })
+    await screen.findByRole('cell', { name: 'alpha.inf.nz' })
+
+    const active = within(rowOf('alpha.inf.nz'))
+    expect(active.getByText('Active')).toBeInTheDocument()
+    expect(active.queryByText(/grace|days/)).not.toBeInTheDocument()
+
+    const expiring = within(rowOf('bravo.inf.nz'))
+    expect(expiring.getByText('Expiring soon')).toBeInTheDocument()
+    expect(expiring.getByText('in 12 days')).toBeInTheDocument()
+
+    const expired = within(rowOf('charlie.inf.nz'))
+    expect(expired.getByText('Expired')).toBeInTheDocument()
+    expect(expired.getByText('grace until Dec 1, 2026')).toBeInTheDocument()
+
+    // The phone list carries the same badges.
+    const phoneList = within(screen.getByRole('list', { name: 'Domains' }))
+    expect(phoneList.getByText('in 12 days')).toBeInTheDocument()
+    expect(phoneList.getByText('grace until Dec 1, 2026')).toBeInTheDocument()
+  })
+
+  it('lists what needs attention first and sorts by a column header', async () => {
+    server.use(http.get('/api/domains', () => HttpResponse.json({ success: true, data: lifecycleDomains })))
+    const { events } = renderApp('/dashboard', { user: endUser })
+    await screen.findByRole('cell', { name: 'alpha.inf.nz' })
+    const table = within(screen.getByRole('table'))
+    const names = () =>
+      table
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[0].textContent)
+
+    expect(names()).toEqual(['charlie.inf.nz', 'bravo.inf.nz', 'alpha.inf.nz'])
+    expect(table.getByRole('columnheader', { name: 'Status' })).toHaveAttribute('aria-sort', 'ascending')
+
+    await events.click(table.getByRole('button', { name: 'Domain' }))
+    expect(names()).toEqual(['alpha.inf.nz', 'bravo.inf.nz', 'charlie.inf.nz'])
+    await events.click(table.getByRole('button', { name: 'Domain' }))
+    expect(names()).toEqual(['charlie.inf.nz', 'bravo.inf.nz', 'alpha.inf.nz'])
+    expect(table.getByRole('columnheader', { name: 'Domain' })).toHaveAttribute('aria-sort', 'descending')
+
+    await events.click(table.getByRole('button', { name: 'Expires' }))
+    expect(names()).toEqual(['charlie.inf.nz', 'bravo.inf.nz', 'alpha.inf.nz'])
+
+    // Phones pick the order from a list.
+    await events.selectOptions(screen.getByLabelText('Sort by'), 'Name')
+    expect(names()).toEqual(['alpha.inf.nz', 'bravo.inf.nz', 'charlie.inf.nz'])
+  })
+
+  it('works the status out from the expiry date when the server does not send one', async () => {
+    const { status: _active, ...plain } = lifecycleDomains[0]
+    server.use(
+      http.get('/api/domains', () =>
+        HttpResponse.json({
+          success: true,
+          data: [
+            plain,
+            { ...plain, id: 4, name: 'delta', expiresAt: '2026-11-23T10:00:00Z', status: undefined },
+            { ...plain, id: 5, name: 'echo', expiresAt: '2026-11-20T10:00:00Z', graceEndsAt: undefined },
+          ],
+        }),
+      ),
+    )
+    renderApp('/dashboard', { user: endUser })
+    await screen.findByRole('cell', { name: 'alpha.inf.nz' })
+    expect(within(rowOf('alpha.inf.nz')).getByText('Active')).toBeInTheDocument()
+    expect(within(rowOf('delta.inf.nz')).getByText('in 1 day')).toBeInTheDocument()
+    // Grace defaults to 30 days.
+    expect(within(rowOf('echo.inf.nz')).getByText('grace until Dec 20, 2026')).toBeInTheDocument()
   })
 })

@@ -81,7 +81,13 @@ export function ApiSection() {
             <span className="h-3 w-3 rounded-full bg-emerald-400/80" aria-hidden />
             <span className="ml-2 text-xs font-medium text-slate-400">register-domain.js</span>
           </div>
-          <pre className="overflow-x-auto p-5 text-xs leading-6 text-slate-200 sm:text-[13px]">
+          {/* Focusable so keyboard users can scroll the long lines sideways. */}
+          <pre
+            tabIndex={0}
+            role="region"
+            aria-label="Example: register a domain through the API"
+            className="overflow-x-auto p-5 text-xs leading-6 text-slate-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-400 sm:text-[13px]"
+          >
             <code>{apiExample(window.location.origin)}</code>
           </pre>
         </div>

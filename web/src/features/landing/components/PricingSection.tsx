@@ -5,6 +5,7 @@ import { cx } from '@/lib/classNames'
 import { regularDomainPrice } from '@/lib/extensions'
 import { premiumDiscountLabel, registrarTiers } from '@/lib/registrarTiers'
 import type { RegistrarTier } from '@/lib/session'
+import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { Section } from './Section'
 
 type Plan = {
@@ -82,6 +83,7 @@ export function PricingSection() {
       id="pricing"
       eyebrow="Pricing"
       title="Registrar partnership"
+      help={<HelpTooltip topic="pricing" userAction="comparing prices" align="end" />}
       intro="Register domains for yourself at the regular price, or resell them as a partner with wholesale pricing."
     >
       <ul className="grid gap-6 md:grid-cols-2 xl:grid-cols-4">

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Link, useRouterState } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query'
 import { CircleHelp, Menu, X } from 'lucide-react'
@@ -35,8 +35,16 @@ export function SiteHeader() {
   // Close the mobile panel whenever the location changes.
   useEffect(() => setMenuOpen(false), [pathname, hash])
 
+  // Escape closes the panel and puts focus back on the button that opened it.
+  const menuButton = useRef<HTMLButtonElement>(null)
+  function closeMenuOnEscape(event: KeyboardEvent) {
+    if (event.key !== 'Escape') return
+    setMenuOpen(false)
+    menuButton.current?.focus()
+  }
+
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75">
+    <header onKeyDown={menuOpen ? closeMenuOnEscape : undefined} className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-8">
         <Link
           to="/"
@@ -78,6 +86,7 @@ export function SiteHeader() {
         </div>
 
         <button
+          ref={menuButton}
           type="button"
           className={cx(buttonStyles({ variant: 'ghost', size: 'icon' }), 'ml-auto md:hidden')}
           aria-expanded={menuOpen}

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router'
 import { Globe, Home, Search, Settings } from 'lucide-react'
 import { buttonStyles } from '@/components/ui/button'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { HelpTooltip } from '@/components/help/HelpTooltip'
 
 export function NotFoundPage() {
   useDocumentTitle('404 Not Found')
@@ -12,7 +13,10 @@ export function NotFoundPage() {
         <span className="flex h-16 w-16 items-center justify-center rounded-2xl bg-white shadow-sm ring-1 ring-slate-200">
           <Globe className="h-8 w-8 text-brand-600" aria-hidden />
         </span>
-        <p className="mt-6 text-sm font-semibold uppercase tracking-wider text-brand-600">404 Not Found</p>
+        <div className="mt-6 flex items-center gap-1">
+          <p className="text-sm font-semibold uppercase tracking-wider text-brand-600">404 Not Found</p>
+          <HelpTooltip topic="not-found" userAction="opening a page that does not exist" />
+        </div>
         <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">This domain doesn't exist</h1>
         <p className="mt-4 text-base text-slate-600">
           The page you're looking for may have been removed, renamed, or never existed.

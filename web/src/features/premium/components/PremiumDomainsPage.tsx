@@ -331,7 +331,7 @@ function PremiumCard({ domain }: { domain: PremiumDomain }) {
       </div>
       <h2 className="mt-4 break-all text-2xl font-bold tracking-tight text-slate-900">
         {domain.name}
-        <span className="text-slate-400">{domain.extension}</span>
+        <span className="text-slate-500">{domain.extension}</span>
       </h2>
       {domain.description && <p className="mt-2 text-sm leading-6 text-slate-600">{domain.description}</p>}
       {keywords.length > 0 && (

@@ -20,6 +20,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { formatMoney } from '@/lib/format'
 import { dashboardPathFor, type User } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { noFilters, transactionsQueryOptions, walletQueryOptions, walletTotals } from '../api/wallet'
 import { DepositPanel } from './DepositPanel'
 import { RecentTransactions } from './RecentTransactions'
@@ -59,7 +60,10 @@ export function WalletPage({
         <ArrowLeft className="h-4 w-4" aria-hidden />
         Back to Dashboard
       </Link>
-      <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-900">Wallet</h1>
+      <div className="mt-4 flex items-center gap-2">
+        <h1 className="text-3xl font-bold tracking-tight text-slate-900">Wallet</h1>
+        <HelpTooltip topic="wallet" userAction="managing my wallet" />
+      </div>
       <p className="mt-1 text-slate-600">Your prepaid balance pays for registrations and renewals.</p>
 
       <Tabs

@@ -1,0 +1,154 @@
+package settings
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/nameport/nameport/internal/apperr"
+)
+
+// GatewaysKey is the setting whose value is the JSON list of payment
+// gateways. It is always in category payment and never public.
+const GatewaysKey = "payment_gateways"
+
+// GatewayTypes are the kinds of payment gateway; a gateway's id is its type.
+var GatewayTypes = []string{"stripe", "paypal", "bank_transfer", "credit_card", "mobile_payment", "cryptocurrency"}
+
+// SecretFields are the gateway settings sealed at rest and masked when read.
+var SecretFields = []string{"api_key", "client_secret", "webhook_secret"}
+
+// maskPrefix replaces all but the last four characters of a secret.
+const maskPrefix = "••••"
+
+// Mask shows the last four characters of a secret, or nothing of one too
+// short to hide the rest.
+func Mask(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	r := []rune(secret)
+	if len(r) < 8 {
+		return maskPrefix
+	}
+	return maskPrefix + string(r[len(r)-4:])
+}
+
+// gateway is one entry of the list. Fields the service does not look at
+// (name, description, fields, displayOrder…) are kept as they come.
+type gateway map[string]any
+
+func (g gateway) id() string {
+	id, _ := g["id"].(string)
+	return id
+}
+
+func (g gateway) settings() map[string]any {
+	m, _ := g["settings"].(map[string]any)
+	return m
+}
+
+func parseGateways(value string) ([]gateway, error) {
+	var list []gateway
+	if err := json.Unmarshal([]byte(value), &list); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+// sealGateways validates a new gateway list and seals its secrets. A secret
+// sent back as its mask keeps the secret stored in previous (the sealed value
+// the setting has now, or "").
+func (s *Service) sealGateways(value, previous string) (string, error) {
+	list, err := parseGateways(value)
+	if err != nil || list == nil {
+		return "", apperr.New(apperr.Invalid, "Payment gateways must be a JSON list")
+	}
+	stored := map[string]map[string]any{}
+	if old, err := parseGateways(previous); err == nil {
+		for _, g := range old {
+			stored[g.id()] = g.settings()
+		}
+	}
+	seen := map[string]bool{}
+	for _, g := range list {
+		id := g.id()
+		if id == "" {
+			return "", apperr.New(apperr.Invalid, "Please select a payment gateway type")
+		}
+		if !slices.Contains(GatewayTypes, id) {
+			return "", apperr.New(apperr.Invalid, "Unknown payment gateway type %s", id)
+		}
+		if seen[id] {
+			return "", apperr.New(apperr.Invalid, "Payment gateway %s is listed twice", id)
+		}
+		seen[id] = true
+		if raw, ok := g["settings"]; ok && raw != nil {
+			if _, ok := raw.(map[string]any); !ok {
+				return "", apperr.New(apperr.Invalid, "Settings of payment gateway %s must be an object", id)
+			}
+		}
+		settings := g.settings()
+		for _, field := range SecretFields {
+			raw, ok := settings[field]
+			if !ok || raw == nil {
+				continue
+			}
+			v, ok := raw.(string)
+			if !ok {
+				return "", apperr.New(apperr.Invalid, "Setting %s of payment gateway %s must be text", field, id)
+			}
+			if v == "" {
+				continue
+			}
+			if old, _ := stored[id][field].(string); old != "" && strings.HasPrefix(v, maskPrefix) {
+				plain, err := s.secrets.Open(old)
+				if (err == nil && Mask(plain) == v) || (err != nil && v == maskPrefix) {
+					settings[field] = old // the mask sent back: keep the stored secret, still sealed
+					continue
+				}
+			}
+			sealed, err := s.secrets.Seal(v)
+			if err != nil {
+				return "", err
+			}
+			settings[field] = sealed
+		}
+	}
+	out, err := json.Marshal(list)
+	if err != nil {
+		return "", err
+	}
+	return string(out), nil
+}
+
+// maskGateways opens a stored gateway list and masks its secrets. A list
+// that does not parse reads as empty.
+func (s *Service) maskGateways(stored string) (string, error) {
+	list, err := parseGateways(stored)
+	if err != nil || list == nil {
+		return "[]", nil
+	}
+	for _, g := range list {
+		settings := g.settings()
+		for _, field := range SecretFields {
+			sealed, _ := settings[field].(string)
+			if sealed == "" {
+				continue
+			}
+			plain, err := s.secrets.Open(sealed)
+			if err != nil {
+				// Sealed under another server secret: it cannot be shown
+				// or used; an admin enters it again.
+				settings[field] = maskPrefix
+				continue
+			}
+			settings[field] = Mask(plain)
+		}
+	}
+	out, err := json.Marshal(list)
+	if err != nil {
+		return "", err
+	}
+	return string(out), nil
+}

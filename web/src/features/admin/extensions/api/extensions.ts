@@ -1,0 +1,101 @@
+import { queryOptions } from '@tanstack/react-query'
+import { apiRequest, getQueryFn, serverMessage, unwrap, type ApiEnvelope } from '@/lib/api'
+import type { LengthPriceRule } from '@/lib/catalog'
+
+export type { LengthPriceRule }
+
+export const DNS_PROVIDERS = ['custom', 'cloudflare', 'route53', 'digitalocean', 'gcp', 'azure'] as const
+export type DnsProvider = (typeof DNS_PROVIDERS)[number]
+
+/**
+ * An extension as GET /api/domain-extensions lists it for an admin: every
+ * extension with its whole configuration. dnsApiKey and dnsApiSecret are
+ * masked by the server (only their last 4 characters show); sending the
+ * masked value back keeps the stored secret.
+ */
+export interface AdminExtension {
+  id: number
+  extension: string
+  basePrice: number
+  description: string
+  active: boolean
+  minNameLength: number
+  maxNameLength: number
+  allowedCharacters: string
+  renewalPrice: number
+  renewalPeriodDays: number
+  gracePeriodDays: number
+  lengthBasedPricing: LengthPriceRule[]
+  dnsNameservers?: string[]
+  dnsProvider?: string
+  hasDnsApiKey?: boolean
+  hasDnsApiSecret?: boolean
+  dnsApiKey?: string
+  dnsApiSecret?: string
+  dnsZoneId?: string
+  requiresVerification?: boolean
+  verificationDocuments?: string[]
+  verificationInstructions?: string
+  adminEmail?: string
+  technicalEmail?: string
+  billingEmail?: string
+  whoisPrivacyEnabled?: boolean
+  allowsSubdomains?: boolean
+  allowsDnsManagement?: boolean
+  allowsEmailForwarding?: boolean
+  updatedAt?: string
+}
+
+/** The fields POST and PATCH /api/domain-extensions accept; all optional. */
+export type ExtensionInput = Partial<Omit<AdminExtension, 'id' | 'hasDnsApiKey' | 'hasDnsApiSecret' | 'updatedAt'>>
+
+const URL = '/api/domain-extensions'
+
+/** The same key as the public list, so a change refreshes what search offers too. */
+export const adminExtensionsQueryKey = [URL] as const
+
+export function adminExtensionsQueryOptions() {
+  return queryOptions({ queryKey: adminExtensionsQueryKey, queryFn: getQueryFn<AdminExtension[]>() })
+}
+
+export async function createExtension(body: ExtensionInput): Promise<AdminExtension> {
+  return unwrap(await apiRequest<ApiEnvelope<AdminExtension>>('POST', URL, body))
+}
+
+export async function updateExtension(id: number, body: ExtensionInput): Promise<AdminExtension> {
+  return unwrap(await apiRequest<ApiEnvelope<AdminExtension>>('PATCH', `${URL}/${id}`, body))
+}
+
+export async function deleteExtension(id: number): Promise<void> {
+  unwrap(await apiRequest<ApiEnvelope<unknown>>('DELETE', `${URL}/${id}`))
+}
+
+/** The server's human message, else the error's own text (spec section 8, "{error}"). */
+export function errorText(error: unknown): string {
+  return serverMessage(error) ?? (error instanceof Error ? error.message : String(error))
+}
+
+/** ".inf.nz" → "inf.nz": the advanced form edits the extension without its dot. */
+export function withoutDot(extension: string): string {
+  return extension.replace(/^\.+/, '')
+}
+
+/** "inf.nz" → ".inf.nz". */
+export function withDot(extension: string): string {
+  return `.${withoutDot(extension)}`
+}
+
+/** Whether a rule covers a length another rule covers too. */
+export function overlaps(rule: Pick<LengthPriceRule, 'minLength' | 'maxLength'>, rules: LengthPriceRule[]): boolean {
+  return rules.some((other) => rule.minLength <= other.maxLength && other.minLength <= rule.maxLength)
+}
+
+/** Rules stay sorted by minimum length (spec section 5). */
+export function sortRules(rules: LengthPriceRule[]): LengthPriceRule[] {
+  return [...rules].sort((a, b) => a.minLength - b.minLength || a.maxLength - b.maxLength)
+}
+
+/** Unique, trimmed, non-empty entries of a list typed one per line or comma separated. */
+export function parseList(text: string): string[] {
+  return [...new Set(text.split(/[\n,]/).map((item) => item.trim()).filter(Boolean))]
+}

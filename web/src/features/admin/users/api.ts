@@ -1,0 +1,104 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
+
+export type UserType = 'user' | 'registrar' | 'admin'
+export type Tier = 'basic' | 'premium' | 'enterprise'
+export const TIERS: Tier[] = ['basic', 'premium', 'enterprise']
+
+/** An account as GET /api/admin/users lists it. */
+export interface AdminUser {
+  id: number
+  username: string
+  email: string
+  fullName: string
+  userType: UserType
+  tier?: Tier
+  domainCount: number
+  /** Dollars. */
+  walletBalance: number
+  disabled: boolean
+  disabledAt: string | null
+  createdAt: string
+}
+
+export interface AdminUserPage {
+  users: AdminUser[]
+  total: number
+  page: number
+  pageSize: number
+}
+
+export interface UserFilter {
+  search: string
+  type: UserType | ''
+  page: number
+}
+
+export const USERS_URL = '/api/admin/users'
+export const USERS_PAGE_SIZE = 20
+
+/** GET /api/admin/users: one page of accounts, newest first. */
+export function adminUsersQueryOptions(filter: UserFilter) {
+  return queryOptions({
+    queryKey: [USERS_URL, filter],
+    queryFn: async () => {
+      const params = new URLSearchParams({ page: String(filter.page), pageSize: String(USERS_PAGE_SIZE) })
+      if (filter.search.trim()) params.set('search', filter.search.trim())
+      if (filter.type) params.set('type', filter.type)
+      return unwrap(await apiRequest<ApiEnvelope<AdminUserPage>>('GET', `${USERS_URL}?${params}`))
+    },
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** PATCH /api/admin/users/{id}: a registrar's tier, or disabling/enabling the account. */
+export async function updateAdminUser(id: number, change: { tier?: Tier; disabled?: boolean }): Promise<AdminUser> {
+  return unwrap(await apiRequest<ApiEnvelope<AdminUser>>('PATCH', `${USERS_URL}/${id}`, change))
+}
+
+/** One admin change as GET /api/admin/audit-log lists it. */
+export interface AuditEntry {
+  id: number
+  actorId: number
+  actor: string
+  action: string
+  targetType: string
+  targetId: string
+  before: unknown
+  after: unknown
+  createdAt: string
+}
+
+export interface AuditPage {
+  entries: AuditEntry[]
+  nextCursor?: number
+}
+
+export const AUDIT_URL = '/api/admin/audit-log'
+
+/** GET /api/admin/audit-log, newest first; `before` is the previous page's nextCursor. */
+export function auditLogQueryOptions(before: number) {
+  return queryOptions({
+    queryKey: [AUDIT_URL, before],
+    queryFn: async () => {
+      const params = new URLSearchParams({ limit: '20' })
+      if (before) params.set('before', String(before))
+      return unwrap(await apiRequest<ApiEnvelope<AuditPage>>('GET', `${AUDIT_URL}?${params}`))
+    },
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** The fields that differ between two recorded objects, with both values. */
+export function diffOf(before: unknown, after: unknown): { field: string; before: unknown; after: unknown }[] {
+  const b = isObject(before) ? before : {}
+  const a = isObject(after) ? after : {}
+  const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort()
+  return fields
+    .filter((f) => JSON.stringify(b[f]) !== JSON.stringify(a[f]))
+    .map((field) => ({ field, before: b[field], after: a[field] }))
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}

@@ -1,0 +1,138 @@
+import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { AlertCircle, ChevronLeft, ChevronRight, History, LoaderCircle } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { serverMessage } from '@/lib/api'
+import { auditLogQueryOptions, diffOf, type AuditEntry } from '../api'
+
+const actionLabels: Record<string, string> = {
+  'extension.create': 'Added extension',
+  'extension.update': 'Changed extension',
+  'extension.delete': 'Deleted extension',
+  'premium.create': 'Added premium domain',
+  'premium.update': 'Changed premium domain',
+  'premium.delete': 'Deleted premium domain',
+  'premium.bulk': 'Bulk premium action',
+  'user.tier': 'Changed tier',
+  'user.disable': 'Disabled account',
+  'user.enable': 'Enabled account',
+  'setting.create': 'Added site setting',
+  'setting.update': 'Changed site setting',
+  'setting.delete': 'Deleted site setting',
+}
+const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
+
+/** The audit log: every admin change, newest first, page by page. */
+export function AuditLog() {
+  // The cursors of the pages seen so far; the last one is the page shown.
+  const [cursors, setCursors] = useState<number[]>([0])
+  const query = useQuery(auditLogQueryOptions(cursors[cursors.length - 1]))
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Audit log</CardTitle>
+        <CardDescription>Every change made by admins: who, what, before and after, and when.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {query.isPending ? (
+          <div className="flex items-center justify-center gap-3 py-10 text-slate-500">
+            <LoaderCircle className="h-5 w-5 animate-spin" aria-hidden /> Loading audit log...
+          </div>
+        ) : query.isError ? (
+          <div role="alert" className="flex flex-col items-center gap-2 py-10 text-center">
+            <AlertCircle className="h-8 w-8 text-red-500" aria-hidden />
+            <p className="font-medium text-slate-900">Could not load the audit log</p>
+            <p className="text-sm text-slate-500">{serverMessage(query.error) || 'An unexpected error occurred'}</p>
+          </div>
+        ) : query.data.entries.length === 0 ? (
+          <div className="flex flex-col items-center gap-2 py-10 text-center">
+            <History className="h-8 w-8 text-slate-300" aria-hidden />
+            <p className="font-medium text-slate-900">No changes yet</p>
+          </div>
+        ) : (
+          <>
+            <ol aria-label="Audit log" className="divide-y divide-slate-100">
+              {query.data.entries.map((e) => (
+                <AuditRow key={e.id} entry={e} />
+              ))}
+            </ol>
+            <div className="mt-4 flex justify-end gap-2">
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={cursors.length <= 1}
+                onClick={() => setCursors(cursors.slice(0, -1))}
+              >
+                <ChevronLeft className="h-4 w-4" aria-hidden /> Newer
+              </Button>
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={!query.data.nextCursor}
+                onClick={() => setCursors([...cursors, query.data.nextCursor!])}
+              >
+                Older <ChevronRight className="h-4 w-4" aria-hidden />
+              </Button>
+            </div>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+function show(v: unknown): string {
+  if (v === undefined || v === null || v === '') return '—'
+  if (typeof v === 'string') return v
+  return JSON.stringify(v)
+}
+
+/** What the change was about: a name from the recorded object, else its id. */
+function targetName(e: AuditEntry): string {
+  for (const side of [e.after, e.before]) {
+    if (side && typeof side === 'object' && !Array.isArray(side)) {
+      const o = side as Record<string, unknown>
+      if (typeof o.username === 'string') return o.username
+      if (typeof o.name === 'string') return `${o.name}${typeof o.extension === 'string' ? o.extension : ''}`
+      if (typeof o.extension === 'string') return o.extension
+      if (typeof o.key === 'string') return o.key
+    }
+  }
+  return e.targetId ? `#${e.targetId}` : ''
+}
+
+function AuditRow({ entry: e }: { entry: AuditEntry }) {
+  const changes = e.before && e.after && !Array.isArray(e.before) ? diffOf(e.before, e.after).slice(0, 8) : []
+  const summary = !e.before ? 'created' : !e.after ? 'deleted' : changes.length === 0 ? 'no visible change' : ''
+  return (
+    <li className="py-3 text-sm">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+        <p className="min-w-0 text-slate-900">
+          <span className="font-medium">{e.actor || 'deleted account'}</span>{' '}
+          <span className="text-slate-600">{(actionLabels[e.action] ?? e.action).toLowerCase()}</span>{' '}
+          <span className="break-words font-medium">{targetName(e)}</span>
+        </p>
+        <time dateTime={e.createdAt} className="whitespace-nowrap text-xs text-slate-500">
+          {when.format(new Date(e.createdAt))}
+        </time>
+      </div>
+      {changes.length > 0 ? (
+        <dl className="mt-1.5 space-y-0.5 text-xs">
+          {changes.map((c) => (
+            <div key={c.field} className="flex flex-wrap gap-x-2">
+              <dt className="font-mono text-slate-500">{c.field}</dt>
+              <dd className="min-w-0 break-all">
+                <span className="text-red-700 line-through decoration-red-300">{show(c.before)}</span>
+                <span className="px-1 text-slate-500">→</span>
+                <span className="text-emerald-700">{show(c.after)}</span>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        summary && <p className="mt-1 text-xs text-slate-500">{summary}</p>
+      )}
+    </li>
+  )
+}

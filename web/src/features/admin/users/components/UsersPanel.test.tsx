@@ -1,0 +1,146 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+import { renderApp } from '@/test/renderApp'
+import { endUser, server } from '@/test/server'
+import type { AdminUser, AuditEntry } from '../api'
+import { diffOf } from '../api'
+
+const admin = { ...endUser, id: 9, username: 'root', userType: 'admin' as const }
+
+function account(id: number, username: string, extra: Partial<AdminUser> = {}): AdminUser {
+  return {
+    id,
+    username,
+    email: `${username}@example.com`,
+    fullName: username,
+    userType: 'user',
+    domainCount: 0,
+    walletBalance: 0,
+    disabled: false,
+    disabledAt: null,
+    createdAt: '2026-03-04T10:00:00Z',
+    ...extra,
+  }
+}
+
+function serveUsers() {
+  const state = {
+    users: [
+      account(12, 'reseller', { userType: 'registrar', tier: 'basic', domainCount: 3, walletBalance: 42.5 }),
+      account(11, 'ursula'),
+      account(9, 'root', { userType: 'admin' }),
+    ],
+    urls: [] as string[],
+    patches: [] as { id: string; body: unknown }[],
+    audit: [] as AuditEntry[],
+  }
+  server.use(
+    http.get('/api/me', () => HttpResponse.json({ success: true, data: admin })),
+    http.get('/api/auth/me', () => HttpResponse.json({ success: true, data: admin })),
+    http.get('/api/admin/users', ({ request }) => {
+      state.urls.push(request.url)
+      const search = new URL(request.url).searchParams.get('search') ?? ''
+      const users = state.users.filter((u) => u.username.includes(search))
+      return HttpResponse.json({ success: true, data: { users, total: users.length, page: 1, pageSize: 20 } })
+    }),
+    http.patch('/api/admin/users/:id', async ({ params, request }) => {
+      const body = (await request.json()) as { tier?: string; disabled?: boolean }
+      state.patches.push({ id: String(params.id), body })
+      const u = state.users.find((x) => x.id === Number(params.id))!
+      const before = { ...u }
+      if (body.tier) u.tier = body.tier as AdminUser['tier']
+      if (body.disabled !== undefined) u.disabled = body.disabled
+      state.audit.unshift({
+        id: state.audit.length + 1,
+        actorId: 9,
+        actor: 'root',
+        action: body.tier ? 'user.tier' : body.disabled ? 'user.disable' : 'user.enable',
+        targetType: 'user',
+        targetId: String(u.id),
+        before: { username: before.username, tier: before.tier, disabled: before.disabled },
+        after: { username: u.username, tier: u.tier, disabled: u.disabled },
+        createdAt: '2026-03-05T10:00:00Z',
+      })
+      return HttpResponse.json({ success: true, data: u })
+    }),
+    http.get('/api/admin/audit-log', () => HttpResponse.json({ success: true, data: { entries: state.audit } })),
+  )
+  return state
+}
+
+async function openUsersTab() {
+  const view = renderApp('/admin-dashboard', { user: admin })
+  await view.events.click(await screen.findByRole('tab', { name: 'Users' }))
+  const panel = within(await screen.findByRole('tabpanel', { name: 'Users' }))
+  await panel.findByRole('listitem', { name: 'reseller' })
+  return { ...view, panel }
+}
+
+describe('Users tab', () => {
+  it('lists accounts with type, tier, domains and balance', async () => {
+    serveUsers()
+    const { panel } = await openUsersTab()
+    const reseller = within(panel.getByRole('listitem', { name: 'reseller' }))
+    expect(reseller.getByText('Registrar')).toBeInTheDocument()
+    expect(reseller.getByRole('combobox', { name: 'Tier of reseller' })).toHaveValue('basic')
+    expect(reseller.getByText('3')).toBeInTheDocument()
+    expect(reseller.getByText('$42.50')).toBeInTheDocument()
+    expect(panel.getByText(/3 accounts/)).toBeInTheDocument()
+    // Admins cannot disable themselves.
+    const me = within(panel.getByRole('listitem', { name: 'root' }))
+    expect(me.getByRole('button', { name: 'Disable' })).toBeDisabled()
+  })
+
+  it('searches accounts', async () => {
+    const state = serveUsers()
+    const { panel, events } = await openUsersTab()
+    await events.type(panel.getByRole('searchbox', { name: 'Search accounts' }), 'urs')
+    await waitFor(() => expect(panel.queryByRole('listitem', { name: 'reseller' })).not.toBeInTheDocument())
+    expect(panel.getByRole('listitem', { name: 'ursula' })).toBeInTheDocument()
+    expect(state.urls.at(-1)).toContain('search=urs')
+  })
+
+  it('changes a tier, disables and enables an account, and shows the audit log', async () => {
+    const state = serveUsers()
+    const { panel, events } = await openUsersTab()
+    await events.selectOptions(panel.getByRole('combobox', { name: 'Tier of reseller' }), 'enterprise')
+    await waitFor(() => expect(state.patches).toEqual([{ id: '12', body: { tier: 'enterprise' } }]))
+    expect(await screen.findByText('Tier changed')).toBeInTheDocument()
+
+    const ursula = within(panel.getByRole('listitem', { name: 'ursula' }))
+    await events.click(ursula.getByRole('button', { name: 'Disable' }))
+    expect(await screen.findByText('Account disabled')).toBeInTheDocument()
+    expect(await ursula.findByText('Disabled')).toBeInTheDocument()
+    await events.click(ursula.getByRole('button', { name: 'Enable' }))
+    await waitFor(() => expect(state.patches.at(-1)).toEqual({ id: '11', body: { disabled: false } }))
+
+    const log = within(await panel.findByRole('list', { name: 'Audit log' }))
+    await waitFor(() => expect(log.getAllByRole('listitem')).toHaveLength(3))
+    expect(log.getByText('changed tier')).toBeInTheDocument()
+    expect(log.getByText('basic')).toBeInTheDocument()
+    expect(log.getByText('enterprise')).toBeInTheDocument()
+  })
+
+  it('shows the server message when a change is refused', async () => {
+    serveUsers()
+    server.use(
+      http.patch('/api/admin/users/:id', () =>
+        HttpResponse.json({ success: false, error: 'Account not found' }, { status: 404 }),
+      ),
+    )
+    const { panel, events } = await openUsersTab()
+    await events.click(within(panel.getByRole('listitem', { name: 'ursula' })).getByRole('button', { name: 'Disable' }))
+    expect(await screen.findByText('Account not found')).toBeInTheDocument()
+  })
+})
+
+describe('diffOf', () => {
+  it('lists the fields that changed', () => {
+    expect(diffOf({ a: 1, b: [1], c: 'x' }, { a: 1, b: [2], d: true })).toEqual([
+      { field: 'b', before: [1], after: [2] },
+      { field: 'c', before: 'x', after: undefined },
+      { field: 'd', before: undefined, after: true },
+    ])
+  })
+})

@@ -1,0 +1,13 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { PaymentDemoPage } from '@/features/payments/components/PaymentDemoPage'
+import { paymentConfigQueryOptions } from '@/features/payments/api/payments'
+import { requireUser } from '@/lib/session'
+
+export const Route = createFileRoute('/payment-demo')({
+  // Creating a payment needs an account (the payment belongs to it).
+  beforeLoad: ({ context }) => requireUser(context.queryClient),
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(paymentConfigQueryOptions())
+  },
+  component: PaymentDemoPage,
+})
