@@ -103,7 +103,7 @@ start_nameport() {
   taskset -c "$SERVER_CPU" "$NAMEPORT_BIN" serve --roles dns \
     --database-url "sqlite://$WORK/nameport.db" --data-dir "$WORK/data" \
     --dns-addr "$NP_ADDR" --http-addr "127.0.0.1:$HTTP_PORT" \
-    --dns-transfer-allow 127.0.0.1 --log-level warn >>"$WORK/nameport.log" 2>&1 &
+    --dns-transfer-allow 127.0.0.1 --dns-rrl-rate 0 --log-level warn >>"$WORK/nameport.log" 2>&1 &
   NP_PID=$!
   PIDS+=("$NP_PID")
   "$BENCH" wait -server "$NP_ADDR" -timeout 60s || { cat "$WORK/nameport.log" >&2; die "nameport did not start"; }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,6 +42,13 @@ type Config struct {
 	DNSTransferAllow []netip.Prefix
 	// DNSNotify are the secondaries told (NOTIFY) when zones change.
 	DNSNotify []string
+	// DNS response rate limiting over UDP: responses per second per client
+	// network and kind (0: off), the slip (every Nth held-back response is
+	// sent truncated), and clients never limited.
+	DNSRRLRate   int
+	DNSRRLSlip   int
+	DNSRRLExempt []netip.Prefix
+
 	LogFormat string
 	LogLevel  string
 	// Stripe: the card payment provider. Without a secret key, payments run
@@ -62,6 +70,9 @@ type Config struct {
 	// RateLimitWindow is the span the /v1 rate limits count over: a minute
 	// (the spec's limits are per minute). Tests shorten it; no flag.
 	RateLimitWindow time.Duration
+	// NoRateLimits lifts the /v1 limits (--api-rate-limits=false), so a
+	// benchmark measures the handlers rather than 429s.
+	NoRateLimits bool
 }
 
 // HasRole reports whether the process runs role.
@@ -89,6 +100,9 @@ var Flags = []Flag{
 	{"session-ttl", 7 * 24 * time.Hour, "how long a login session lasts without use"},
 	{"dns-transfer-allow", "", "addresses or prefixes allowed to transfer zones (AXFR), comma separated, e.g. 127.0.0.1,10.0.0.0/8"},
 	{"dns-notify", "", "secondaries to NOTIFY on zone changes, comma separated host:port"},
+	{"dns-rrl-rate", 20, "DNS response rate limit over UDP: responses per second per client network (IPv4 /24, IPv6 /56) of each limited kind (negative answers, errors, answers over 512 bytes); 0 turns it off"},
+	{"dns-rrl-slip", 2, "over the DNS rate limit, every Nth response is sent empty and truncated (TC) so that real clients retry over TCP, the others are dropped; 0 drops all, 1 truncates all"},
+	{"dns-rrl-exempt", "127.0.0.0/8,::1", "clients never DNS rate limited, comma separated addresses or prefixes (loopback cannot be spoofed from outside)"},
 	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: payments run in demo mode"},
 	{"stripe-publishable-key", "", "Stripe publishable key (pk_...) for Stripe.js in the web app"},
 	{"stripe-webhook-secret", "", "signing secret (whsec_...) of the Stripe webhook endpoint /api/webhooks/stripe"},
@@ -98,6 +112,7 @@ var Flags = []Flag{
 	{"public-url", "", "address users reach the web app at, for links in mail; default: http:// plus --http-addr"},
 	{"renew-interval", time.Hour, "how often the domain lifecycle scan runs (renewals, expiry warnings, releases)"},
 	{"renew-ahead", 30 * 24 * time.Hour, "auto-renewing domains are renewed this long before they expire"},
+	{"api-rate-limits", true, "enforce the spec's per-key /v1 rate limits; turn off only to benchmark the API"},
 	{"log-format", "text", "log format: text or json"},
 	{"log-level", "info", "log level: debug, info, warn, error"},
 }
@@ -116,6 +131,8 @@ func Register(fs *pflag.FlagSet, names ...string) {
 			fs.String(f.Name, d, f.Usage)
 		case bool:
 			fs.Bool(f.Name, d, f.Usage)
+		case int:
+			fs.Int(f.Name, d, f.Usage)
 		case time.Duration:
 			fs.Duration(f.Name, d, f.Usage)
 		}
@@ -163,6 +180,7 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 		LogLevel:    v.GetString("log-level"),
 	}
 	c.RenewInterval, c.RenewAhead = v.GetDuration("renew-interval"), v.GetDuration("renew-ahead")
+	c.NoRateLimits = !v.GetBool("api-rate-limits")
 	if c.RenewInterval <= 0 || c.RenewAhead <= 0 {
 		return Config{}, errors.New("config: --renew-interval and --renew-ahead must be positive")
 	}
@@ -178,6 +196,21 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 			return Config{}, fmt.Errorf("config: --dns-transfer-allow %q: %w", a, err)
 		}
 		c.DNSTransferAllow = append(c.DNSTransferAllow, p)
+	}
+	// Parsed here rather than by viper's GetInt, which reads a typo as 0:
+	// rate limiting off.
+	rate, rateErr := strconv.Atoi(strings.TrimSpace(v.GetString("dns-rrl-rate")))
+	slip, slipErr := strconv.Atoi(strings.TrimSpace(v.GetString("dns-rrl-slip")))
+	if rateErr != nil || slipErr != nil || rate < 0 || slip < 0 || slip > 10 {
+		return Config{}, errors.New("config: --dns-rrl-rate must be a whole number, at least 0; --dns-rrl-slip 0 to 10")
+	}
+	c.DNSRRLRate, c.DNSRRLSlip = rate, slip
+	for _, a := range splitList(v.GetString("dns-rrl-exempt")) {
+		p, err := parsePrefix(a)
+		if err != nil {
+			return Config{}, fmt.Errorf("config: --dns-rrl-exempt %q: %w", a, err)
+		}
+		c.DNSRRLExempt = append(c.DNSRRLExempt, p)
 	}
 	for _, t := range splitList(v.GetString("dns-notify")) {
 		if _, _, err := net.SplitHostPort(t); err != nil {

@@ -6,7 +6,9 @@
 // answers one question from a snapshot (a pure function); the Server maps
 // its results to messages over UDP and TCP, serves zone transfers (AXFR) to
 // allowed addresses, sends NOTIFY to secondaries on every change, and
-// reloads when the zone or catalog version moves (Watch).
+// reloads when the zone or catalog version moves (Watch). Over UDP it can
+// limit negative, error and large answers per client network (rrl.go), so
+// that forged queries cannot turn it into an amplifier.
 package dnsserver
 
 import (
@@ -37,6 +39,7 @@ type options struct {
 	notify        []string
 	maxUDP        uint16
 	udpWorkers    int
+	rateLimit     RateLimit
 }
 
 // WithTransfer allows zone transfers (AXFR, and IXFR answered as AXFR) over
@@ -71,6 +74,7 @@ type Server struct {
 	addr     string
 	opts     options
 	snapshot atomic.Pointer[Snapshot]
+	rrl      *rateLimiter // nil: no response rate limiting
 	logger   *slog.Logger
 
 	udpConn *net.UDPConn
@@ -92,6 +96,7 @@ func New(addr string, logger *slog.Logger, opts ...Option) *Server {
 	for _, o := range opts {
 		o(&s.opts)
 	}
+	s.rrl = newRateLimiter(s.opts.rateLimit)
 	s.stop, s.stopFunc = context.WithCancel(context.Background())
 	return s
 }
@@ -202,12 +207,19 @@ func (s *Server) serveUDP(conn *net.UDPConn) {
 		}
 		snap := s.Snapshot()
 		replies := 0
+		var now int64 // read by the rate limiter when it first needs it
 		for i := range n {
 			from, ok := in[i].Addr.(*net.UDPAddr)
 			if !ok {
 				continue
 			}
-			resp := s.answerPacket(snap, in[i].Buffers[0][:in[i].N], answers[i], from.AddrPort().Addr().Unmap(), false)
+			client := from.AddrPort().Addr().Unmap()
+			resp := s.answerPacket(snap, in[i].Buffers[0][:in[i].N], answers[i], client, false)
+			if resp != nil && s.rrl != nil {
+				if kind := classify(resp); kind != rrlNone {
+					resp = s.rrl.limit(resp, kind, client, &now)
+				}
+			}
 			if resp == nil {
 				continue
 			}

@@ -10,6 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/nameport/nameport/internal/dnsserver"
 )
 
 // metrics are the Prometheus metrics of one process.
@@ -30,7 +32,7 @@ func newMetrics() *metrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"method", "route"}),
 	}
-	m.registry.MustRegister(m.requests, m.duration,
+	m.registry.MustRegister(m.requests, m.duration, dnsRateLimitCollector{},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -53,4 +55,21 @@ func (m *metrics) middleware(next http.Handler) http.Handler {
 
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+var dnsRateLimitedDesc = prometheus.NewDesc("nameport_dns_rrl_responses_total",
+	"DNS responses over UDP that response rate limiting dropped or sent truncated (slipped), by kind.",
+	[]string{"kind", "action"}, nil)
+
+// dnsRateLimitCollector reads the DNS server's rate limiting counts at
+// scrape time, so that the packet path only bumps an atomic counter.
+type dnsRateLimitCollector struct{}
+
+func (dnsRateLimitCollector) Describe(ch chan<- *prometheus.Desc) { ch <- dnsRateLimitedDesc }
+
+func (dnsRateLimitCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, c := range dnsserver.RateLimitedTotals() {
+		ch <- prometheus.MustNewConstMetric(dnsRateLimitedDesc, prometheus.CounterValue, float64(c.Dropped), c.Kind, "dropped")
+		ch <- prometheus.MustNewConstMetric(dnsRateLimitedDesc, prometheus.CounterValue, float64(c.Slipped), c.Kind, "slipped")
+	}
 }

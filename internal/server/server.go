@@ -157,7 +157,8 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 
 	if cfg.HasRole(config.RoleDNS) {
 		srv := dnsserver.New(cfg.DNSAddr, logger.With("component", "dns"),
-			dnsserver.WithTransfer(cfg.DNSTransferAllow...), dnsserver.WithNotify(cfg.DNSNotify...))
+			dnsserver.WithTransfer(cfg.DNSTransferAllow...), dnsserver.WithNotify(cfg.DNSNotify...),
+			dnsserver.WithRateLimit(dnsserver.RateLimit{Rate: cfg.DNSRRLRate, Slip: cfg.DNSRRLSlip, Exempt: cfg.DNSRRLExempt}))
 		if err := srv.Reload(ctx, d); err != nil {
 			return err
 		}
