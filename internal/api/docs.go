@@ -2,6 +2,8 @@ package api
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -181,10 +183,9 @@ func typeOf(reg huma.Registry, s *huma.Schema) string {
 	return t
 }
 
-var docsTemplate = template.Must(template.New("docs").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}} reference</title>
-<style>
+// docsStyle is the page's only stylesheet, inline so that /docs is one
+// self-contained response.
+const docsStyle = `
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:#0f172a;background:#f8fafc}
 header{background:#0f172a;color:#fff;padding:28px 24px}header>div{max-width:932px;margin:0 auto}header h1{margin:0;font-size:24px}header p{margin:6px 0 0;color:#cbd5e1;max-width:760px}
 header a{color:#93c5fd}
@@ -198,7 +199,20 @@ h3{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:#64748b;ma
 table{border-collapse:collapse;width:100%;font-size:14px}td,th{text-align:left;padding:5px 8px;border-top:1px solid #f1f5f9;vertical-align:top}
 th{color:#64748b;font-weight:500}td code{font-size:13px}.req{color:#dc2626;font-size:12px}.type{color:#7c3aed;font-family:ui-monospace,monospace;font-size:13px}
 .status{font-family:ui-monospace,monospace;font-weight:600}
-</style></head><body>
+`
+
+// DocsContentSecurityPolicy is the policy of /docs: no script at all, and
+// of inline styles only docsStyle, named by its hash.
+var DocsContentSecurityPolicy = func() string {
+	sum := sha256.Sum256([]byte(docsStyle))
+	return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; " +
+		"img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+}()
+
+var docsTemplate = template.Must(template.New("docs").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}} reference</title><link rel="icon" type="image/svg+xml" href="/favicon.svg">
+<style>` + docsStyle + `</style></head><body>
 <header><div><h1>{{.Title}} <small>v{{.Version}}</small></h1><p>{{.Description}}</p><p>Machine-readable: <a href="/openapi.json">/openapi.json</a></p></div></header>
 <main>{{range .Tags}}<h2 id="{{.Name}}">{{.Name}}</h2>{{if .Description}}<p class="intro">{{.Description}}</p>{{end}}{{range .Operations}}
 <section class="op" id="{{.ID}}"><div class="sig"><span class="m {{.Method}}">{{.Method}}</span><span>{{.Path}}</span></div>

@@ -34,6 +34,7 @@ func seedDemo(ctx context.Context, svc Services, logger *slog.Logger) error {
 	if err := svc.Catalog.SeedDemo(ctx); err != nil {
 		return err
 	}
-	logger.Info("demo accounts ready", "users", "demo, demo-registrar, demo-admin", "password", demoPassword)
+	// Passwords never go into logs, not even this well-known one: README names it.
+	logger.Info("demo accounts ready", "users", "demo, demo-registrar, demo-admin")
 	return nil
 }

@@ -25,8 +25,12 @@ type Server struct {
 	URL         string // http://127.0.0.1:PORT
 	DatabaseURL string
 	DNSAddr     string
+	logs        *LockedBuffer
 	stop        func() error
 }
+
+// Logs returns what the server has logged so far (at debug level).
+func (s *Server) Logs() string { return s.logs.String() }
 
 // Stop shuts the server down gracefully and returns what Run returned. It is
 // also called when the test ends; calling it twice is harmless.
@@ -59,7 +63,7 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 	case a := <-addr:
 		var once sync.Once
 		var stopErr error
-		s := &Server{URL: "http://" + a, DatabaseURL: cfg.DatabaseURL, DNSAddr: cfg.DNSAddr, stop: func() error {
+		s := &Server{URL: "http://" + a, DatabaseURL: cfg.DatabaseURL, DNSAddr: cfg.DNSAddr, logs: logs, stop: func() error {
 			once.Do(func() {
 				cancel()
 				stopErr = <-done
