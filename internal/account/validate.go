@@ -84,12 +84,12 @@ func validateSignUp(in SignUp) error {
 	if in.UserType != TypeUser && in.UserType != TypeRegistrar {
 		return invalid("Account type must be user or registrar")
 	}
-	if in.UserType == TypeRegistrar {
-		switch in.Tier {
-		case "", TierBasic, TierPremium, TierEnterprise:
-		default:
-			return invalid("Tier must be basic, premium or enterprise")
-		}
+	// An end user's tier is ignored, but a wrong one is still refused: it
+	// is a mistake, not something to store or drop silently.
+	switch in.Tier {
+	case "", TierBasic, TierPremium, TierEnterprise:
+	default:
+		return invalid("Tier must be basic, premium or enterprise")
 	}
 	return nil
 }

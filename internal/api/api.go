@@ -58,6 +58,7 @@ func New(r chi.Router, svc Services) huma.API {
 		"The web app uses /api with a session cookie; registrars automate with /v1 and an API key."
 	cfg.CreateHooks = nil // no $schema links in bodies: the SPA and SDK read plain JSON
 	cfg.DocsPath = ""     // huma's page loads its renderer from a CDN; ours is self-contained
+	cfg.Formats = map[string]huma.Format{"application/json": jsonFormat, "json": jsonFormat}
 	a := humachi.New(r, cfg)
 	addRoutes(a, svc)
 	r.Get("/docs", docsHandler(a))

@@ -48,13 +48,23 @@ func describe(status int, msg string, errs []error) string {
 	if status >= 500 {
 		return "An unexpected error occurred"
 	}
+	if status == http.StatusRequestEntityTooLarge { // huma says "request body is too large limit=1048576 bytes"
+		return fmt.Sprintf("The request body is larger than %d MiB", maxBodyBytes>>20)
+	}
 	var details []string
 	for _, err := range errs {
 		if err == nil {
 			continue
 		}
 		var d *huma.ErrorDetail
-		if errors.As(err, &d) && d.Location != "" {
+		if errors.As(err, &d) && d.Location == "body" && status == http.StatusBadRequest {
+			return d.Message // the body as a whole is unreadable: decodeJSON's sentence says it all
+		}
+		if errors.As(err, &d) && d.Location == "body" {
+			details = append(details, d.Message)
+		} else if errors.As(err, &d) && strings.HasPrefix(d.Location, "path.") {
+			details = append(details, fmt.Sprintf("%s in the path: %s", strings.TrimPrefix(d.Location, "path."), d.Message))
+		} else if errors.As(err, &d) && d.Location != "" {
 			details = append(details, fmt.Sprintf("%s: %s", strings.TrimPrefix(d.Location, "body."), d.Message))
 		} else {
 			details = append(details, err.Error())
@@ -101,10 +111,20 @@ func fail(ctx context.Context, err error) error {
 	if code == apperr.Internal {
 		logger(ctx).Error("request failed", "err", err)
 	}
-	e := &envelopeError{status: statusOf(code), Message: apperr.Message(err)}
+	e := &envelopeError{status: statusOf(code), Message: clipMessage(apperr.Message(err))}
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.RetryAfter > 0 {
 		e.headers = http.Header{"Retry-After": {strconv.Itoa(int(ae.RetryAfter.Seconds() + 0.999))}}
 	}
 	return e
+}
+
+// clipMessage shortens a message that quotes a long input ("Extension
+// .aaaa…" for a 100,000-character extension) to a length a person reads.
+func clipMessage(msg string) string {
+	const limit = 300
+	if r := []rune(msg); len(r) > limit {
+		return string(r[:limit]) + "…"
+	}
+	return msg
 }

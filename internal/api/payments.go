@@ -155,6 +155,9 @@ func addPaymentRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 		Errors: []int{http.StatusBadRequest, http.StatusNotFound},
 		// The body is checked by its signature, byte for byte, not by a schema.
 		SkipValidateBody: true,
+		// huma limits only operations with a Body field by default; a raw
+		// body would otherwise be read whole, however large.
+		MaxBodyBytes: maxBodyBytes,
 	}, func(ctx context.Context, in *StripeWebhookInput) (*StripeWebhookOutput, error) {
 		dup, err := wallets.ReceiveStripeWebhook(ctx, in.RawBody, in.Signature)
 		if errors.Is(err, billing.ErrBadSignature) {

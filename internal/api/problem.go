@@ -40,7 +40,7 @@ func asProblem(ctx context.Context, err error) *problemError {
 	if code == apperr.Internal {
 		logger(ctx).Error("request failed", "err", err)
 	}
-	p := newProblem(ctx, statusOf(code), code, apperr.Message(err))
+	p := newProblem(ctx, statusOf(code), code, clipMessage(apperr.Message(err)))
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.RetryAfter > 0 {
 		p.headers = http.Header{"Retry-After": {strconv.Itoa(ceilSeconds(ae.RetryAfter))}}

@@ -447,6 +447,11 @@ func (s *Service) BulkPremium(ctx context.Context, action string, ids []int64) (
 	if len(ids) > 1000 {
 		return 0, invalid("Select at most 1000 domains at a time")
 	}
+	for _, id := range ids {
+		if id < 1 {
+			return 0, invalid("Premium domain ids are positive numbers; %d is not one", id)
+		}
+	}
 	var column string
 	var value bool
 	switch action {

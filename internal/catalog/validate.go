@@ -117,6 +117,9 @@ func validateExtension(e *Extension) error {
 	if _, ok := parseAllowed(e.AllowedCharacters); !ok {
 		return invalid("Allowed characters must be lower-case letters, digits and hyphens, with ranges like a-z")
 	}
+	if len(e.AllowedCharacters) > 100 { // "a-z0-9-" says it all; every character listed once is 37
+		return invalid("Allowed characters must be at most 100 characters")
+	}
 	if e.RenewalPriceCents != nil && *e.RenewalPriceCents < 0 {
 		return invalid("Renewal price cannot be negative")
 	}

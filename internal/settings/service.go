@@ -200,10 +200,18 @@ func validate(st *Setting) error {
 		return apperr.New(apperr.Invalid, "Setting value is required")
 	case len(st.Key) > 100:
 		return apperr.New(apperr.Invalid, "Setting key must be at most 100 characters")
+	case strings.IndexFunc(st.Key, notKeyChar) >= 0:
+		return apperr.New(apperr.Invalid, "Setting key can only contain letters, numbers, underscores, dots and hyphens")
 	case !slices.Contains(Categories, st.Category):
 		return apperr.New(apperr.Invalid, "Category must be one of %s", strings.Join(Categories, ", "))
 	}
 	return nil
+}
+
+// notKeyChar tells the characters a setting key may not hold: keys are
+// names the web app looks up (site_name, payment_gateways), never text.
+func notKeyChar(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-')
 }
 
 // present turns a stored setting into what readers see.

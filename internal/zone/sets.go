@@ -153,6 +153,9 @@ func Nameservers(d Domain, hosts []string) ([]Record, error) {
 	for _, h := range hosts {
 		rec, err := normalize(d, Input{Type: TypeNS, Name: "@", Content: h})
 		if err != nil {
+			if r := []rune(h); len(r) > 64 { // quote the start of a long input, not all of it
+				h = string(r[:64]) + "…"
+			}
 			return nil, invalid("Name server %q: %s", h, apperr.Message(err))
 		}
 		if !seen[rec.Content] {

@@ -39,6 +39,11 @@ func normalize(d Domain, in Input) (Record, error) {
 	case ttl > MaxTTL:
 		return Record{}, invalid("TTL must be at most %d seconds (a week)", MaxTTL)
 	}
+	// Other types ignore a priority, but one out of range is a mistake
+	// whatever the type.
+	if err := checkPriority(in.Priority); err != nil {
+		return Record{}, err
+	}
 	content, priority, err := normalizeContent(d, typ, name, in.Content, in.Priority)
 	if err != nil {
 		return Record{}, err

@@ -3,7 +3,11 @@
 // point: dollars exist only at the edge, in JSON.
 package money
 
-import "math"
+import (
+	"math"
+	"strconv"
+	"strings"
+)
 
 // Dollars shows cents as dollars (850 → 8.5).
 func Dollars(cents int64) float64 { return float64(cents) / 100 }
@@ -15,14 +19,15 @@ func FromDollars(dollars float64) (cents int64, ok bool) {
 	if math.IsNaN(dollars) || math.IsInf(dollars, 0) || math.Abs(dollars) > 1e13 {
 		return 0, false
 	}
-	scaled := dollars * 100
-	rounded := math.Round(scaled)
-	// Binary floating point cannot hold 0.1 exactly; a tiny difference is
-	// representation, a real third decimal is not.
-	if math.Abs(scaled-rounded) > 1e-6 {
+	// Binary floating point cannot hold 0.1 exactly, so the decimals are
+	// counted on the shortest decimal that reads back as the same float: the
+	// number as the caller wrote it. (A tolerance on dollars*100 let
+	// 0.000000001 through as 0 cents.)
+	s := strconv.FormatFloat(dollars, 'f', -1, 64)
+	if dot := strings.IndexByte(s, '.'); dot >= 0 && len(s)-dot-1 > 2 {
 		return 0, false
 	}
-	return int64(rounded), true
+	return int64(math.Round(dollars * 100)), true
 }
 
 // Percent returns cents reduced by percent (0-100), rounded half up to the

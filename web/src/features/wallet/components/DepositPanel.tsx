@@ -38,7 +38,10 @@ export function depositAmountError(text: string): string | undefined {
   if (trimmed === '' || !Number.isFinite(amount) || amount <= 0) return 'Amount must be greater than 0'
   if (amount < MIN_DEPOSIT) return 'The minimum deposit is $1.00'
   if (amount > MAX_DEPOSIT) return 'The maximum deposit is $10,000.00'
-  if (Math.abs(amount * 100 - Math.round(amount * 100)) > 1e-6) return 'Amount must have at most 2 decimals'
+  // Count the decimals as typed (the server does too): 1.000000001 is not $1.00.
+  const decimals = /\.(\d*?)0*$/.exec(trimmed)?.[1] ?? ''
+  if (decimals.length > 2 || Math.abs(amount * 100 - Math.round(amount * 100)) > 1e-6)
+    return 'Amount must have at most 2 decimals'
   return undefined
 }
 

@@ -162,6 +162,7 @@ describe('deposit', () => {
       ['0.5', 'The minimum deposit is $1.00'],
       ['10000.01', 'The maximum deposit is $10,000.00'],
       ['12.345', 'Amount must have at most 2 decimals'],
+      ['1.000000001', 'Amount must have at most 2 decimals'],
     ]) {
       await events.clear(amount)
       if (typed) await events.type(amount, typed)
