@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/miekg/dns"
 	"github.com/uptrace/bun"
@@ -182,7 +183,7 @@ func parseZoneFile(d Domain, text string) ([]Record, error) {
 		if h.Rrtype == dns.TypeSOA {
 			return nil, atLine("SOA records are managed by the registry; remove the SOA record")
 		}
-		in, err := inputFromRR(rr, apex)
+		in, err := inputFromRR(rr)
 		if err != nil {
 			return nil, atLine("%s", err.Error())
 		}
@@ -220,9 +221,25 @@ func parseError(err error) error {
 		if m[2] == "" {
 			return invalid("Line %s: cannot read the record: %s", m[3], m[1])
 		}
-		return invalid("Line %s: cannot read the record: %s: %q", m[3], m[1], m[2])
+		return invalid("Line %s: cannot read the record: %s: %q", m[3], m[1], shorten(m[2]))
 	}
-	return invalid("Cannot read the zone file: %s", strings.TrimPrefix(err.Error(), "dns: "))
+	return invalid("Cannot read the zone file: %s", shorten(strings.TrimPrefix(err.Error(), "dns: ")))
+}
+
+// maxQuoted is the most of a file's text an error message quotes: a token
+// can be as long as the file.
+const maxQuoted = 80
+
+// shorten cuts s to maxQuoted bytes, between characters, marking the cut.
+func shorten(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	n := maxQuoted
+	for n > maxQuoted-utf8.UTFMax && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // byteCounter feeds the zone parser one byte at a time, so that the offset

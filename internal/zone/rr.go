@@ -1,6 +1,7 @@
 package zone
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -120,10 +121,11 @@ func escapeTXT(s string) string {
 }
 
 // unescapeTXT turns a miekg/dns TXT string (with \X and \DDD escapes) into
-// its bytes.
-func unescapeTXT(s string) string {
+// its bytes. It reports false for a \DDD above \255, which is no byte:
+// miekg/dns would serve it wrapped around (\999 as \231).
+func unescapeTXT(s string) (string, bool) {
 	if !strings.Contains(s, `\`) {
-		return s
+		return s, true
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -134,31 +136,29 @@ func unescapeTXT(s string) string {
 		}
 		if i+3 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
 			v := int(s[i+1]-'0')*100 + int(s[i+2]-'0')*10 + int(s[i+3]-'0')
-			if v <= 255 {
-				b.WriteByte(byte(v))
-				i += 3
-				continue
+			if v > 255 {
+				return "", false
 			}
+			b.WriteByte(byte(v))
+			i += 3
+			continue
 		}
 		b.WriteByte(s[i+1])
 		i++
 	}
-	return b.String()
+	return b.String(), true
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// inputFromRR turns a parsed resource record of the domain apex into an
-// Input, or says why it cannot be one.
-func inputFromRR(rr dns.RR, apex string) (Input, error) {
+// inputFromRR turns a parsed resource record of a domain into an Input, or
+// says why it cannot be one.
+func inputFromRR(rr dns.RR) (Input, error) {
 	h := rr.Header()
-	name := strings.ToLower(h.Name)
-	if name == strings.ToLower(apex) {
-		name = "@"
-	} else {
-		name = strings.TrimSuffix(name, "."+strings.ToLower(apex))
-	}
-	in := Input{Name: name, TTL: int(h.Ttl)}
+	// The name stays absolute. Made relative here, normalize would read a
+	// relative name that ends like the domain ("www.example.inf.nz", from
+	// www.example.inf.nz.example.inf.nz.) as absolute, and move the record.
+	in := Input{Name: strings.ToLower(h.Name), TTL: int(h.Ttl)}
 	if in.TTL == 0 {
 		in.TTL = -1 // 0 would mean "the default"; the file said 0, which is too low
 	}
@@ -177,14 +177,19 @@ func inputFromRR(rr dns.RR, apex string) (Input, error) {
 	case *dns.TXT:
 		parts := make([]string, len(v.Txt))
 		for i, s := range v.Txt {
-			parts[i] = unescapeTXT(s)
+			var ok bool
+			if parts[i], ok = unescapeTXT(s); !ok {
+				return Input{}, errors.New(`a TXT escape \DDD cannot exceed \255`)
+			}
 		}
 		in.Type, in.Content = TypeTXT, strings.Join(parts, "")
 		if in.Content == "" {
 			return Input{}, fmt.Errorf("empty TXT records are not supported")
 		}
-		// A quoted value would be read as zone-file strings again.
-		if strings.HasPrefix(in.Content, `"`) && strings.HasSuffix(in.Content, `"`) {
+		// A quoted value would be read as zone-file strings again, and
+		// spaces at either end would be trimmed: quoting keeps both.
+		if strings.HasPrefix(in.Content, `"`) && strings.HasSuffix(in.Content, `"`) ||
+			strings.TrimSpace(in.Content) != in.Content {
 			in.Content = `"` + escapeTXT(in.Content) + `"`
 		}
 	case *dns.SRV:
