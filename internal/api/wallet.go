@@ -43,7 +43,8 @@ func toWalletBody(w billing.Wallet) walletBody {
 }
 
 type DepositInput struct {
-	Body struct {
+	IdempotencyKey string `header:"Idempotency-Key" doc:"Retrying with the same key deposits once"`
+	Body           struct {
 		Amount        float64 `json:"amount" required:"false" doc:"Dollars, at least 1"`
 		PaymentMethod string  `json:"paymentMethod,omitempty" doc:"credit_card (default), paypal, bank_transfer or upi"`
 	}
@@ -120,7 +121,7 @@ func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Ser
 		if !ok {
 			return nil, fail(ctx, apperr.New(apperr.Invalid, "Amount must have at most 2 decimals"))
 		}
-		t, w, err := wallets.Deposit(ctx, u.ID, cents, in.Body.PaymentMethod)
+		t, w, err := wallets.DepositOnce(ctx, u.ID, cents, in.Body.PaymentMethod, in.IdempotencyKey)
 		if err != nil {
 			return nil, fail(ctx, err)
 		}

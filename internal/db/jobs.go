@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
@@ -49,7 +50,10 @@ func (d *DB) SetupJobs(cfg JobsConfig) error {
 	if d.jobs != nil {
 		return errors.New("db: jobs already set up")
 	}
-	rc := &river.Config{Logger: cfg.Logger, PeriodicJobs: cfg.PeriodicJobs}
+	// Jobs left running by a crashed process are retried after five minutes
+	// rather than River's default hour: every job here finishes well within
+	// River's one-minute job timeout, and each tolerates running twice.
+	rc := &river.Config{Logger: cfg.Logger, PeriodicJobs: cfg.PeriodicJobs, RescueStuckJobsAfter: 5 * time.Minute}
 	if cfg.Workers != nil {
 		maxWorkers := cfg.MaxWorkers
 		if maxWorkers <= 0 {

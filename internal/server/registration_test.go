@@ -146,3 +146,35 @@ func TestChangePasswordOverHTTP(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, elsewhere.do("GET", "/api/auth/me", nil).status)
 	require.Equal(t, http.StatusUnauthorized, newBrowser(t, ts).do("POST", "/api/auth/change-password", map[string]any{}).status)
 }
+
+// A deposit retried with its Idempotency-Key (the web app sends one per
+// attempt) adds the money once; keys belong to one account.
+func TestDepositIdempotencyOverHTTP(t *testing.T) {
+	t.Parallel()
+	for _, engine := range dbtest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			ts := start(t, engine)
+			alice := signedUp(t, ts, "alice", "user")
+			bob := signedUp(t, ts, "bob", "user")
+
+			first := alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 20}, "Idempotency-Key", "dep-1")
+			require.Equal(t, http.StatusCreated, first.status, first.raw)
+			again := alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 20}, "Idempotency-Key", "dep-1")
+			require.Equal(t, http.StatusCreated, again.status, again.raw)
+			require.Equal(t, data(t, first)["transaction"], data(t, again)["transaction"])
+			require.Equal(t, 20.0, data(t, again)["wallet"].(map[string]any)["balance"])
+
+			other := alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 30}, "Idempotency-Key", "dep-1")
+			require.Equal(t, http.StatusUnprocessableEntity, other.status, other.raw)
+
+			bobDep := bob.do("POST", "/api/wallet/deposit", map[string]any{"amount": 20}, "Idempotency-Key", "dep-1")
+			require.Equal(t, http.StatusCreated, bobDep.status, bobDep.raw)
+			require.Equal(t, 20.0, data(t, bobDep)["wallet"].(map[string]any)["balance"])
+
+			// Without a key every request is its own deposit.
+			require.Equal(t, http.StatusCreated, alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 5}).status)
+			require.Equal(t, 25.0, data(t, alice.do("GET", "/api/wallet", nil))["balance"])
+		})
+	}
+}

@@ -6,6 +6,7 @@ import { Button, buttonStyles } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/Spinner'
 import { toast } from '@/components/toast/toastStore'
+import { randomUuid } from '@/lib/uuid'
 import { ApiError, apiRequest, type ApiEnvelope } from '@/lib/api'
 import { cx } from '@/lib/classNames'
 import { formatUsd } from '@/lib/format'
@@ -85,9 +86,16 @@ export function DepositPanel({
   const error = submitted ? depositAmountError(text) : undefined
   const validAmount = depositAmountError(text) === undefined ? Math.round(Number(text) * 100) / 100 : undefined
 
+  // One Idempotency-Key per deposit attempt: sending the same amount and
+  // method again (after a lost answer) deposits once; a new amount, or a
+  // deposit after a success, is a new attempt.
+  const attempt = useRef<{ key: string; body: string } | null>(null)
+
   const mutation = useMutation({
-    mutationFn: (input: { amount: number; paymentMethod: PaymentMethod }) =>
-      apiRequest<ApiEnvelope<DepositResult>>('POST', '/api/wallet/deposit', input),
+    mutationFn: ({ key, ...input }: { amount: number; paymentMethod: PaymentMethod; key: string }) =>
+      apiRequest<ApiEnvelope<DepositResult>>('POST', '/api/wallet/deposit', input, {
+        headers: { 'Idempotency-Key': key },
+      }),
     onSuccess: (envelope, input) => {
       if (!envelope?.success) {
         toast({
@@ -97,6 +105,7 @@ export function DepositPanel({
         })
         return
       }
+      attempt.current = null
       const { transaction, wallet } = envelope.data
       queryClient.setQueryData(walletQueryOptions().queryKey, wallet)
       void queryClient.invalidateQueries({ queryKey: walletQueryOptions().queryKey })
@@ -122,7 +131,9 @@ export function DepositPanel({
     event.preventDefault()
     setSubmitted(true)
     if (validAmount === undefined || mutation.isPending) return
-    mutation.mutate({ amount: validAmount, paymentMethod: method })
+    const body = `${validAmount}|${method}`
+    if (attempt.current?.body !== body) attempt.current = { key: randomUuid(), body }
+    mutation.mutate({ amount: validAmount, paymentMethod: method, key: attempt.current.key })
   }
 
   if (mutation.isPending) {

@@ -326,6 +326,31 @@ describe('deposit', () => {
     // The form stays for another try.
     expect(screen.getByLabelText('Amount (USD)')).toHaveValue(50)
   })
+
+  it('retries the same deposit under the same Idempotency-Key, and a new amount under a new one', async () => {
+    serveWallet(0, [])
+    const keys: (string | null)[] = []
+    server.use(
+      http.post('/api/wallet/deposit', ({ request }) => {
+        keys.push(request.headers.get('Idempotency-Key'))
+        return HttpResponse.error()
+      }),
+    )
+    const { events } = renderApp('/wallet?tab=deposit', { user: endUser })
+    const submit = async () => events.click(await screen.findByRole('button', { name: /^Deposit \$/ }))
+    await submit()
+    await waitFor(() => expect(keys).toHaveLength(1))
+    await submit()
+    await waitFor(() => expect(keys).toHaveLength(2))
+    const amount = screen.getByLabelText('Amount (USD)')
+    await events.clear(amount)
+    await events.type(amount, '60')
+    await submit()
+    await waitFor(() => expect(keys).toHaveLength(3))
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/)
+    expect(keys[1]).toBe(keys[0])
+    expect(keys[2]).not.toBe(keys[0])
+  })
 })
 
 describe('transactions tab', () => {
