@@ -3,7 +3,7 @@ GO ?= go
 NPM ?= npm
 NODE_DEPS := web/node_modules/.package-lock.json
 
-.PHONY: run build web test test-go test-web test-e2e bench-dns bench-web clean
+.PHONY: run build web test test-go test-web test-e2e bench bench-dns bench-web load clean
 
 run: build
 	./bin/nameport serve --demo
@@ -41,6 +41,13 @@ test-web: $(NODE_DEPS)
 test-e2e: build
 	cd web && NAMEPORT_BIN=$(CURDIR)/bin/nameport $(NPM) run e2e
 
+# Every speed figure beside its peer in one table, written to
+# docs/BENCHMARKS.md: DNS vs NSD, API vs bare net/http, registrations vs
+# pgbench, startup and memory with 100,000 domains vs NSD, route sizes.
+# Needs dnsperf, nsd, pgbench, curl and PostgreSQL (PG_URL). See scripts/bench.sh.
+bench: build
+	./scripts/bench.sh
+
 # DNS speed: nameport against NSD under dnsperf, same zone and queries
 # (needs dnsperf and nsd: apt-get install dnsperf nsd). DURATION=3 for a quick run.
 bench-dns: build
@@ -50,6 +57,17 @@ bench-dns: build
 # the landing route is over its 150 KB gzipped budget.
 bench-web: $(NODE_DEPS)
 	cd web && node scripts/bench-web.mjs
+
+# Invariants under load and crashes (cmd/nameport-load): nameport serve on a
+# fresh PostgreSQL database (on NAMEPORT_TEST_DATABASE_URL, else a local
+# server), concurrent users and registrars, SIGKILL and restart LOAD_KILLS
+# times, then ledger, charges, jobs, mail and DNS are checked. Exit 1 lists
+# the violations. A 16-second form runs in the Go tests.
+LOAD_DURATION ?= 5m
+LOAD_CLIENTS ?= 50
+LOAD_KILLS ?= 3
+load:
+	$(GO) run ./cmd/nameport-load --duration $(LOAD_DURATION) --clients $(LOAD_CLIENTS) --kills $(LOAD_KILLS)
 
 clean:
 	rm -rf bin web/dist/assets web/dist/index.html

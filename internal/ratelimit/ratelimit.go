@@ -35,10 +35,26 @@ type Limiter struct {
 }
 
 // log is a ring of the times of a client's counted requests, oldest first.
+// It grows as requests come, up to limit, so a high limit costs memory only
+// for clients that use it.
 type log struct {
-	times []time.Time // capacity limit
+	times []time.Time
 	start int
 	n     int
+	limit int
+}
+
+// push counts a request at now; the caller has checked n < limit.
+func (c *log) push(now time.Time) {
+	if c.n == len(c.times) {
+		grown := make([]time.Time, min(c.limit, max(8, 2*len(c.times))))
+		for i := range c.n {
+			grown[i] = c.times[(c.start+i)%len(c.times)]
+		}
+		c.times, c.start = grown, 0
+	}
+	c.times[(c.start+c.n)%len(c.times)] = now
+	c.n++
 }
 
 // New returns a limiter over window; now may be nil (the real clock).
@@ -60,19 +76,18 @@ func (l *Limiter) Allow(key string, limit int) Decision {
 	defer l.mu.Unlock()
 	l.sweep(now)
 	c := l.clients[key]
-	if c == nil || len(c.times) != limit {
-		c = &log{times: make([]time.Time, limit)}
+	if c == nil || c.limit != limit {
+		c = &log{limit: limit}
 		l.clients[key] = c
 	}
 	cutoff := now.Add(-l.window)
 	for c.n > 0 && !c.times[c.start].After(cutoff) {
-		c.start = (c.start + 1) % limit
+		c.start = (c.start + 1) % len(c.times)
 		c.n--
 	}
 	d := Decision{Limit: limit}
 	if c.n < limit {
-		c.times[(c.start+c.n)%limit] = now
-		c.n++
+		c.push(now)
 		d.Allowed = true
 	} else {
 		d.RetryAfter = c.times[c.start].Add(l.window).Sub(now)
@@ -90,8 +105,7 @@ func (l *Limiter) sweep(now time.Time) {
 	l.lastSweep = now
 	cutoff := now.Add(-l.window)
 	for key, c := range l.clients {
-		newest := c.times[(c.start+c.n-1+len(c.times))%len(c.times)]
-		if c.n == 0 || !newest.After(cutoff) {
+		if c.n == 0 || !c.times[(c.start+c.n-1)%len(c.times)].After(cutoff) {
 			delete(l.clients, key)
 		}
 	}

@@ -1,6 +1,7 @@
 package ratelimit_test
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -49,6 +50,29 @@ func TestLimitChange(t *testing.T) {
 	require.True(t, l.Allow("k", 1).Allowed)
 	require.False(t, l.Allow("k", 1).Allowed)
 	require.True(t, l.Allow("k", 2).Allowed, "a new limit starts a new count")
+}
+
+// The ring grows with use, keeping the oldest first across wrap-arounds, and
+// a huge limit (benchmarks turn limits "off" that way) costs nothing up front.
+func TestRingGrowsInOrder(t *testing.T) {
+	t.Parallel()
+	c := &clock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	l := ratelimit.New(time.Minute, c.now)
+	for i := range 6 { // six requests 10 s apart; at 60 s the first leaves the window
+		require.True(t, l.Allow("key", 30).Allowed, "request %d", i)
+		c.t = c.t.Add(10 * time.Second)
+	}
+	for i := range 25 { // the ring wraps while it grows from 8 towards 30
+		require.True(t, l.Allow("key", 30).Allowed, "burst request %d", i)
+	}
+	d := l.Allow("key", 30)
+	require.False(t, d.Allowed)
+	require.Equal(t, 10*time.Second, d.RetryAfter, "the oldest still counted was made 50 s ago")
+
+	big := ratelimit.New(time.Minute, nil)
+	for range 1000 {
+		require.True(t, big.Allow("key", math.MaxInt32).Allowed)
+	}
 }
 
 func BenchmarkAllow(b *testing.B) {

@@ -2,7 +2,8 @@
 // entry chunk, the route's own chunk and every chunk they import statically,
 // raw and gzipped. Builds into a temporary folder with a manifest, or reads
 // the one given as --dist DIR. Exits 1 when the landing route is over its
-// budget (150 KB gzipped).
+// budget (150 KB gzipped). --tsv prints only "route<TAB>gzip bytes" lines, for
+// scripts/bench.sh.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -19,7 +20,7 @@ if (!dist) {
   temporary = true
   execFileSync('npx', ['vite', 'build', '--outDir', dist, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], {
     cwd: web,
-    stdio: 'inherit',
+    stdio: ['ignore', 'ignore', 'inherit'],
   })
 }
 
@@ -57,7 +58,6 @@ try {
     const p = '/' + relative('src/routes', file).replace(/\.tsx$/, '').replace(/(^|\/)index$/, '')
     return p.replace(/\$(\w+)/g, ':$1').replace(/\/$/, '') || '/'
   }
-  const kb = (n) => (n / 1024).toFixed(1).padStart(7)
   const rows = routeFiles
     .map((file) => {
       const set = files('index.html')
@@ -74,17 +74,26 @@ try {
     })
     .sort((a, b) => a.route.localeCompare(b.route))
 
-  console.log('Initial JavaScript per route (entry + route chunk + their static imports)\n')
-  console.log('route'.padEnd(32) + 'chunks'.padStart(7) + '    raw KB' + '   gzip KB')
-  for (const r of rows) {
-    console.log(r.route.padEnd(32) + String(r.chunks).padStart(7) + kb(r.raw).padStart(10) + kb(r.gzip).padStart(10) + (r.split ? '' : '  (in the entry chunk)'))
-  }
   const landing = rows.find((r) => r.route === '/')
-  console.log(`\nLanding route: ${kb(landing.gzip).trim()} KB gzipped (budget ${LANDING_BUDGET / 1024} KB)`)
+  if (process.argv.includes('--tsv')) {
+    for (const r of rows) console.log(`${r.route}\t${r.gzip}`)
+  } else {
+    printTable(rows, landing)
+  }
   if (landing.gzip > LANDING_BUDGET) {
     console.error('The landing route is over its budget.')
     process.exitCode = 1
   }
 } finally {
   if (temporary) rmSync(dist, { recursive: true, force: true })
+}
+
+function printTable(rows, landing) {
+  const kb = (n) => (n / 1024).toFixed(1).padStart(7)
+  console.log('Initial JavaScript per route (entry + route chunk + their static imports)\n')
+  console.log('route'.padEnd(32) + 'chunks'.padStart(7) + '    raw KB' + '   gzip KB')
+  for (const r of rows) {
+    console.log(r.route.padEnd(32) + String(r.chunks).padStart(7) + kb(r.raw).padStart(10) + kb(r.gzip).padStart(10) + (r.split ? '' : '  (in the entry chunk)'))
+  }
+  console.log(`\nLanding route: ${kb(landing.gzip).trim()} KB gzipped (budget ${LANDING_BUDGET / 1024} KB)`)
 }

@@ -1,0 +1,272 @@
+#!/usr/bin/env bash
+# bench: every speed figure of Nameport beside its peer, measured in the same
+# run on the same machine, printed as one Markdown table and written to
+# docs/BENCHMARKS.md (OUT=... to write elsewhere, OUT= to only print).
+#
+#   DNS          nameport vs NSD under dnsperf (scripts/bench-dns.sh)
+#   API          availability checks on /api and /v1 vs a bare net/http
+#                handler: requests per second and p99 latency
+#                (cmd/nameport-bench, a closed-loop Go load generator)
+#   Registration /v1 registrations per second on PostgreSQL vs pgbench's
+#                built-in tpcb-like transactions on the same server
+#   Startup      time to ready and memory with 100,000 domains and 500,000
+#                records vs NSD loading the same zone
+#   Web          each route's initial JavaScript, gzipped, vs the 150 KB
+#                budget of the landing route
+#
+# Run by `make bench` after `make build`. Settings (environment):
+#   DURATION=10         seconds per load run
+#   CLIENTS=32          concurrent HTTP clients (pgbench -c too)
+#   STARTUP_DOMAINS=100000
+#   PG_URL=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+#   LOADGEN_CPU=0 SERVER_CPU=1   cores of the load generators and servers
+#   NAMEPORT_BIN=bin/nameport
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-10}
+CLIENTS=${CLIENTS:-32}
+STARTUP_DOMAINS=${STARTUP_DOMAINS:-100000}
+PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
+LOADGEN_CPU=${LOADGEN_CPU:-0}
+SERVER_CPU=${SERVER_CPU:-1}
+NAMEPORT_BIN=${NAMEPORT_BIN:-bin/nameport}
+OUT=${OUT-docs/BENCHMARKS.md}
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+NSD=$(command -v nsd || true)
+[ -z "$NSD" ] && [ -x /usr/sbin/nsd ] && NSD=/usr/sbin/nsd
+missing=()
+for tool in dnsperf pgbench psql taskset node curl; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+[ -n "$NSD" ] || missing+=(nsd)
+[ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (Debian: apt-get install dnsperf nsd postgresql-client util-linux nodejs)"
+[ -x "$NAMEPORT_BIN" ] || die "$NAMEPORT_BIN not found: run make build first"
+psql "$PG_URL" -qAtc 'select 1' >/dev/null || die "PostgreSQL does not answer at $PG_URL"
+if [ "$(nproc)" -lt 2 ]; then LOADGEN_CPU=0 SERVER_CPU=0; fi
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX")
+PIDS=()
+DBS=()
+cleanup() {
+  local pid db
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  for db in "${DBS[@]}"; do psql "$PG_URL" -qc "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1 || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+stop() {
+  kill "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
+
+say "building the bench tools"
+go build -o "$WORK/nameport-bench" ./cmd/nameport-bench
+go build -o "$WORK/dnsbench" ./cmd/dnsbench
+NB="$WORK/nameport-bench"
+DB="$WORK/dnsbench"
+port() { "$DB" ports 1; }
+
+# wait_ready URL: until GET URL/readyz answers 200 (60 s at most).
+wait_ready() {
+  for _ in $(seq 600); do
+    curl -fsS -o /dev/null "$1/readyz" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# serve NAME DATABASE_URL [flags...]: starts nameport on the server core;
+# sets SERVE_PID and SERVE_URL.
+serve() {
+  local name=$1 db=$2
+  shift 2
+  local http dns
+  http=$(port) dns=$(port)
+  mkdir -p "$WORK/$name"
+  taskset -c "$SERVER_CPU" "$NAMEPORT_BIN" serve --database-url "$db" --data-dir "$WORK/$name" \
+    --http-addr "127.0.0.1:$http" --dns-addr "127.0.0.1:$dns" --log-level warn "$@" >"$WORK/$name.log" 2>&1 &
+  SERVE_PID=$!
+  PIDS+=("$SERVE_PID")
+  SERVE_URL="http://127.0.0.1:$http"
+  wait_ready "$SERVE_URL" || { cat "$WORK/$name.log" >&2; die "nameport ($name) did not start"; }
+}
+
+# load NAME ARGS...: the load generator on its core; sets NAME_rps and
+# NAME_p99 and shows the whole result. Any failed request stops the bench.
+load() {
+  local name=$1 line
+  shift
+  line=$(taskset -c "$LOADGEN_CPU" "$NB" load -c "$CLIENTS" -d "${DURATION}s" "$@") || die "load generator failed"
+  say "  $name: $line"
+  case $line in *error_kinds=*) die "requests failed: $line" ;; esac
+  read -r "${name}_rps" "${name}_p99" < <(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } print v["rps"], v["p99_ms"] }' <<<"$line")
+}
+
+ROWS=()
+row() { ROWS+=("| $1 | $2 | $3 | $4 | $5 |"); }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+# --- DNS -------------------------------------------------------------------
+say "DNS: nameport vs NSD under dnsperf (${DURATION}s each)"
+DURATION=$DURATION NAMEPORT_BIN=$NAMEPORT_BIN LOADGEN_CPU=$LOADGEN_CPU SERVER_CPU=$SERVER_CPU \
+  ./scripts/bench-dns.sh >"$WORK/dns.txt" 2>"$WORK/dns.err" || { cat "$WORK/dns.err" "$WORK/dns.txt" >&2; die "bench-dns failed"; }
+np_qps=$(awk '/^nameport:/ {print $2}' "$WORK/dns.txt")
+nsd_qps=$(awk '/^nsd:/ {print $2}' "$WORK/dns.txt")
+row "DNS queries per second (10,000 domains, 10% NXDOMAIN)" "$np_qps" "NSD" "$nsd_qps" "$(ratio "$np_qps" "$nsd_qps")x"
+
+# --- API -------------------------------------------------------------------
+say "API: availability checks on /api and /v1 vs a bare net/http handler"
+serve api "sqlite://$WORK/api/nameport.db" --demo --api-rate-limits=false
+KEY=$("$NB" setup -url "$SERVE_URL" -fund 10) || die "setup failed"
+load api -url "$SERVE_URL/api/domains/check?name=bench{n}&extension=.inf.nz"
+load v1 -url "$SERVE_URL/v1/domains/check" -method POST -H "X-API-Key: $KEY" -body '{"domain":"bench{n}.inf.nz"}'
+stop "$SERVE_PID"
+bare_port=$(port)
+taskset -c "$SERVER_CPU" "$NB" bare -addr "127.0.0.1:$bare_port" >/dev/null &
+PIDS+=($!)
+BARE_PID=$!
+wait_ready_bare() { for _ in $(seq 100); do curl -fsS -o /dev/null "http://127.0.0.1:$bare_port/" && return 0; sleep 0.1; done; return 1; }
+wait_ready_bare || die "the bare handler did not start"
+load bare -url "http://127.0.0.1:$bare_port/check?name=bench{n}"
+stop "$BARE_PID"
+row "GET /api/domains/check, requests per second" "$api_rps" "bare net/http" "$bare_rps" "$(ratio "$api_rps" "$bare_rps")x"
+row "GET /api/domains/check, p99 latency (ms, $CLIENTS clients)" "$api_p99" "bare net/http" "$bare_p99" "$(ratio "$api_p99" "$bare_p99")x"
+row "POST /v1/domains/check, requests per second" "$v1_rps" "bare net/http" "$bare_rps" "$(ratio "$v1_rps" "$bare_rps")x"
+row "POST /v1/domains/check, p99 latency (ms, $CLIENTS clients)" "$v1_p99" "bare net/http" "$bare_p99" "$(ratio "$v1_p99" "$bare_p99")x"
+
+# --- Registrations on PostgreSQL ----------------------------------------------
+say "Registrations on PostgreSQL vs pgbench tpcb-like"
+suffix=$$
+reg_db=nameport_bench_reg_$suffix pgb_db=nameport_bench_pgbench_$suffix
+for db in "$reg_db" "$pgb_db"; do
+  psql "$PG_URL" -qc "CREATE DATABASE $db" >/dev/null
+  DBS+=("$db")
+done
+# db_url NAME: PG_URL with its database replaced by NAME.
+db_url() {
+  local base=${PG_URL%%\?*}
+  echo "${base%/*}/$1${PG_URL#"$base"}"
+}
+serve reg "$(db_url "$reg_db")" --demo --api-rate-limits=false
+KEY=$("$NB" setup -url "$SERVE_URL" -fund 200000) || die "setup failed"
+load reg -url "$SERVE_URL/v1/domains/register" -method POST -H "X-API-Key: $KEY" \
+  -body '{"domain":"reg{n}x.inf.nz","years":1}' -warmup 0s
+stop "$SERVE_PID"
+pgbench -q -i -s 10 "$(db_url "$pgb_db")" >"$WORK/pgbench-init.txt" 2>&1 || { cat "$WORK/pgbench-init.txt" >&2; die "pgbench -i failed"; }
+taskset -c "$LOADGEN_CPU" pgbench -c "$CLIENTS" -j 2 -T "$DURATION" "$(db_url "$pgb_db")" >"$WORK/pgbench.txt" 2>&1 ||
+  { cat "$WORK/pgbench.txt" >&2; die "pgbench failed"; }
+pgb_tps=$(awk '/^tps = / {printf "%.0f", $3}' "$WORK/pgbench.txt")
+say "  pgbench: $pgb_tps tps"
+row "Registrations per second (/v1, PostgreSQL, $CLIENTS clients)" "$reg_rps" "pgbench tpcb-like tps" "$pgb_tps" "$(ratio "$reg_rps" "$pgb_tps")x"
+
+# --- Startup with 100,000 domains ------------------------------------------------
+say "Startup: $STARTUP_DOMAINS domains, $((STARTUP_DOMAINS * 5)) records"
+"$DB" prepare -dir "$WORK/big" -domains "$STARTUP_DOMAINS" -queries 10 >/dev/null
+rss_kb() { # RSS of PID and its children, in KiB
+  local total child
+  total=$(awk '/^VmRSS:/ {print $2}' /proc/"$1"/status 2>/dev/null || echo 0)
+  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do total=$((total + $(rss_kb "$child"))); done
+  echo "${total:-0}"
+}
+now() { date +%s.%N; }
+dns=$(port) http=$(port)
+t0=$(now)
+taskset -c "$SERVER_CPU" "$NAMEPORT_BIN" serve --database-url "sqlite://$WORK/big/nameport.db" --data-dir "$WORK/big/data" \
+  --http-addr "127.0.0.1:$http" --dns-addr "127.0.0.1:$dns" --dns-transfer-allow 127.0.0.1 --log-level warn >"$WORK/big.log" 2>&1 &
+BIG_PID=$!
+PIDS+=("$BIG_PID")
+wait_ready "http://127.0.0.1:$http" || { cat "$WORK/big.log" >&2; die "nameport did not start on the big database"; }
+np_start=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+sleep 1
+np_rss=$(( $(rss_kb "$BIG_PID") / 1024 ))
+mkdir -p "$WORK/nsd"
+"$DB" export -server "127.0.0.1:$dns" -zone inf.nz -out "$WORK/nsd/inf.nz.zone"
+stop "$BIG_PID"
+nsd_port=$(port)
+rrl=""
+if "$NSD" -v 2>&1 | grep -q -- --enable-ratelimit; then rrl="    rrl-ratelimit: 0"; fi
+cat >"$WORK/nsd/nsd.conf" <<EOF
+server:
+    ip-address: 127.0.0.1
+    port: $nsd_port
+    do-ip6: no
+    server-count: 1
+    username: ""
+    chroot: ""
+    zonesdir: "$WORK/nsd"
+    pidfile: "$WORK/nsd/nsd.pid"
+    xfrdfile: "$WORK/nsd/xfrd.state"
+    xfrdir: "$WORK/nsd"
+    zonelistfile: "$WORK/nsd/zone.list"
+    database: ""
+    verbosity: 1
+$rrl
+
+remote-control:
+    control-enable: no
+
+zone:
+    name: "inf.nz"
+    zonefile: "$WORK/nsd/inf.nz.zone"
+EOF
+t0=$(now)
+taskset -c "$SERVER_CPU" "$NSD" -d -c "$WORK/nsd/nsd.conf" >"$WORK/nsd.log" 2>&1 &
+NSD_PID=$!
+PIDS+=("$NSD_PID")
+"$DB" wait -server "127.0.0.1:$nsd_port" -timeout 120s || { cat "$WORK/nsd.log" >&2; die "nsd did not start"; }
+nsd_start=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+sleep 1
+nsd_rss=$(( $(rss_kb "$NSD_PID") / 1024 ))
+stop "$NSD_PID"
+row "Startup to ready, $STARTUP_DOMAINS domains / $((STARTUP_DOMAINS * 5)) records (s)" "$np_start" "NSD, same zone" "$nsd_start" "$(ratio "$np_start" "$nsd_start")x"
+row "Memory when ready, same data (MiB RSS)" "$np_rss" "NSD, same zone" "$nsd_rss" "$(ratio "$np_rss" "$nsd_rss")x"
+
+# --- Web -----------------------------------------------------------------------
+say "Web: each route's initial JavaScript"
+web_status=0
+(cd web && node scripts/bench-web.mjs --tsv) >"$WORK/web.tsv" || web_status=$?
+landing_kb=$(awk -F'\t' '$1 == "/" { printf "%.1f", $2 / 1024 }' "$WORK/web.tsv")
+[ -n "$landing_kb" ] || die "no size for the landing route"
+row "Initial JavaScript of / (KB gzipped)" "$landing_kb" "budget" "150.0" "$(ratio "$landing_kb" 150)x"
+while IFS=$'\t' read -r route bytes; do
+  [ "$route" = / ] && continue
+  kb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1024 }')
+  row "Initial JavaScript of $route (KB gzipped)" "$kb" "landing route" "$landing_kb" "$(ratio "$kb" "$landing_kb")x"
+done <"$WORK/web.tsv"
+
+# --- Report --------------------------------------------------------------------
+cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
+mem=$(awk '/^MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
+report() {
+  echo "# Benchmarks"
+  echo
+  echo "Written by \`make bench\` (scripts/bench.sh) on $(date -u +%Y-%m-%d): each figure beside its peer,"
+  echo "measured in the same run on the same machine. Lower is better for latency, time and memory;"
+  echo "higher for rates. The ratio is Nameport divided by the peer."
+  echo
+  echo "Machine: $cpu, $(nproc) cores, $mem, $(uname -sr); $(go version | cut -d' ' -f3);"
+  echo "$(psql "$PG_URL" -qAtc 'show server_version' | sed 's/^/PostgreSQL /'); $("$NSD" -v 2>&1 | head -1); $(dnsperf -h 2>&1 | grep -m1 -o 'DNS Performance Testing Tool version [^ ]*' || echo dnsperf)."
+  echo "Load generators run on core $LOADGEN_CPU and servers on core $SERVER_CPU; ${DURATION}s per load run, $CLIENTS clients."
+  echo
+  echo "| Measure | Nameport | Peer | Peer figure | Ratio |"
+  echo "|---|---:|---|---:|---:|"
+  printf '%s\n' "${ROWS[@]}"
+  echo
+  echo "Notes: the API server runs on SQLite with --api-rate-limits=false (the limiter still counts every"
+  echo "request); registrations are real /v1 registrations (availability, price, wallet debit, domain and"
+  echo "DNS zone change in one transaction); pgbench runs its built-in tpcb-like script at scale 10."
+  echo "DNS details: $(grep -m1 '^dnsperf' "$WORK/dns.txt" || true)"
+}
+report >"$WORK/report.md"
+cat "$WORK/report.md"
+if [ -n "$OUT" ]; then
+  mkdir -p "$(dirname "$OUT")"
+  cp "$WORK/report.md" "$OUT"
+  say "written to $OUT"
+fi
+exit "$web_status"
