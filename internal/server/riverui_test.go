@@ -24,6 +24,14 @@ func TestRiverUIIsForAdmins(t *testing.T) {
 		return r.status == http.StatusOK && strings.Contains(r.raw, "account.purge_sessions")
 	}, 10*time.Second, 100*time.Millisecond, "the periodic jobs run at start")
 
+	// Its own endpoints read at most 1 MiB of a body, like ours.
+	small := map[string]any{"ids": []string{"987654"}, "note": "x"}
+	r = admin.do("POST", "/admin/river/api/jobs/cancel", small)
+	require.Equal(t, http.StatusNotFound, r.status, r.raw) // read, and no such job
+	big := map[string]any{"ids": []string{"987654"}, "note": strings.Repeat("x", 2<<20)}
+	r = admin.do("POST", "/admin/river/api/jobs/cancel", big)
+	require.Contains(t, []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge}, r.status, r.raw)
+
 	user := signedUp(t, ts, "someone", "user")
 	require.Equal(t, http.StatusForbidden, user.do("GET", "/admin/river/", nil).status)
 	require.Equal(t, http.StatusForbidden, user.do("GET", "/admin/river/api/jobs?state=completed", nil).status)

@@ -64,7 +64,8 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 			Records: svc.Records, Requests: svc.Requests, Jobs: svc.Jobs, Mail: svc.Mail, Settings: svc.Settings,
 			Audit: svc.Audit, Stats: svc.Stats, RateLimits: limits})
 		if jobsUI != nil {
-			admins := r.With(api.RequireAdminPage(svc.Accounts))
+			// River's UI reads its own bodies; bound them as huma bounds ours.
+			admins := r.With(api.RequireAdminPage(svc.Accounts), middleware.RequestSize(1<<20))
 			admins.Handle(riverUIPrefix, jobsUI)
 			admins.Handle(riverUIPrefix+"/*", jobsUI)
 		}
