@@ -182,10 +182,14 @@ func run(ctx context.Context, o options, out io.Writer) (_ *report, err error) {
 		if killErr = srv.kill(); killErr != nil {
 			break
 		}
+		// The new server's jobs are those attempted after it was spawned: a
+		// fetch the killed one sent just before dying may still be carried
+		// out by PostgreSQL after the kill signal, and its jobs are orphans.
+		restarted := time.Now()
 		if killErr = srv.start(ctx); killErr != nil {
 			break
 		}
-		lastStart = killed
+		lastStart = restarted
 		rep.Restarts = append(rep.Restarts, restart{At: killed.Sub(start), Down: time.Since(killed)})
 		fmt.Fprintf(out, "  SIGKILL at %s, ready again after %s\n", killed.Sub(start).Round(time.Millisecond), time.Since(killed).Round(time.Millisecond))
 	}
