@@ -24,6 +24,8 @@
 #   KEEP=1             keep the work folder (printed) after the run
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/nsd-conf.sh
+. scripts/nsd-conf.sh
 
 DURATION=${DURATION:-15}
 DOMAINS=${DOMAINS:-10000}
@@ -112,33 +114,7 @@ start_nameport() {
 # NSD serves the exported zone file: one server process, response rate
 # limiting off (it would throttle a benchmark that comes from one address).
 mkdir -p "$WORK/nsd"
-rrl=""
-if "$NSD" -v 2>&1 | grep -q -- --enable-ratelimit; then rrl="    rrl-ratelimit: 0"; fi
-cat >"$WORK/nsd/nsd.conf" <<EOF
-server:
-    ip-address: 127.0.0.1
-    port: $NSD_PORT
-    do-ip6: no
-    server-count: 1
-    username: ""
-    chroot: ""
-    zonesdir: "$WORK/nsd"
-    pidfile: "$WORK/nsd/nsd.pid"
-    xfrdfile: "$WORK/nsd/xfrd.state"
-    xfrdir: "$WORK/nsd"
-    zonelistfile: "$WORK/nsd/zone.list"
-    database: ""
-    hide-version: yes
-    verbosity: 1
-$rrl
-
-remote-control:
-    control-enable: no
-
-zone:
-    name: "inf.nz"
-    zonefile: "$WORK/nsd/inf.nz.zone"
-EOF
+nsd_conf "$NSD" "$WORK/nsd" "$NSD_PORT"
 
 start_nsd() {
   taskset -c "$SERVER_CPU" "$NSD" -d -c "$WORK/nsd/nsd.conf" >>"$WORK/nsd.log" 2>&1 &

@@ -23,6 +23,8 @@
 #   NAMEPORT_BIN=bin/nameport
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/nsd-conf.sh
+. scripts/nsd-conf.sh
 
 DURATION=${DURATION:-10}
 CLIENTS=${CLIENTS:-32}
@@ -188,32 +190,7 @@ mkdir -p "$WORK/nsd"
 "$DB" export -server "127.0.0.1:$dns" -zone inf.nz -out "$WORK/nsd/inf.nz.zone"
 stop "$BIG_PID"
 nsd_port=$(port)
-rrl=""
-if "$NSD" -v 2>&1 | grep -q -- --enable-ratelimit; then rrl="    rrl-ratelimit: 0"; fi
-cat >"$WORK/nsd/nsd.conf" <<EOF
-server:
-    ip-address: 127.0.0.1
-    port: $nsd_port
-    do-ip6: no
-    server-count: 1
-    username: ""
-    chroot: ""
-    zonesdir: "$WORK/nsd"
-    pidfile: "$WORK/nsd/nsd.pid"
-    xfrdfile: "$WORK/nsd/xfrd.state"
-    xfrdir: "$WORK/nsd"
-    zonelistfile: "$WORK/nsd/zone.list"
-    database: ""
-    verbosity: 1
-$rrl
-
-remote-control:
-    control-enable: no
-
-zone:
-    name: "inf.nz"
-    zonefile: "$WORK/nsd/inf.nz.zone"
-EOF
+nsd_conf "$NSD" "$WORK/nsd" "$nsd_port"
 t0=$(now)
 taskset -c "$SERVER_CPU" "$NSD" -d -c "$WORK/nsd/nsd.conf" >"$WORK/nsd.log" 2>&1 &
 NSD_PID=$!
