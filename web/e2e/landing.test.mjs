@@ -74,7 +74,11 @@ describe('landing page', () => {
     // The partnership tiers with the spec's prices and features.
     const pricing = page.locator('#pricing')
     const tierText = async (name) =>
-      pricing.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) }).first().innerText()
+      pricing
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name, exact: true }) })
+        .first()
+        .innerText()
     assert.match(await tierText('Basic'), /\$6[\s\S]*100 domains monthly[\s\S]*Registrar control panel/)
     assert.match(await tierText('Premium'), /\$5[\s\S]*Priority support[\s\S]*500 domains monthly/)
     assert.match(await tierText('Enterprise'), /\$4[\s\S]*24\/7 dedicated support[\s\S]*Unlimited domains/)
@@ -104,7 +108,10 @@ describe('landing page', () => {
     ]
     for (const button of buttons) {
       await openLanding(page)
-      const link = page.locator('#pricing').getByRole('link', { name: button.name }).nth(button.nth ?? 0)
+      const link = page
+        .locator('#pricing')
+        .getByRole('link', { name: button.name })
+        .nth(button.nth ?? 0)
       assert.equal(await link.getAttribute('href'), button.href)
       await link.click()
       await page.waitForURL((url) => url.pathname + url.search === button.href)
@@ -132,13 +139,10 @@ describe('landing page', () => {
     ]) {
       await nav.getByRole('link', { name: label, exact: true }).click()
       await page.waitForURL(`**/#${id}`)
-      await page.waitForFunction(
-        (sectionId) => {
-          const top = document.getElementById(sectionId).getBoundingClientRect().top
-          return top >= -2 && top < window.innerHeight / 2
-        },
-        id,
-      )
+      await page.waitForFunction((sectionId) => {
+        const top = document.getElementById(sectionId).getBoundingClientRect().top
+        return top >= -2 && top < window.innerHeight / 2
+      }, id)
       assert.equal(await nav.getByRole('link', { name: label, exact: true }).getAttribute('aria-current'), 'page')
       assert.equal(await nav.getByRole('link', { name: 'Home', exact: true }).getAttribute('aria-current'), null)
     }
@@ -152,7 +156,10 @@ describe('landing page', () => {
     const interest = form.getByLabel("I'm interested in")
     assert.equal(await interest.inputValue(), 'end-user')
     assert.equal(
-      await interest.locator('option').allInnerTexts().then((texts) => texts.join('|')),
+      await interest
+        .locator('option')
+        .allInnerTexts()
+        .then((texts) => texts.join('|')),
       'Registering domains as an end user|Becoming a registrar partner|API integration|Other',
     )
 
