@@ -168,5 +168,6 @@ const (
 	CodeIdempotencyKeyReused  = "idempotency_key_reused"
 	CodeIdempotencyInProgress = "idempotency_in_progress"
 	CodeRequestTooLarge       = "request_too_large"
+	CodeUnavailable           = "unavailable"
 	CodeInternal              = "internal"
 )

@@ -99,6 +99,8 @@ func statusOf(code string) int {
 		return http.StatusTooManyRequests
 	case apperr.InsufficientFunds:
 		return http.StatusPaymentRequired
+	case apperr.Unavailable:
+		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
 	}
@@ -108,15 +110,24 @@ func statusOf(code string) int {
 // logged with their cause and shown as a generic message.
 func fail(ctx context.Context, err error) error {
 	code := apperr.Code(err)
-	if code == apperr.Internal {
-		logger(ctx).Error("request failed", "err", err)
-	}
+	logFailure(ctx, code, err)
 	e := &envelopeError{status: statusOf(code), Message: clipMessage(apperr.Message(err))}
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.RetryAfter > 0 {
 		e.headers = http.Header{"Retry-After": {strconv.Itoa(int(ae.RetryAfter.Seconds() + 0.999))}}
 	}
 	return e
+}
+
+// logFailure logs what users are not told: the cause of an internal error,
+// or of a dependency being unavailable.
+func logFailure(ctx context.Context, code string, err error) {
+	switch code {
+	case apperr.Internal:
+		logger(ctx).Error("request failed", "err", err)
+	case apperr.Unavailable:
+		logger(ctx).Warn("request failed: a dependency is unavailable", "err", err)
+	}
 }
 
 // clipMessage shortens a message that quotes a long input ("Extension

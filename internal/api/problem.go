@@ -37,9 +37,7 @@ func newProblem(ctx context.Context, status int, code, detail string) *problemEr
 // cause and shown as a generic message.
 func asProblem(ctx context.Context, err error) *problemError {
 	code := apperr.Code(err)
-	if code == apperr.Internal {
-		logger(ctx).Error("request failed", "err", err)
-	}
+	logFailure(ctx, code, err)
 	p := newProblem(ctx, statusOf(code), code, clipMessage(apperr.Message(err)))
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.RetryAfter > 0 {

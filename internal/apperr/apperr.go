@@ -18,7 +18,10 @@ const (
 	Conflict          = "conflict"
 	TooManyRequests   = "too_many_requests"
 	InsufficientFunds = "insufficient_funds"
-	Internal          = "internal"
+	// Unavailable: a service we depend on (the payment provider) cannot
+	// serve now; trying again later may work.
+	Unavailable = "unavailable"
+	Internal    = "internal"
 )
 
 // Error is an application error.

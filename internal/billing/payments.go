@@ -158,7 +158,9 @@ func (s *Service) startCardPayment(ctx context.Context, t *Transaction) error {
 			err = errors.Join(err, ferr)
 		}
 		t.Status = StatusFailed
-		return fmt.Errorf("billing: start card payment of deposit %d: %w", t.ID, err)
+		return errors.Join(apperr.New(apperr.Unavailable, "Card payments are unavailable right now and nothing "+
+			"was charged. Please try again later or choose another payment method."),
+			fmt.Errorf("billing: start card payment of deposit %d: %w", t.ID, err))
 	}
 	t.ProviderRef, t.ClientSecret = in.ID, in.ClientSecret
 	return nil

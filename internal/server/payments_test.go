@@ -213,3 +213,28 @@ func TestLiveStripeKeyRefusesTestPayments(t *testing.T) {
 	require.Equal(t, http.StatusForbidden, r.status, r.raw)
 	require.Equal(t, false, data(t, alice.do("GET", "/api/payments/config", nil))["testMode"])
 }
+
+// When Stripe refuses the server (a wrong key here), a card deposit fails
+// with 503 and a message the user can act on; nothing is credited, and the
+// deposit is recorded as failed.
+func TestCardDepositWhenStripeIsUnavailable(t *testing.T) {
+	t.Parallel()
+	mock := stripemock.Start(t)
+	ts := startWith(t, db.SQLite, func(c *config.Config) {
+		// stripe-mock accepts only keys that look like sk_test_ plus letters and digits.
+		c.StripeSecretKey, c.StripePublishableKey, c.StripeAPIURL = "sk_test_not_valid", "pk_test_x", mock
+	})
+	alice := signedUp(t, ts, "alice", "user")
+	r := alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 25, "paymentMethod": "credit_card"})
+	require.Equal(t, http.StatusServiceUnavailable, r.status, r.raw)
+	require.Equal(t, "Card payments are unavailable right now and nothing was charged. Please try again later "+
+		"or choose another payment method.", r.body["error"])
+	require.Zero(t, balance(t, alice))
+	txs := alice.do("GET", "/api/transactions", nil).body["data"].([]any)
+	require.Len(t, txs, 1)
+	require.Equal(t, "failed", txs[0].(map[string]any)["status"])
+
+	// Other methods still work.
+	r = alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 25, "paymentMethod": "paypal"})
+	require.Equal(t, http.StatusCreated, r.status, r.raw)
+}
