@@ -57,6 +57,8 @@ type depositBody struct {
 	// browser confirms the payment with it; the deposit completes when
 	// Stripe reports the payment.
 	ClientSecret string `json:"clientSecret,omitempty"`
+	// PaymentIntentID names that payment (Stripe's id).
+	PaymentIntentID string `json:"paymentIntentId,omitempty"`
 }
 
 type DepositOutput struct {
@@ -126,6 +128,15 @@ func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Ser
 			return nil, fail(ctx, err)
 		}
 		return &DepositOutput{Body: envelope[depositBody]{Success: true,
-			Data: depositBody{Transaction: toTransactionBody(t), Wallet: toWalletBody(w), ClientSecret: t.ClientSecret}}}, nil
+			Data: depositBody{Transaction: toTransactionBody(t), Wallet: toWalletBody(w), ClientSecret: t.ClientSecret,
+				PaymentIntentID: paymentIntentOf(t)}}}, nil
 	})
+}
+
+// paymentIntentOf is the PaymentIntent a card deposit waits for, if any.
+func paymentIntentOf(t *billing.Transaction) string {
+	if t.ClientSecret == "" {
+		return ""
+	}
+	return t.ProviderRef
 }

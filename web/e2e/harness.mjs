@@ -1,7 +1,7 @@
 // Starts a real `nameport serve` on a temporary SQLite database and free
 // ports, and a headless system Chromium to drive it. Used by the *.test.mjs
 // files in this directory (node --test).
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { createSocket } from 'node:dgram'
@@ -42,7 +42,7 @@ async function freePort() {
  * answers 200; rejects with the server's output if it exits or is not ready
  * within 30 seconds.
  */
-export async function startServer() {
+export async function startServer({ extraArgs = [] } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'nameport-e2e-'))
   const httpPort = await freePort()
   const dnsPort = await freePort()
@@ -61,6 +61,7 @@ export async function startServer() {
     `127.0.0.1:${httpPort}`,
     '--dns-addr',
     `127.0.0.1:${dnsPort}`,
+    ...extraArgs,
   ]
   const child = spawn(nameportBin, args, { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
@@ -107,6 +108,38 @@ export async function startServer() {
   return { baseURL, stop, output: () => output }
 }
 
+/** The webhook signing secret of servers started with { stripe: true }. */
+export const STRIPE_WEBHOOK_SECRET = 'whsec_nameport_e2e'
+
+/**
+ * Runs stripe-mock, Stripe's API fake (the Go module's tool dependency, so
+ * it works offline), on a free port; resolves with its URL.
+ */
+export async function startStripeMock() {
+  const bin = execFileSync('go', ['tool', '-n', 'stripe-mock'], { cwd: resolve(webDir, '..') })
+    .toString()
+    .trim()
+  const child = spawn(bin, ['-http-addr', '127.0.0.1:0', '-https-addr', '127.0.0.1:0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const url = await new Promise((resolveURL, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stripe-mock did not start:\n${output}`)), READY_TIMEOUT_MS)
+    const read = (chunk) => {
+      output += chunk
+      const m = /Listening for HTTP at address: (\S+)/.exec(output)
+      if (m) {
+        clearTimeout(timer)
+        resolveURL(`http://${m[1]}`)
+      }
+    }
+    child.stdout.on('data', read)
+    child.stderr.on('data', read)
+    child.once('exit', (code) => reject(new Error(`stripe-mock exited (${code}):\n${output}`)))
+  })
+  return { url, stop: () => child.kill('SIGKILL') }
+}
+
 export function launchBrowser() {
   return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
 }
@@ -120,15 +153,30 @@ export function uniqueName(prefix) {
  * Starts the server and the browser for one test file, and gives each test a
  * fresh page (its own cookies). Call from the file's top level.
  */
-export function useApp({ before, after }) {
+export function useApp({ before, after, stripe = false }) {
   const state = {}
   before(async () => {
-    state.server = await startServer()
+    let extraArgs = []
+    if (stripe) {
+      state.stripe = await startStripeMock()
+      extraArgs = [
+        '--stripe-secret-key',
+        'sk_test_123',
+        '--stripe-publishable-key',
+        'pk_test_123',
+        '--stripe-api-url',
+        state.stripe.url,
+        '--stripe-webhook-secret',
+        STRIPE_WEBHOOK_SECRET,
+      ]
+    }
+    state.server = await startServer({ extraArgs })
     state.browser = await launchBrowser()
   })
   after(async () => {
     await state.browser?.close()
     await state.server?.stop()
+    state.stripe?.stop()
   })
   return {
     get baseURL() {

@@ -1,21 +1,16 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useId, useState, type FormEvent, type ReactNode } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { AlertCircle, ArrowLeft, CheckCircle2, CreditCard, Info, Link2, Lock, PlugZap, XCircle } from 'lucide-react'
+import { AlertCircle, ArrowLeft, CheckCircle2, CreditCard, Link2, PlugZap, XCircle } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/Spinner'
 import { toast } from '@/components/toast/toastStore'
-import { ApiError } from '@/lib/api'
 import { cx } from '@/lib/classNames'
 import { formatUsd } from '@/lib/format'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import {
-  cardFormErrors,
-  confirmTestPayment,
   createPaymentIntent,
-  formatCardNumber,
-  formatExpiry,
   loadStripeJs,
   paymentConfigQueryOptions,
   publishableKeyOrPlaceholder,
@@ -23,6 +18,7 @@ import {
   type PaymentIntent,
   type StripeJs,
 } from '../api/payments'
+import { CardForm, paymentErrorText } from './CardForm'
 
 /** Spec section 9: the payment demo's default amount. */
 export const DEFAULT_PAYMENT_AMOUNT = 10
@@ -36,11 +32,6 @@ type Step =
   | { name: 'processing'; intent: PaymentIntent; stripe: StripeJs | null; key: string }
   | { name: 'success'; intent: PaymentIntent }
   | { name: 'failure'; intent: PaymentIntent; stripe: StripeJs | null; key: string; message: string }
-
-function errorText(error: unknown, fallback: string): string {
-  if (error instanceof ApiError) return error.error || fallback
-  return error instanceof Error && error.message ? error.message : fallback
-}
 
 /** /payment-demo: connect, amount, checkout, card form, processing, then success or failure. */
 export function PaymentDemoPage() {
@@ -64,7 +55,11 @@ export function PaymentDemoPage() {
   const checkout = async (event: FormEvent) => {
     event.preventDefault()
     if (!(amount > 0) || !Number.isFinite(amount)) {
-      toast({ variant: 'destructive', title: 'Invalid Amount', description: 'Please enter a valid amount greater than 0' })
+      toast({
+        variant: 'destructive',
+        title: 'Invalid Amount',
+        description: 'Please enter a valid amount greater than 0',
+      })
       return
     }
     setStep({ name: 'loading' })
@@ -83,7 +78,7 @@ export function PaymentDemoPage() {
       }
       setStep({ name: 'form', intent, stripe, key })
     } catch (error) {
-      const message = errorText(error, 'There was a problem setting up the payment')
+      const message = paymentErrorText(error, 'There was a problem setting up the payment')
       toast({ variant: 'destructive', title: 'Payment Setup Failed', description: message })
       setStep({ name: 'error', message })
     }
@@ -93,7 +88,9 @@ export function PaymentDemoPage() {
     <div className="mx-auto max-w-6xl px-4 py-8 sm:px-6 lg:px-8">
       <div className="mb-8">
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Payment Demo</h1>
-        <p className="mt-1 text-slate-600">Try a card payment from start to finish with test cards. No real money moves.</p>
+        <p className="mt-1 text-slate-600">
+          Try a card payment from start to finish with test cards. No real money moves.
+        </p>
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="min-w-0">
@@ -119,10 +116,15 @@ export function PaymentDemoPage() {
           {(step.name === 'form' || step.name === 'processing') && (
             <CardForm
               key={step.intent.paymentIntentId}
+              description={
+                <>
+                  Pay <span className="font-semibold text-slate-900">{formatUsd(amount)}</span> for the Nameport payment
+                  demo.
+                </>
+              }
               intent={step.intent}
               stripe={step.stripe}
               publishableKey={step.key}
-              amount={amount}
               processing={step.name === 'processing'}
               onProcessing={() => setStep({ ...step, name: 'processing' })}
               onSucceeded={() => {
@@ -142,12 +144,7 @@ export function PaymentDemoPage() {
           )}
           {step.name === 'success' && (
             <StatusCard>
-              <Outcome
-                icon={CheckCircle2}
-                tone="green"
-                title="Payment Successful"
-                text="Thank you for your payment!"
-              />
+              <Outcome icon={CheckCircle2} tone="green" title="Payment Successful" text="Thank you for your payment!" />
               <p className="mt-3 text-sm text-slate-500">
                 {formatUsd(amount)} paid · <span className="font-mono text-xs">{step.intent.paymentIntentId}</span>
               </p>
@@ -217,8 +214,7 @@ function ConnectStep({ connecting, onConnect }: { connecting: boolean; onConnect
       <CardHeader>
         <CardTitle>Connect a payment provider</CardTitle>
         <CardDescription>
-          Link a card payment provider to accept payments. In this demo the connection is simulated and always
-          succeeds.
+          Link a card payment provider to accept payments. In this demo the connection is simulated and always succeeds.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -231,7 +227,11 @@ function ConnectStep({ connecting, onConnect }: { connecting: boolean; onConnect
             <p className="text-sm text-slate-500">Cards, in test mode</p>
           </div>
           <Button onClick={onConnect} disabled={connecting}>
-            {connecting ? <Spinner className="h-4 w-4 text-white" label="Connecting" /> : <PlugZap className="h-4 w-4" aria-hidden />}
+            {connecting ? (
+              <Spinner className="h-4 w-4 text-white" label="Connecting" />
+            ) : (
+              <PlugZap className="h-4 w-4" aria-hidden />
+            )}
             {connecting ? 'Connecting...' : 'Connect'}
           </Button>
         </div>
@@ -294,198 +294,14 @@ function AmountStep({
   )
 }
 
-function CardForm({
-  intent,
-  stripe,
-  publishableKey,
-  amount,
-  processing,
-  onProcessing,
-  onSucceeded,
-  onFailed,
-  onError,
-  onCancel,
-}: {
-  intent: PaymentIntent
-  stripe: StripeJs | null
-  publishableKey: string
-  amount: number
-  processing: boolean
-  onProcessing: () => void
-  onSucceeded: () => void
-  onFailed: (message: string) => void
-  onError: (message: string) => void
-  onCancel: () => void
-}) {
-  const ids = { number: useId(), expiry: useId(), cvc: useId() }
-  const [card, setCard] = useState({ number: '', expiry: '', cvc: '' })
-  const [submitted, setSubmitted] = useState(false)
-  const errors = submitted ? cardFormErrors(card) : {}
-  const mountRef = useRef<HTMLDivElement>(null)
-  const elementsRef = useRef<unknown>(null)
-
-  // With Stripe.js, Stripe's own Payment Element collects the card.
-  useEffect(() => {
-    if (!stripe || !mountRef.current) return
-    const elements = stripe.elements({ clientSecret: intent.clientSecret })
-    const element = elements.create('payment')
-    element.mount(mountRef.current)
-    elementsRef.current = elements
-    return () => element.destroy()
-  }, [stripe, intent.clientSecret])
-
-  const pay = async (event: FormEvent) => {
-    event.preventDefault()
-    if (processing) return
-    try {
-      if (stripe) {
-        onProcessing()
-        const result = await stripe.confirmPayment({
-          elements: elementsRef.current,
-          confirmParams: { return_url: `${window.location.origin}/payment-success` },
-          redirect: 'if_required',
-        })
-        if (result.error) onFailed(result.error.message || 'An error occurred during payment')
-        else onSucceeded()
-        return
-      }
-      setSubmitted(true)
-      if (Object.keys(cardFormErrors(card)).length > 0) return
-      onProcessing()
-      const outcome = await confirmTestPayment({
-        paymentIntentId: intent.paymentIntentId,
-        clientSecret: intent.clientSecret,
-        cardNumber: card.number,
-      })
-      if (outcome.status === 'succeeded') onSucceeded()
-      else onFailed(outcome.message || 'An error occurred during payment')
-    } catch (error) {
-      onError(errorText(error, 'An error occurred during payment'))
-    }
-  }
-
-  const field =
-    'mt-1 h-11 w-full rounded-lg border px-3 font-mono text-slate-900 focus:outline-none focus:ring-2 disabled:bg-slate-50'
-  const ok = 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30'
-  const bad = 'border-red-400 focus:border-red-500 focus:ring-red-500/30'
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Checkout</CardTitle>
-        <CardDescription>
-          Pay <span className="font-semibold text-slate-900">{formatUsd(amount)}</span> for the Nameport payment demo.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        {!stripe && (
-          <div className="mb-5 flex gap-3 rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900" role="note">
-            <Info className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-            <p>
-              {intent.mode === 'demo' ? (
-                <>
-                  Demo mode: no Stripe key is configured, so the placeholder key{' '}
-                  <code className="break-all font-mono text-xs">{publishableKey}</code> is used and Stripe.js is not
-                  loaded. The payment runs through the server's test path, which decides the outcome by the test card
-                  number.
-                </>
-              ) : (
-                <>
-                  Stripe.js could not be loaded in this browser, so the payment runs through the server's test path: the
-                  server confirms it with Stripe using the matching test card.
-                </>
-              )}
-            </p>
-          </div>
-        )}
-        <form onSubmit={pay} noValidate className="space-y-4" aria-busy={processing}>
-          {stripe ? (
-            <div ref={mountRef} className="min-h-[8rem]" />
-          ) : (
-            <>
-              <div>
-                <label htmlFor={ids.number} className="block text-sm font-medium text-slate-700">
-                  Card number
-                </label>
-                <input
-                  id={ids.number}
-                  inputMode="numeric"
-                  autoComplete="cc-number"
-                  placeholder="4242 4242 4242 4242"
-                  value={card.number}
-                  disabled={processing}
-                  aria-invalid={!!errors.number}
-                  onChange={(e) => setCard({ ...card, number: formatCardNumber(e.target.value) })}
-                  className={cx(field, errors.number ? bad : ok)}
-                />
-                {errors.number && <p className="mt-1 text-sm text-red-600">{errors.number}</p>}
-              </div>
-              <div className="grid grid-cols-2 gap-4">
-                <div>
-                  <label htmlFor={ids.expiry} className="block text-sm font-medium text-slate-700">
-                    Expiry
-                  </label>
-                  <input
-                    id={ids.expiry}
-                    inputMode="numeric"
-                    autoComplete="cc-exp"
-                    placeholder="MM / YY"
-                    value={card.expiry}
-                    disabled={processing}
-                    aria-invalid={!!errors.expiry}
-                    onChange={(e) => setCard({ ...card, expiry: formatExpiry(e.target.value) })}
-                    className={cx(field, errors.expiry ? bad : ok)}
-                  />
-                  {errors.expiry && <p className="mt-1 text-sm text-red-600">{errors.expiry}</p>}
-                </div>
-                <div>
-                  <label htmlFor={ids.cvc} className="block text-sm font-medium text-slate-700">
-                    CVC
-                  </label>
-                  <input
-                    id={ids.cvc}
-                    inputMode="numeric"
-                    autoComplete="cc-csc"
-                    placeholder="123"
-                    value={card.cvc}
-                    disabled={processing}
-                    aria-invalid={!!errors.cvc}
-                    onChange={(e) => setCard({ ...card, cvc: e.target.value.replace(/\D/g, '').slice(0, 4) })}
-                    className={cx(field, errors.cvc ? bad : ok)}
-                  />
-                  {errors.cvc && <p className="mt-1 text-sm text-red-600">{errors.cvc}</p>}
-                </div>
-              </div>
-            </>
-          )}
-          {processing && (
-            <div className="flex items-center gap-3 text-sm text-slate-600" role="status" aria-live="polite">
-              <Spinner className="h-4 w-4" label="Processing" />
-              Processing your payment...
-            </div>
-          )}
-          <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-            <Button type="button" variant="outline" onClick={onCancel} disabled={processing}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={processing}>
-              <Lock className="h-4 w-4" aria-hidden />
-              {processing ? 'Processing...' : 'Pay Now'}
-            </Button>
-          </div>
-        </form>
-      </CardContent>
-    </Card>
-  )
-}
-
 function TestCardList() {
   return (
     <Card className="h-fit">
       <CardHeader>
         <CardTitle>How it works</CardTitle>
         <CardDescription>
-          Connect the provider, choose an amount, then pay with one of these test cards. Use any future expiry date
-          and any 3-digit CVC (4 digits for American Express).
+          Connect the provider, choose an amount, then pay with one of these test cards. Use any future expiry date and
+          any 3-digit CVC (4 digits for American Express).
         </CardDescription>
       </CardHeader>
       <CardContent>

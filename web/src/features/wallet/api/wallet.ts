@@ -52,6 +52,9 @@ export interface DepositInput {
 export interface DepositResult {
   transaction: Transaction
   wallet: Wallet
+  /** A card deposit through Stripe: the browser pays its PaymentIntent with this. */
+  clientSecret?: string
+  paymentIntentId?: string
 }
 
 /** POST /api/wallet/deposit: 201 with the deposit (completed, or pending a provider's confirmation). */

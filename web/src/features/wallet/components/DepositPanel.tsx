@@ -18,6 +18,7 @@ import {
   type DepositResult,
   type PaymentMethod,
 } from '../api/wallet'
+import { CardDepositStep } from './CardDepositStep'
 
 /** Spec section 9: the form's default, its quick amounts and minimum; the server's maximum. */
 export const DEFAULT_DEPOSIT = 50
@@ -73,6 +74,13 @@ export function DepositPanel({
   const [method, setMethod] = useState<PaymentMethod>('credit_card')
   const [submitted, setSubmitted] = useState(false)
   const [outcome, setOutcome] = useState<Outcome | null>(null)
+  // A card deposit through Stripe waits here for its payment.
+  const [card, setCard] = useState<{
+    clientSecret: string
+    paymentIntentId: string
+    transactionId: number
+    amount: number
+  } | null>(null)
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   // The outcome replaces a taller form: bring it into view and to the screen reader.
@@ -106,7 +114,16 @@ export function DepositPanel({
         return
       }
       attempt.current = null
-      const { transaction, wallet } = envelope.data
+      const { transaction, wallet, clientSecret, paymentIntentId } = envelope.data
+      if (clientSecret && paymentIntentId && transaction?.status === 'pending') {
+        setCard({
+          clientSecret,
+          paymentIntentId,
+          transactionId: transaction.id,
+          amount: transaction.amount ?? input.amount,
+        })
+        return
+      }
       queryClient.setQueryData(walletQueryOptions().queryKey, wallet)
       void queryClient.invalidateQueries({ queryKey: walletQueryOptions().queryKey })
       void queryClient.invalidateQueries({ queryKey: transactionsQueryOptions().queryKey })
@@ -134,6 +151,50 @@ export function DepositPanel({
     const body = `${validAmount}|${method}`
     if (attempt.current?.body !== body) attempt.current = { key: randomUuid(), body }
     mutation.mutate({ amount: validAmount, paymentMethod: method, key: attempt.current.key })
+  }
+
+  // Paid: the deposit is completed by the payment (the test path) or, with
+  // Stripe.js, once Stripe's webhook reaches the server; read which.
+  const cardPaid = async () => {
+    if (!card) return
+    try {
+      const [wallet, transactions] = await Promise.all([
+        queryClient.fetchQuery({ ...walletQueryOptions(), staleTime: 0 }),
+        queryClient.fetchQuery({ ...transactionsQueryOptions(), staleTime: 0 }),
+      ])
+      const paid = transactions.find((t) => t.id === card.transactionId)
+      setOutcome({
+        amount: card.amount,
+        status: paid?.status === 'completed' ? 'completed' : 'pending',
+        balance: wallet.balance,
+        currency: wallet.currency,
+      })
+    } catch {
+      // The payment went through; only the refresh failed.
+      const wallet = queryClient.getQueryData(walletQueryOptions().queryKey)
+      setOutcome({
+        amount: card.amount,
+        status: 'pending',
+        balance: wallet?.balance ?? 0,
+        currency: wallet?.currency ?? 'USD',
+      })
+    }
+    setCard(null)
+  }
+
+  if (card) {
+    return (
+      <CardDepositStep
+        clientSecret={card.clientSecret}
+        paymentIntentId={card.paymentIntentId}
+        amount={card.amount}
+        onPaid={() => void cardPaid()}
+        onCancel={() => {
+          setCard(null)
+          void queryClient.invalidateQueries({ queryKey: transactionsQueryOptions().queryKey })
+        }}
+      />
+    )
   }
 
   if (mutation.isPending) {

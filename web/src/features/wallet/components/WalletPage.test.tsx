@@ -327,6 +327,67 @@ describe('deposit', () => {
     expect(screen.getByLabelText('Amount (USD)')).toHaveValue(50)
   })
 
+  it('pays a card deposit through Stripe with the card form, a decline first, then completes it', async () => {
+    let balance = 0
+    let status = 'pending'
+    const confirmed: unknown[] = []
+    server.use(
+      http.get('/api/wallet', () => HttpResponse.json({ success: true, data: { balance, currency: 'USD' } })),
+      http.get('/api/transactions', () =>
+        HttpResponse.json({ success: true, data: [{ ...transactions[2], id: 9, amount: 50, status }] }),
+      ),
+      http.get('/api/payments/config', () =>
+        HttpResponse.json({ success: true, data: { mode: 'stripe', publishableKey: '', testMode: true } }),
+      ),
+      http.post('/api/wallet/deposit', () =>
+        HttpResponse.json(
+          {
+            success: true,
+            data: {
+              transaction: { ...transactions[2], id: 9, amount: 50, status: 'pending' },
+              wallet: { balance: 0, currency: 'USD' },
+              clientSecret: 'pi_123_secret_456',
+              paymentIntentId: 'pi_123',
+            },
+          },
+          { status: 201 },
+        ),
+      ),
+      http.post('/api/payments/confirm-test', async ({ request }) => {
+        const body = (await request.json()) as { cardNumber: string; paymentIntentId: string }
+        confirmed.push(body)
+        if (body.cardNumber.startsWith('4000')) {
+          return HttpResponse.json({ success: true, data: { status: 'failed', message: 'Your card was declined.' } })
+        }
+        balance = 50
+        status = 'completed'
+        return HttpResponse.json({ success: true, data: { status: 'succeeded', message: 'Thank you for your payment!' } })
+      }),
+    )
+    const { events } = renderApp('/wallet?tab=deposit', { user: endUser })
+    await events.click(await screen.findByRole('button', { name: 'Deposit $50.00' }))
+    expect(await screen.findByText(/into your Nameport wallet/)).toBeInTheDocument()
+
+    const pay = async (number: string) => {
+      await events.clear(screen.getByLabelText('Card number'))
+      await events.type(screen.getByLabelText('Card number'), number)
+      await events.clear(screen.getByLabelText('Expiry'))
+      await events.type(screen.getByLabelText('Expiry'), '1240')
+      await events.clear(screen.getByLabelText('CVC'))
+      await events.type(screen.getByLabelText('CVC'), '123')
+      await events.click(screen.getByRole('button', { name: 'Pay Now' }))
+    }
+    await pay('4000000000000002')
+    expect(await screen.findByText('Your card was declined.')).toBeInTheDocument()
+    await pay('4242424242424242')
+    expect(await screen.findByText('Deposit successful')).toBeInTheDocument()
+    expect(screen.getByText('$50.00 has been added to your wallet')).toBeInTheDocument()
+    expect(confirmed).toEqual([
+      { paymentIntentId: 'pi_123', clientSecret: 'pi_123_secret_456', cardNumber: '4000 0000 0000 0002' },
+      { paymentIntentId: 'pi_123', clientSecret: 'pi_123_secret_456', cardNumber: '4242 4242 4242 4242' },
+    ])
+  })
+
   it('retries the same deposit under the same Idempotency-Key, and a new amount under a new one', async () => {
     serveWallet(0, [])
     const keys: (string | null)[] = []
