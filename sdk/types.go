@@ -118,6 +118,11 @@ type DepositRequest struct {
 type Deposit struct {
 	Transaction Transaction `json:"transaction"`
 	Wallet      Wallet      `json:"wallet"`
+	// ClientSecret and PaymentIntentID are set for a credit_card deposit on
+	// a server that takes cards through Stripe: the deposit stays pending
+	// until the PaymentIntent is paid, e.g. with Stripe.js and this secret.
+	ClientSecret    string `json:"clientSecret,omitempty"`
+	PaymentIntentID string `json:"paymentIntentId,omitempty"`
 }
 
 // Transaction is one entry of the wallet's ledger.

@@ -64,7 +64,8 @@ func addV1WalletRoutes(v *v1, wallets *billing.Service) {
 		if err != nil {
 			return nil, problem(ctx, err)
 		}
-		return &V1DepositOutput{Body: sdk.Deposit{Transaction: toV1Transaction(t), Wallet: toV1Wallet(w)}}, nil
+		return &V1DepositOutput{Body: sdk.Deposit{Transaction: toV1Transaction(t), Wallet: toV1Wallet(w),
+			ClientSecret: t.ClientSecret, PaymentIntentID: paymentIntentOf(t)}}, nil
 	})
 
 	registerV1(v, huma.Operation{

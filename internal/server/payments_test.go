@@ -238,3 +238,34 @@ func TestCardDepositWhenStripeIsUnavailable(t *testing.T) {
 	r = alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 25, "paymentMethod": "paypal"})
 	require.Equal(t, http.StatusCreated, r.status, r.raw)
 }
+
+// On /v1 a card deposit through Stripe answers with the PaymentIntent to pay,
+// again for a retry with the same Idempotency-Key, and completes on Stripe's
+// webhook.
+func TestV1CardDepositThroughStripe(t *testing.T) {
+	t.Parallel()
+	mock := stripemock.Start(t)
+	ts := startWith(t, db.SQLite, func(c *config.Config) {
+		c.StripeSecretKey, c.StripePublishableKey = "sk_test_v1", "pk_test_v1"
+		c.StripeWebhookSecret, c.StripeAPIURL = testWebhookSecret, mock
+	})
+	_, key := registrar(t, ts, "cardreseller")
+	body := map[string]any{"amount": 30, "paymentMethod": "credit_card"}
+	r := v1(t, ts, key, "POST", "/v1/wallet/deposits", body, "Idempotency-Key", "card-1")
+	require.Equal(t, http.StatusCreated, r.status, r.raw)
+	require.Equal(t, "pending", r.body["transaction"].(map[string]any)["status"])
+	require.Contains(t, r.body["clientSecret"], "_secret_")
+	pi, _ := r.body["paymentIntentId"].(string)
+	require.Regexp(t, `^pi_`, pi)
+
+	again := v1(t, ts, key, "POST", "/v1/wallet/deposits", body, "Idempotency-Key", "card-1")
+	require.Equal(t, http.StatusCreated, again.status, again.raw)
+	require.Equal(t, pi, again.body["paymentIntentId"])
+	require.Zero(t, balanceOf(t, ts, key))
+
+	ev := paymentEvent(t, "evt_v1_card", "payment_intent.succeeded", pi)
+	stripeServer := newBrowser(t, ts)
+	require.Equal(t, http.StatusOK, stripeServer.do("POST", "/api/webhooks/stripe", string(ev), "Stripe-Signature",
+		stripeSign(ev, testWebhookSecret)).status)
+	require.Eventually(t, func() bool { return balanceOf(t, ts, key) == 30 }, 10*time.Second, 50*time.Millisecond)
+}
