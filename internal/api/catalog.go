@@ -12,6 +12,7 @@ import (
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/sealer"
 	"github.com/nameport/nameport/pkg/money"
 )
 
@@ -151,7 +152,7 @@ func toExtensionBody(svc *catalog.Service, e *catalog.Extension, admin bool) ext
 		// The credentials are sealed at rest and never sent back in full, not
 		// even to admins; a credential that cannot be opened shows as the mask.
 		key, secret, err := svc.DNSCredentials(e)
-		maskedKey, maskedSecret := catalog.MaskSecret(key), catalog.MaskSecret(secret)
+		maskedKey, maskedSecret := sealer.Mask(key), sealer.Mask(secret)
 		if err != nil {
 			maskedKey, maskedSecret = sealedMask(hasKey), sealedMask(hasSecret)
 		}
@@ -174,7 +175,7 @@ func toExtensionBody(svc *catalog.Service, e *catalog.Extension, admin bool) ext
 // sealedMask is the mask of a stored credential that could not be opened.
 func sealedMask(stored bool) string {
 	if stored {
-		return catalog.MaskSecret("short") // the bare mask: shows no character
+		return sealer.MaskPrefix // the bare mask: shows no character
 	}
 	return ""
 }

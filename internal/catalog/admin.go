@@ -12,6 +12,7 @@ import (
 
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/sealer"
 	"github.com/nameport/nameport/pkg/domainname"
 )
 
@@ -57,23 +58,6 @@ type ExtensionInput struct {
 	AllowsEmailForwarding    *bool
 	// Rules replaces every length rule when not nil.
 	Rules *[]RuleInput
-}
-
-// secretMask stands for the hidden part of a masked secret.
-const secretMask = "••••••••"
-
-// MaskSecret hides a DNS credential for display: the last 4 characters after
-// a fixed mask, or the mask alone when the secret is shorter than 8 characters
-// (showing 4 of those would reveal too much). "" stays "".
-func MaskSecret(plain string) string {
-	if plain == "" {
-		return ""
-	}
-	r := []rune(plain)
-	if len(r) < 8 {
-		return secretMask
-	}
-	return secretMask + string(r[len(r)-4:])
 }
 
 // newExtension holds the defaults of a new extension (spec section 9).
@@ -123,7 +107,7 @@ func (s *Service) apply(e *Extension, in ExtensionInput) error {
 		if *c.sealed != "" {
 			// The admin form sends back the masked value it was shown when
 			// the secret was not retyped: keep the stored one.
-			if plain, err := s.credentials.Open(*c.sealed); err == nil && *c.in == MaskSecret(plain) {
+			if plain, err := s.credentials.Open(*c.sealed); err == nil && *c.in == sealer.Mask(plain) {
 				continue
 			}
 		}

@@ -73,3 +73,20 @@ func (s *Sealer) Open(sealed string) (string, error) {
 	}
 	return string(plain), nil
 }
+
+// MaskPrefix stands for the hidden part of a masked secret.
+const MaskPrefix = "••••"
+
+// Mask shows a secret as the admin screens do: its last four characters
+// after MaskPrefix, or MaskPrefix alone for a secret under eight characters
+// (four of them would give too much away); "" stays "".
+func Mask(plain string) string {
+	if plain == "" {
+		return ""
+	}
+	r := []rune(plain)
+	if len(r) < 8 {
+		return MaskPrefix
+	}
+	return MaskPrefix + string(r[len(r)-4:])
+}

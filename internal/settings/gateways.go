@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/sealer"
 )
 
 // GatewaysKey is the setting whose value is the JSON list of payment
@@ -17,22 +18,6 @@ var GatewayTypes = []string{"stripe", "paypal", "bank_transfer", "credit_card", 
 
 // SecretFields are the gateway settings sealed at rest and masked when read.
 var SecretFields = []string{"api_key", "client_secret", "webhook_secret"}
-
-// maskPrefix replaces all but the last four characters of a secret.
-const maskPrefix = "••••"
-
-// Mask shows the last four characters of a secret, or nothing of one too
-// short to hide the rest.
-func Mask(secret string) string {
-	if secret == "" {
-		return ""
-	}
-	r := []rune(secret)
-	if len(r) < 8 {
-		return maskPrefix
-	}
-	return maskPrefix + string(r[len(r)-4:])
-}
 
 // gateway is one entry of the list. Fields the service does not look at
 // (name, description, fields, displayOrder…) are kept as they come.
@@ -101,9 +86,9 @@ func (s *Service) sealGateways(value, previous string) (string, error) {
 			if v == "" {
 				continue
 			}
-			if old, _ := stored[id][field].(string); old != "" && strings.HasPrefix(v, maskPrefix) {
+			if old, _ := stored[id][field].(string); old != "" && strings.HasPrefix(v, sealer.MaskPrefix) {
 				plain, err := s.secrets.Open(old)
-				if (err == nil && Mask(plain) == v) || (err != nil && v == maskPrefix) {
+				if (err == nil && sealer.Mask(plain) == v) || (err != nil && v == sealer.MaskPrefix) {
 					settings[field] = old // the mask sent back: keep the stored secret, still sealed
 					continue
 				}
@@ -140,10 +125,10 @@ func (s *Service) maskGateways(stored string) (string, error) {
 			if err != nil {
 				// Sealed under another server secret: it cannot be shown
 				// or used; an admin enters it again.
-				settings[field] = maskPrefix
+				settings[field] = sealer.MaskPrefix
 				continue
 			}
-			settings[field] = Mask(plain)
+			settings[field] = sealer.Mask(plain)
 		}
 	}
 	out, err := json.Marshal(list)

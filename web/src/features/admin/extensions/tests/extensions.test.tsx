@@ -24,8 +24,8 @@ const infNz: AdminExtension = {
   dnsProvider: 'cloudflare',
   hasDnsApiKey: true,
   hasDnsApiSecret: true,
-  dnsApiKey: '••••••••1234',
-  dnsApiSecret: '••••••••9876',
+  dnsApiKey: '••••1234',
+  dnsApiSecret: '••••9876',
   dnsZoneId: 'zone-1',
   requiresVerification: false,
   verificationDocuments: [],
@@ -192,8 +192,8 @@ describe('Advanced Config tab', () => {
     expect(panel.getByLabelText('Extension')).toHaveValue('inf.nz')
 
     await events.click(panel.getByRole('tab', { name: 'DNS' }))
-    expect(panel.getByLabelText('DNS API key')).toHaveValue('••••••••1234')
-    expect(panel.getByLabelText('DNS API secret')).toHaveValue('••••••••9876')
+    expect(panel.getByLabelText('DNS API key')).toHaveValue('••••1234')
+    expect(panel.getByLabelText('DNS API secret')).toHaveValue('••••9876')
 
     // A change elsewhere: the masked secrets are not sent.
     await events.type(panel.getByLabelText('DNS zone ID'), '-b')
