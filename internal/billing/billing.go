@@ -104,11 +104,8 @@ type Service struct {
 	stripe  *Stripe
 
 	// Notify sends deposit receipts; nil sends none.
-	Notify Notify
+	Notify notify.Func
 }
-
-// Notify sends an account a mail inside the transaction of what it reports.
-type Notify func(ctx context.Context, tx *db.Tx, userID int64, kind string, data map[string]string) error
 
 // NewService returns a billing service over d.
 func NewService(d *db.DB, opts Options) *Service {
@@ -349,8 +346,8 @@ func (s *Service) credit(ctx context.Context, tx *db.Tx, userID, cents int64) er
 	if s.Notify == nil {
 		return nil
 	}
-	return s.Notify(ctx, tx, userID, notify.KindDepositReceipt,
-		map[string]string{"amount": notify.Cents(cents), "balance": notify.Cents(balance)})
+	return s.Notify(ctx, tx, notify.Message{UserID: userID, Kind: notify.KindDepositReceipt,
+		Data: map[string]string{"amount": notify.Cents(cents), "balance": notify.Cents(balance)}})
 }
 
 // Charge is a debit from a wallet for something bought.

@@ -75,6 +75,10 @@ func Cents(cents int64) string { return strconv.FormatInt(cents, 10) }
 // Time writes a time for Message.Data.
 func Time(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
+// Func sends a message inside the transaction of what it reports: Enqueue,
+// or a test's own recorder. Services hold one; nil sends nothing.
+type Func func(ctx context.Context, tx *db.Tx, m Message) error
+
 // Enqueue schedules m inside tx: the mail is sent only if tx commits. It
 // fails for an unknown kind or missing Data, which are programming errors.
 func Enqueue(ctx context.Context, tx *db.Tx, m Message) error {

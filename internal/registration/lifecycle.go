@@ -31,11 +31,6 @@ const ExpiringSoon = 30 * 24 * time.Hour
 // MaxYearsAhead bounds how far ahead a domain can be paid for.
 const MaxYearsAhead = 10
 
-// Notify sends the owner of a domain a notice inside the transaction of the
-// change it tells about (kinds: renewal_succeeded, renewal_failed,
-// expiry_warning, domain_expired, domain_released, registration_receipt).
-type Notify func(ctx context.Context, tx *db.Tx, userID int64, kind string, data map[string]string) error
-
 // Terms are a domain's standing at a moment and what renewing it costs.
 type Terms struct {
 	Status      string
@@ -200,7 +195,7 @@ func (s *Service) notify(ctx context.Context, tx *db.Tx, userID int64, kind stri
 	if s.Notify == nil {
 		return nil
 	}
-	return s.Notify(ctx, tx, userID, kind, data)
+	return s.Notify(ctx, tx, notify.Message{UserID: userID, Kind: kind, Data: data})
 }
 
 // noticeOnce records that notice went out for d's current term; false when

@@ -16,6 +16,7 @@ import (
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dbtest"
+	"github.com/nameport/nameport/internal/notify"
 	"github.com/nameport/nameport/internal/registration"
 	"github.com/nameport/nameport/internal/zone"
 )
@@ -59,10 +60,10 @@ func setupLifecycle(t *testing.T, d *db.DB) *lifecycle {
 	require.NoError(t, cat.SeedDemo(context.Background()))
 	bill := billing.NewService(d, billing.Options{Now: l.now})
 	reg := registration.NewService(d, cat, bill, l.now)
-	reg.Notify = func(_ context.Context, _ *db.Tx, _ int64, kind string, data map[string]string) error {
+	reg.Notify = func(_ context.Context, _ *db.Tx, m notify.Message) error {
 		l.mu.Lock()
 		defer l.mu.Unlock()
-		l.notices = append(l.notices, kind+" "+data["domain"]+suffix(data["days"]))
+		l.notices = append(l.notices, m.Kind+" "+m.Data["domain"]+suffix(m.Data["days"]))
 		return nil
 	}
 	l.bundle = bundle{db: d, catalog: cat, billing: bill, reg: reg, now: l.clock}

@@ -16,6 +16,7 @@ import (
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/notify"
 )
 
 // Domain is a registered name.
@@ -52,8 +53,10 @@ type Service struct {
 	billing *billing.Service
 	now     func() time.Time
 
-	// Notify sends lifecycle notices; nil sends none.
-	Notify Notify
+	// Notify sends the owner a notice inside the transaction of the change
+	// it tells about (renewal_succeeded, renewal_failed, expiry_warning,
+	// domain_expired, domain_released, registration_receipt); nil sends none.
+	Notify notify.Func
 	// Buyers tells how an account buys (its registrar tier), for renewals
 	// the owner does not start; nil prices them as for end users.
 	Buyers func(ctx context.Context, userID int64) (catalog.Buyer, error)

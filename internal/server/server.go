@@ -77,12 +77,9 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 		SecretKey: cfg.StripeSecretKey, PublishableKey: cfg.StripePublishableKey,
 		WebhookSecret: cfg.StripeWebhookSecret, APIURL: cfg.StripeAPIURL})})
 	// Mail leaves in the transaction of what it reports.
-	mailer := func(ctx context.Context, tx *db.Tx, userID int64, kind string, data map[string]string) error {
-		return notify.Enqueue(ctx, tx, notify.Message{UserID: userID, Kind: kind, Data: data})
-	}
-	wallets.Notify = mailer
+	wallets.Notify = notify.Enqueue
 	domains := registration.NewService(d, cat, wallets, nil)
-	domains.Notify = mailer
+	domains.Notify = notify.Enqueue
 	domains.Buyers = func(ctx context.Context, userID int64) (catalog.Buyer, error) {
 		u, err := accounts.ByID(ctx, userID)
 		if err != nil || !u.IsRegistrar() {
