@@ -208,6 +208,11 @@ func TestPaymentGatewaySecretsAreSealedAndMasked(t *testing.T) {
 				{`[{"name":"x"}]`, "Please select a payment gateway type"},
 				{`[{"id":"stripe"},{"id":"stripe"}]`, "Payment gateway stripe is listed twice"},
 				{`[{"id":"stripe","settings":{"api_key":5}}]`, "Setting api_key of payment gateway stripe must be text"},
+				// Enabled only with what it needs; disabled, it may wait for it.
+				{`[{"id":"paypal","active":true,"settings":{"client_id":"cid","client_secret":" "}}]`,
+					"Please fill in the following required fields: Client Secret"},
+				{`[{"id":"bank_transfer","active":true}]`,
+					"Please fill in the following required fields: Account Name, Account Number, Bank Name, Routing Number"},
 			} {
 				r := admin.do("PATCH", fmt.Sprintf("/api/site-settings/%d", id), map[string]any{"value": tc.value})
 				require.Equal(t, http.StatusUnprocessableEntity, r.status, r.raw)

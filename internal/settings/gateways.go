@@ -19,6 +19,28 @@ var GatewayTypes = []string{"stripe", "paypal", "bank_transfer", "credit_card", 
 // SecretFields are the gateway settings sealed at rest and masked when read.
 var SecretFields = []string{"api_key", "client_secret", "webhook_secret"}
 
+// requiredFields are the settings a gateway needs before it may be enabled,
+// with the labels the admin screen shows (the web app lists the same).
+var requiredFields = map[string][]struct{ name, label string }{
+	"stripe":         {{"api_key", "Secret Key"}, {"public_key", "Publishable Key"}},
+	"paypal":         {{"client_id", "Client ID"}, {"client_secret", "Client Secret"}},
+	"bank_transfer":  {{"account_name", "Account Name"}, {"account_number", "Account Number"}, {"bank_name", "Bank Name"}, {"routing_number", "Routing Number"}},
+	"credit_card":    {{"processor", "Processing"}},
+	"mobile_payment": {{"provider", "Provider"}, {"merchant_id", "Merchant ID"}},
+	"cryptocurrency": {{"wallet_address", "Wallet Address"}},
+}
+
+// missingRequired lists the labels of the required settings g lacks.
+func (g gateway) missingRequired() []string {
+	var missing []string
+	for _, f := range requiredFields[g.id()] {
+		if v, _ := g.settings()[f.name].(string); strings.TrimSpace(v) == "" {
+			missing = append(missing, f.label)
+		}
+	}
+	return missing
+}
+
 // gateway is one entry of the list. Fields the service does not look at
 // (name, description, fields, displayOrder…) are kept as they come.
 type gateway map[string]any
@@ -71,6 +93,12 @@ func (s *Service) sealGateways(value, previous string) (string, error) {
 		if raw, ok := g["settings"]; ok && raw != nil {
 			if _, ok := raw.(map[string]any); !ok {
 				return "", apperr.New(apperr.Invalid, "Settings of payment gateway %s must be an object", id)
+			}
+		}
+		if active, _ := g["active"].(bool); active {
+			if missing := g.missingRequired(); len(missing) > 0 {
+				return "", apperr.New(apperr.Invalid, "Please fill in the following required fields: %s",
+					strings.Join(missing, ", "))
 			}
 		}
 		settings := g.settings()
