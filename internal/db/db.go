@@ -75,8 +75,21 @@ func openSQLite(path string) (*DB, error) {
 	return &DB{Bun: bun.NewDB(sqlDB, sqlitedialect.New()), Engine: SQLite, sqlDB: sqlDB}, nil
 }
 
+// defaultPoolSize is how many connections a process keeps to PostgreSQL
+// unless the URL says (pool_max_conns=N). pgx's own default is the number of
+// CPUs (at least 4), which on a small API machine queues concurrent
+// requests for a connection while the database server has room.
+const defaultPoolSize = 20
+
 func openPostgres(ctx context.Context, url string) (*DB, error) {
-	pool, err := pgxpool.New(ctx, url)
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("db: open postgres %s: %w", redact(url), err)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = defaultPoolSize
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("db: open postgres %s: %w", redact(url), err)
 	}

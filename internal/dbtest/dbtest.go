@@ -88,6 +88,12 @@ func URL(t testing.TB, engine db.Engine) string {
 	u, err := url.Parse(server)
 	require.NoError(t, err)
 	u.Path = "/" + name
+	// Many servers run at once in a test run against one PostgreSQL, whose
+	// default is 100 connections in all: each test database gets a few.
+	if q := u.Query(); q.Get("pool_max_conns") == "" {
+		q.Set("pool_max_conns", "4")
+		u.RawQuery = q.Encode()
+	}
 	return u.String()
 }
 

@@ -127,15 +127,22 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 				return err
 			}
 		}
-		// The new domain resolves from now on (NODATA at its apex until it
-		// has records): DNS servers reload when they see the version move.
-		if err := zone.BumpVersion(ctx, tx, now); err != nil {
-			return err
-		}
 		years := "1 year"
 		if req.Years > 1 {
 			years = fmt.Sprintf("%d years", req.Years)
 		}
+		if key != "" {
+			if err := idempotency.SetResult(ctx, tx, userID, key, d.ID); err != nil {
+				return err
+			}
+		}
+		if err := s.notify(ctx, tx, userID, notify.KindRegistrationReceipt, map[string]string{"domain": full,
+			"amount": notify.Cents(total), "expiresAt": notify.Time(d.ExpiresAt), "years": strconv.Itoa(req.Years)}); err != nil {
+			return err
+		}
+		// The rows every registration updates come last, so their locks are
+		// held only until the commit: the wallet (each debit of an account
+		// waits for the one before) and the zone version (every change waits).
 		var err error
 		charge, err = s.billing.Debit(ctx, tx, billing.Charge{UserID: userID, AmountCents: total,
 			Type: billing.TypeDomainPurchase, Description: fmt.Sprintf("Registration of %s for %s", full, years),
@@ -143,13 +150,9 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 		if err != nil {
 			return err
 		}
-		if key != "" {
-			if err := idempotency.SetResult(ctx, tx, userID, key, d.ID); err != nil {
-				return err
-			}
-		}
-		return s.notify(ctx, tx, userID, notify.KindRegistrationReceipt, map[string]string{"domain": full,
-			"amount": notify.Cents(total), "expiresAt": notify.Time(d.ExpiresAt), "years": strconv.Itoa(req.Years)})
+		// The new domain resolves from now on (NODATA at its apex until it
+		// has records): DNS servers reload when they see the version move.
+		return zone.BumpVersion(ctx, tx, now)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("registration: register %s: %w", full, err)
