@@ -236,7 +236,9 @@ report() {
   echo
   echo "Notes: the API server runs on SQLite with --api-rate-limits=false (the limiter still counts every"
   echo "request); registrations are real /v1 registrations (availability, price, wallet debit, domain and"
-  echo "DNS zone change in one transaction); pgbench runs its built-in tpcb-like script at scale 10."
+  echo "DNS zone change in one transaction) by one registrar, so each waits for the one before on its wallet"
+  echo "row and on the zone version every change moves; pgbench runs its built-in tpcb-like script at scale 10"
+  echo "(its updates spread over 10 branch rows)."
   echo "DNS details: $(grep -m1 '^dnsperf' "$WORK/dns.txt" || true)"
 }
 report >"$WORK/report.md"
