@@ -1,4 +1,6 @@
+import { lazy, Suspense } from 'react'
 import { BarChart3, Cog, CreditCard, Crown, Globe2, LayoutTemplate, ListChecks, Users } from 'lucide-react'
+import { Spinner } from '@/components/ui/Spinner'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { JobsPanel } from './JobsPanel'
@@ -8,7 +10,12 @@ import { PaymentGatewaysPanel } from '../settings/components/PaymentGatewaysPane
 import { SiteSettingsPanel } from '../settings/components/SiteSettingsPanel'
 import { PremiumDomainsPanel } from '../premium/components/PremiumDomainsPanel'
 import { UsersPanel } from '../users/components/UsersPanel'
-import { StatisticsPanel } from '../stats/components/StatisticsPanel'
+
+// The statistics carry Tremor's charts, the largest part of the admin code:
+// they load when their tab is first opened.
+const StatisticsPanel = lazy(() =>
+  import('../stats/components/StatisticsPanel').then((m) => ({ default: m.StatisticsPanel })),
+)
 
 const tabs = [
   { value: 'premium-domains', label: 'Premium Domains', icon: Crown },
@@ -53,7 +60,16 @@ export function AdminDashboard() {
             ) : tab.value === 'jobs' ? (
               <JobsPanel />
             ) : (
-              <StatisticsPanel />
+              <Suspense
+                fallback={
+                  <p className="flex items-center gap-2 py-10 text-slate-600" role="status">
+                    <Spinner className="h-4 w-4" label="Loading statistics" />
+                    Loading statistics...
+                  </p>
+                }
+              >
+                <StatisticsPanel />
+              </Suspense>
             )}
           </TabsContent>
         ))}
