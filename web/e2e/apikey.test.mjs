@@ -3,21 +3,9 @@
 // refused by the /v1 API and the new one accepted.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { uniqueName, useApp } from './harness.mjs'
+import { signUp, uniqueName, useApp } from './harness.mjs'
 
 const app = useApp({ before, after })
-const PASSWORD = 'correct-horse-9'
-
-async function signUpRegistrar(page, username) {
-  await page.goto('/register?type=registrar')
-  await page.getByLabel('Full name').fill(`Test ${username}`)
-  await page.getByLabel('Username').fill(username)
-  await page.getByLabel('Email').fill(`${username}@example.com`)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByLabel('Confirm password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await page.waitForURL('**/registrar-dashboard')
-}
 
 /** GET /v1/wallet with a key, from outside the browser: the status code. */
 async function walletStatus(apiKey) {
@@ -29,7 +17,7 @@ async function walletStatus(apiKey) {
 describe('API key', () => {
   test('a registrar generates a new key; the old key is refused and the new one works', async () => {
     const page = await app.newPage()
-    await signUpRegistrar(page, uniqueName('keyreg'))
+    await signUp(page, uniqueName('keyreg'), { type: 'registrar' })
     await page.goto('/registrar-dashboard?tab=api')
     const field = page.getByRole('textbox', { name: 'API key' })
     await field.waitFor()

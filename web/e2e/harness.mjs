@@ -144,6 +144,24 @@ export function launchBrowser() {
   return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
 }
 
+/** The password of accounts the tests sign up. */
+export const TEST_PASSWORD = 'correct-horse-9'
+
+/**
+ * Signs up username (an end user, or a registrar partner) through the
+ * registration form and waits for the dashboard it lands on.
+ */
+export async function signUp(page, username, { type = 'user' } = {}) {
+  await page.goto(type === 'registrar' ? '/register?type=registrar' : '/register')
+  await page.getByLabel('Full name').fill(`Test ${username}`)
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Email').fill(`${username}@example.com`)
+  await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD)
+  await page.getByLabel('Confirm password').fill(TEST_PASSWORD)
+  await page.getByRole('button', { name: 'Create Account' }).click()
+  await page.waitForURL(type === 'registrar' ? '**/registrar-dashboard' : '**/dashboard')
+}
+
 /** A unique, valid username for one test run. */
 export function uniqueName(prefix) {
   return `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`

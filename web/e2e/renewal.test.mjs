@@ -3,23 +3,11 @@
 // at the same price for a year).
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { uniqueName, useApp } from './harness.mjs'
+import { signUp, uniqueName, useApp } from './harness.mjs'
 
 const app = useApp({ before, after })
-const PASSWORD = 'correct-horse-9'
 const DAY_MS = 24 * 60 * 60 * 1000
 const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' })
-
-async function signUp(page, username) {
-  await page.goto('/register')
-  await page.getByLabel('Full name').fill(`Test ${username}`)
-  await page.getByLabel('Username').fill(username)
-  await page.getByLabel('Email').fill(`${username}@example.com`)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByLabel('Confirm password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  await page.waitForURL('**/dashboard')
-}
 
 async function deposit(page, amount) {
   await page.goto('/wallet?tab=deposit')

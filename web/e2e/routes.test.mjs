@@ -201,7 +201,11 @@ describe('keyboard', () => {
       await dialog.waitFor()
       for (let i = 0; i < 8; i++) {
         await page.keyboard.press('Tab')
-        assert.equal(await dialog.evaluate((el) => el.contains(document.activeElement)), true, `Tab ${i + 1} left the dialog`)
+        assert.equal(
+          await dialog.evaluate((el) => el.contains(document.activeElement)),
+          true,
+          `Tab ${i + 1} left the dialog`,
+        )
       }
       await page.keyboard.press('Escape')
       await dialog.waitFor({ state: 'detached' })

@@ -5,10 +5,9 @@
 import { createHmac } from 'node:crypto'
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { STRIPE_WEBHOOK_SECRET, uniqueName, useApp } from './harness.mjs'
+import { signUp, STRIPE_WEBHOOK_SECRET, uniqueName, useApp } from './harness.mjs'
 
 const app = useApp({ before, after, stripe: true })
-const PASSWORD = 'correct-horse-9'
 
 /** Posts a payment_intent event to the server as Stripe does, signed. */
 async function sendStripeEvent(type, paymentIntentId) {
@@ -33,14 +32,7 @@ describe('card deposits through Stripe', () => {
   test('the wallet opens the card form, and the confirmation from Stripe completes the deposit', async () => {
     const page = await app.newPage()
     const username = uniqueName('carder')
-    await page.goto('/register')
-    await page.getByLabel('Full name').fill(`Test ${username}`)
-    await page.getByLabel('Username').fill(username)
-    await page.getByLabel('Email').fill(`${username}@example.com`)
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-    await page.getByLabel('Confirm password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Create Account' }).click()
-    await page.waitForURL('**/dashboard')
+    await signUp(page, username)
 
     await page.goto('/wallet?tab=deposit')
     await page.getByLabel('Amount (USD)').fill('40')
@@ -60,8 +52,13 @@ describe('card deposits through Stripe', () => {
     // The server asked Stripe to confirm the intent with the test card.
     // stripe-mock answers every confirmation with its fixture (status
     // requires_payment_method), which the form shows as a failed payment.
-    assert.equal((await confirmed).status(), 200)
-    await page.getByText('Payment Failed').waitFor()
+    const answer = await confirmed
+    assert.equal(answer.status(), 200)
+    const outcome = (await answer.json()).data
+    assert.equal(outcome.status, 'failed', JSON.stringify(outcome))
+    assert.match(outcome.message, /requires_payment_method/)
+    // The deposit is still waiting: the card form stays for another card.
+    await page.getByRole('button', { name: 'Pay Now' }).waitFor()
     await page.getByText('Pay $40.00 into your Nameport wallet.').waitFor()
 
     // Stripe reports the payment succeeded: the deposit completes, once.
