@@ -50,7 +50,6 @@ export function CardForm({
   onError: (message: string) => void
   onCancel: () => void
 }) {
-  const ids = { number: useId(), expiry: useId(), cvc: useId() }
   const [card, setCard] = useState({ number: '', expiry: '', cvc: '' })
   const [submitted, setSubmitted] = useState(false)
   const errors = submitted ? cardFormErrors(card) : {}
@@ -97,10 +96,6 @@ export function CardForm({
     }
   }
 
-  const field =
-    'mt-1 h-11 w-full rounded-lg border px-3 font-mono text-slate-900 focus:outline-none focus:ring-2 disabled:bg-slate-50'
-  const ok = 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30'
-  const bad = 'border-red-400 focus:border-red-500 focus:ring-red-500/30'
   return (
     <Card>
       <CardHeader>
@@ -136,58 +131,34 @@ export function CardForm({
             <div ref={mountRef} className="min-h-[8rem]" />
           ) : (
             <>
-              <div>
-                <label htmlFor={ids.number} className="block text-sm font-medium text-slate-700">
-                  Card number
-                </label>
-                <input
-                  id={ids.number}
-                  inputMode="numeric"
-                  autoComplete="cc-number"
-                  placeholder="4242 4242 4242 4242"
-                  value={card.number}
-                  disabled={processing}
-                  aria-invalid={!!errors.number}
-                  onChange={(e) => setCard({ ...card, number: formatCardNumber(e.target.value) })}
-                  className={cx(field, errors.number ? bad : ok)}
-                />
-                {errors.number && <p className="mt-1 text-sm text-red-600">{errors.number}</p>}
-              </div>
+              <CardField
+                label="Card number"
+                autoComplete="cc-number"
+                placeholder="4242 4242 4242 4242"
+                value={card.number}
+                error={errors.number}
+                disabled={processing}
+                onChange={(text) => setCard({ ...card, number: formatCardNumber(text) })}
+              />
               <div className="grid grid-cols-2 gap-4">
-                <div>
-                  <label htmlFor={ids.expiry} className="block text-sm font-medium text-slate-700">
-                    Expiry
-                  </label>
-                  <input
-                    id={ids.expiry}
-                    inputMode="numeric"
-                    autoComplete="cc-exp"
-                    placeholder="MM / YY"
-                    value={card.expiry}
-                    disabled={processing}
-                    aria-invalid={!!errors.expiry}
-                    onChange={(e) => setCard({ ...card, expiry: formatExpiry(e.target.value) })}
-                    className={cx(field, errors.expiry ? bad : ok)}
-                  />
-                  {errors.expiry && <p className="mt-1 text-sm text-red-600">{errors.expiry}</p>}
-                </div>
-                <div>
-                  <label htmlFor={ids.cvc} className="block text-sm font-medium text-slate-700">
-                    CVC
-                  </label>
-                  <input
-                    id={ids.cvc}
-                    inputMode="numeric"
-                    autoComplete="cc-csc"
-                    placeholder="123"
-                    value={card.cvc}
-                    disabled={processing}
-                    aria-invalid={!!errors.cvc}
-                    onChange={(e) => setCard({ ...card, cvc: e.target.value.replace(/\D/g, '').slice(0, 4) })}
-                    className={cx(field, errors.cvc ? bad : ok)}
-                  />
-                  {errors.cvc && <p className="mt-1 text-sm text-red-600">{errors.cvc}</p>}
-                </div>
+                <CardField
+                  label="Expiry"
+                  autoComplete="cc-exp"
+                  placeholder="MM / YY"
+                  value={card.expiry}
+                  error={errors.expiry}
+                  disabled={processing}
+                  onChange={(text) => setCard({ ...card, expiry: formatExpiry(text) })}
+                />
+                <CardField
+                  label="CVC"
+                  autoComplete="cc-csc"
+                  placeholder="123"
+                  value={card.cvc}
+                  error={errors.cvc}
+                  disabled={processing}
+                  onChange={(text) => setCard({ ...card, cvc: text.replace(/\D/g, '').slice(0, 4) })}
+                />
               </div>
             </>
           )}
@@ -209,5 +180,50 @@ export function CardForm({
         </form>
       </CardContent>
     </Card>
+  )
+}
+
+/** One numeric field of the card form, with its label and error. */
+function CardField({
+  label,
+  autoComplete,
+  placeholder,
+  value,
+  error,
+  disabled,
+  onChange,
+}: {
+  label: string
+  autoComplete: string
+  placeholder: string
+  value: string
+  error?: string
+  disabled: boolean
+  onChange: (text: string) => void
+}) {
+  const id = useId()
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <input
+        id={id}
+        inputMode="numeric"
+        autoComplete={autoComplete}
+        placeholder={placeholder}
+        value={value}
+        disabled={disabled}
+        aria-invalid={!!error}
+        onChange={(e) => onChange(e.target.value)}
+        className={cx(
+          'mt-1 h-11 w-full rounded-lg border px-3 font-mono text-slate-900 focus:outline-none focus:ring-2 disabled:bg-slate-50',
+          error
+            ? 'border-red-400 focus:border-red-500 focus:ring-red-500/30'
+            : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30',
+        )}
+      />
+      {error && <p className="mt-1 text-sm text-red-600">{error}</p>}
+    </div>
   )
 }
