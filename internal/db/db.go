@@ -56,9 +56,17 @@ func openSQLite(path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("db: sqlite:// needs a file path")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+	// The database holds password hashes and sealed secrets: its folder and
+	// files are the owner's alone. SQLite gives the -wal and -shm files the
+	// mode of the database file, so creating that one 0600 is enough.
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("db: create folder for %s: %w", path, err)
 	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("db: create %s: %w", path, err)
+	}
+	f.Close()
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
 		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	sqlDB, err := sql.Open("sqlite", dsn)

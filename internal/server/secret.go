@@ -31,7 +31,7 @@ func loadSecret(configured, dataDir string) ([]byte, error) {
 	if _, err := rand.Read(secret); err != nil {
 		return nil, fmt.Errorf("server: generate secret: %w", err)
 	}
-	if err := os.MkdirAll(dataDir, 0o750); err != nil {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("server: create %s: %w", dataDir, err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
