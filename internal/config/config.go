@@ -48,6 +48,9 @@ type Config struct {
 	DNSRRLRate   int
 	DNSRRLSlip   int
 	DNSRRLExempt []netip.Prefix
+	// MetricsAllow are the TCP peers /metrics answers; nil means loopback
+	// only (DefaultMetricsAllow).
+	MetricsAllow []netip.Prefix
 
 	LogFormat string
 	LogLevel  string
@@ -74,6 +77,9 @@ type Config struct {
 	// benchmark measures the handlers rather than 429s.
 	NoRateLimits bool
 }
+
+// DefaultMetricsAllow is who may read /metrics unless told otherwise.
+var DefaultMetricsAllow = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 
 // HasRole reports whether the process runs role.
 func (c Config) HasRole(role string) bool { return slices.Contains(c.Roles, role) }
@@ -103,6 +109,7 @@ var Flags = []Flag{
 	{"dns-rrl-rate", 20, "DNS response rate limit over UDP: responses per second per client network (IPv4 /24, IPv6 /56) of each limited kind (negative answers, errors, answers over 512 bytes); 0 turns it off"},
 	{"dns-rrl-slip", 2, "over the DNS rate limit, every Nth response is sent empty and truncated (TC) so that real clients retry over TCP, the others are dropped; 0 drops all, 1 truncates all"},
 	{"dns-rrl-exempt", "127.0.0.0/8,::1", "clients never DNS rate limited, comma separated addresses or prefixes (loopback cannot be spoofed from outside)"},
+	{"metrics-allow", "127.0.0.0/8,::1", "clients allowed to read /metrics (by TCP peer address, never X-Forwarded-For), comma separated addresses or prefixes; others get 403"},
 	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: payments run in demo mode"},
 	{"stripe-publishable-key", "", "Stripe publishable key (pk_...) for Stripe.js in the web app"},
 	{"stripe-webhook-secret", "", "signing secret (whsec_...) of the Stripe webhook endpoint /api/webhooks/stripe"},
@@ -211,6 +218,13 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 			return Config{}, fmt.Errorf("config: --dns-rrl-exempt %q: %w", a, err)
 		}
 		c.DNSRRLExempt = append(c.DNSRRLExempt, p)
+	}
+	for _, a := range splitList(v.GetString("metrics-allow")) {
+		p, err := parsePrefix(a)
+		if err != nil {
+			return Config{}, fmt.Errorf("config: --metrics-allow %q: %w", a, err)
+		}
+		c.MetricsAllow = append(c.MetricsAllow, p)
 	}
 	for _, t := range splitList(v.GetString("dns-notify")) {
 		if _, _, err := net.SplitHostPort(t); err != nil {

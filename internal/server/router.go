@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"log/slog"
 	"math"
+	"net"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,7 +52,7 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 		}
 		writeJSON(w, status, checks)
 	})
-	r.Handle("/metrics", m.handler())
+	r.Handle("/metrics", onlyFrom(cfg.MetricsAllow, m.handler()))
 
 	if cfg.HasRole(config.RoleAPI) {
 		limits := api.DefaultRateLimits
@@ -77,6 +80,48 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 		api.WriteError(w, r, http.StatusMethodNotAllowed, "Method not allowed")
 	})
 	return r
+}
+
+// peerKey is the context key of the connection's TCP peer address.
+type peerKey struct{}
+
+// withPeer is the HTTP server's ConnContext: it keeps the TCP peer address
+// of the connection, which no header and no middleware can change.
+func withPeer(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, peerKey{}, c.RemoteAddr())
+}
+
+// peerAddr is the TCP peer of the request's connection.
+func peerAddr(r *http.Request) (netip.Addr, bool) {
+	a, ok := r.Context().Value(peerKey{}).(net.Addr)
+	if !ok {
+		return netip.Addr{}, false
+	}
+	ap, err := netip.ParseAddrPort(a.String())
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return ap.Addr().Unmap(), true
+}
+
+// onlyFrom answers only clients inside allow (nil: loopback), others get
+// 403. The client is the TCP peer of the connection, never X-Forwarded-For
+// (even from a trusted proxy) nor anything middleware made of RemoteAddr:
+// a header is good enough to throttle by, not to grant access. A reverse
+// proxy on this host connects from loopback, so it must not forward
+// /metrics (README says so).
+func onlyFrom(allow []netip.Prefix, next http.Handler) http.Handler {
+	if allow == nil {
+		allow = config.DefaultMetricsAllow
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		peer, ok := peerAddr(r)
+		if ok && slices.ContainsFunc(allow, func(p netip.Prefix) bool { return p.Contains(peer) }) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		api.WriteError(w, r, http.StatusForbidden, "Forbidden")
+	})
 }
 
 // riverUIPrefix is where admins find River's own UI.
