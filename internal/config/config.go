@@ -51,6 +51,16 @@ type Config struct {
 	// MetricsAllow are the TCP peers /metrics answers; nil means loopback
 	// only (DefaultMetricsAllow).
 	MetricsAllow []netip.Prefix
+	// Connection budgets of the HTTP server and of DNS over TCP: open
+	// connections in all and per client (IPv4 address, IPv6 /64); 0 means
+	// no limit (the zero Config of tests). The idle timeouts close a
+	// connection that has sent nothing for that long; 0 means the default.
+	HTTPMaxConns            int
+	HTTPMaxConnsPerClient   int
+	HTTPIdleTimeout         time.Duration
+	DNSTCPMaxConns          int
+	DNSTCPMaxConnsPerClient int
+	DNSTCPIdleTimeout       time.Duration
 
 	LogFormat string
 	LogLevel  string
@@ -109,6 +119,12 @@ var Flags = []Flag{
 	{"dns-rrl-rate", 20, "DNS response rate limit over UDP: responses per second per client network (IPv4 /24, IPv6 /56) of each limited kind (negative answers, errors, answers over 512 bytes); 0 turns it off"},
 	{"dns-rrl-slip", 2, "over the DNS rate limit, every Nth response is sent empty and truncated (TC) so that real clients retry over TCP, the others are dropped; 0 drops all, 1 truncates all"},
 	{"dns-rrl-exempt", "127.0.0.0/8,::1", "clients never DNS rate limited, comma separated addresses or prefixes (loopback cannot be spoofed from outside)"},
+	{"http-max-conns", 4096, "most HTTP connections open at once; more are closed at accept; 0: no limit (lowered at start to fit the file-descriptor limit)"},
+	{"http-max-conns-per-client", 128, "most HTTP connections open at once from one client (IPv4 address, IPv6 /64); 0: no limit (behind a reverse proxy every connection comes from the proxy)"},
+	{"http-idle-timeout", 30 * time.Second, "an HTTP keep-alive connection is closed after this long without a request"},
+	{"dns-tcp-max-conns", 1024, "most DNS-over-TCP connections open at once; more are closed at accept; 0: no limit (lowered at start to fit the file-descriptor limit)"},
+	{"dns-tcp-max-conns-per-client", 16, "most DNS-over-TCP connections open at once from one client (IPv4 address, IPv6 /64); 0: no limit"},
+	{"dns-tcp-idle-timeout", 5 * time.Second, "a DNS-over-TCP connection is closed after this long without a query (RFC 7766: a few seconds)"},
 	{"metrics-allow", "127.0.0.0/8,::1", "clients allowed to read /metrics (by TCP peer address, never X-Forwarded-For), comma separated addresses or prefixes; others get 403"},
 	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: payments run in demo mode"},
 	{"stripe-publishable-key", "", "Stripe publishable key (pk_...) for Stripe.js in the web app"},
@@ -218,6 +234,22 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 			return Config{}, fmt.Errorf("config: --dns-rrl-exempt %q: %w", a, err)
 		}
 		c.DNSRRLExempt = append(c.DNSRRLExempt, p)
+	}
+	for _, n := range []struct {
+		flag string
+		to   *int
+	}{{"http-max-conns", &c.HTTPMaxConns}, {"http-max-conns-per-client", &c.HTTPMaxConnsPerClient},
+		{"dns-tcp-max-conns", &c.DNSTCPMaxConns}, {"dns-tcp-max-conns-per-client", &c.DNSTCPMaxConnsPerClient}} {
+		// Not GetInt, which reads a typo as 0: no limit.
+		i, err := strconv.Atoi(strings.TrimSpace(v.GetString(n.flag)))
+		if err != nil || i < 0 {
+			return Config{}, fmt.Errorf("config: --%s must be a whole number, at least 0", n.flag)
+		}
+		*n.to = i
+	}
+	c.HTTPIdleTimeout, c.DNSTCPIdleTimeout = v.GetDuration("http-idle-timeout"), v.GetDuration("dns-tcp-idle-timeout")
+	if c.HTTPIdleTimeout <= 0 || c.DNSTCPIdleTimeout <= 0 {
+		return Config{}, errors.New("config: --http-idle-timeout and --dns-tcp-idle-timeout must be positive")
 	}
 	for _, a := range splitList(v.GetString("metrics-allow")) {
 		p, err := parsePrefix(a)

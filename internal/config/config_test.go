@@ -3,6 +3,7 @@ package config_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,4 +61,32 @@ func TestInvalidSettings(t *testing.T) {
 	require.ErrorContains(t, err, `unknown role "mail"`)
 	_, err = config.Load(flags(t, "--log-format", "xml"), "")
 	require.ErrorContains(t, err, "log-format")
+}
+
+func TestConnectionSettings(t *testing.T) {
+	t.Chdir(t.TempDir())
+	cfg, err := config.Load(flags(t), "")
+	require.NoError(t, err)
+	require.Equal(t, 4096, cfg.HTTPMaxConns)
+	require.Equal(t, 128, cfg.HTTPMaxConnsPerClient)
+	require.Equal(t, 30*time.Second, cfg.HTTPIdleTimeout)
+	require.Equal(t, 1024, cfg.DNSTCPMaxConns)
+	require.Equal(t, 16, cfg.DNSTCPMaxConnsPerClient)
+	require.Equal(t, 5*time.Second, cfg.DNSTCPIdleTimeout)
+	require.Equal(t, config.DefaultMetricsAllow, cfg.MetricsAllow)
+
+	cfg, err = config.Load(flags(t, "--http-max-conns-per-client", "0", "--metrics-allow", "10.0.0.0/8,192.0.2.7"), "")
+	require.NoError(t, err)
+	require.Zero(t, cfg.HTTPMaxConnsPerClient, "0: no limit")
+	require.Len(t, cfg.MetricsAllow, 2)
+
+	// Through the environment, where no flag parser stands guard.
+	for env, bad := range map[string]string{"HTTP_MAX_CONNS": "lots", "DNS_TCP_MAX_CONNS_PER_CLIENT": "-1",
+		"HTTP_IDLE_TIMEOUT": "0s", "METRICS_ALLOW": "everyone"} {
+		t.Run(env, func(t *testing.T) {
+			t.Setenv("NAMEPORT_"+env, bad)
+			_, err := config.Load(flags(t), "")
+			require.ErrorContains(t, err, strings.ToLower(strings.ReplaceAll(env, "_", "-")))
+		})
+	}
 }

@@ -27,6 +27,7 @@ import (
 	"golang.org/x/net/ipv4"
 	"golang.org/x/net/ipv6"
 
+	"github.com/nameport/nameport/internal/connlimit"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/zone"
 )
@@ -40,6 +41,46 @@ type options struct {
 	maxUDP        uint16
 	udpWorkers    int
 	rateLimit     RateLimit
+	tcpLimits     connlimit.Limits
+	tcpIdle       time.Duration
+	tcpLifetime   time.Duration
+}
+
+// Defaults of DNS over TCP (RFC 7766): a new connection has tcpReadTimeout
+// to send its first query, then tcpIdleTimeout between queries; it is
+// closed after tcpMaxQueries queries or tcpLifetime, whichever comes first,
+// so that no client holds a connection for ever by trickling queries.
+const (
+	tcpReadTimeout = 5 * time.Second
+	tcpIdleTimeout = 5 * time.Second
+	tcpMaxQueries  = 128
+	tcpLifetime    = 2 * time.Minute
+)
+
+// WithTCPLimits bounds the TCP connections open at once, in all and per
+// client (IPv4 address, IPv6 /64); more are closed at accept. 0: no limit.
+func WithTCPLimits(l connlimit.Limits) Option {
+	return func(o *options) { o.tcpLimits = l }
+}
+
+// WithTCPIdleTimeout closes a TCP connection idle for d between queries
+// (default 5 s; RFC 7766 asks for a few seconds).
+func WithTCPIdleTimeout(d time.Duration) Option {
+	return func(o *options) {
+		if d > 0 {
+			o.tcpIdle = d
+		}
+	}
+}
+
+// WithTCPLifetime closes a TCP connection once it is d old, at its next
+// read (default 2 minutes); a transfer under way finishes first.
+func WithTCPLifetime(d time.Duration) Option {
+	return func(o *options) {
+		if d > 0 {
+			o.tcpLifetime = d
+		}
+	}
 }
 
 // WithTransfer allows zone transfers (AXFR, and IXFR answered as AXFR) over
@@ -77,10 +118,11 @@ type Server struct {
 	rrl      *rateLimiter // nil: no response rate limiting
 	logger   *slog.Logger
 
-	udpConn *net.UDPConn
-	udpDone sync.WaitGroup
-	closing atomic.Bool
-	tcp     *dns.Server
+	udpConn  *net.UDPConn
+	udpDone  sync.WaitGroup
+	closing  atomic.Bool
+	tcp      *dns.Server
+	tcpConns *connlimit.Listener
 
 	reloadMu sync.Mutex
 	poke     chan struct{}
@@ -92,7 +134,8 @@ type Server struct {
 // New returns a server for addr ("127.0.0.1:5353") with no zones loaded.
 func New(addr string, logger *slog.Logger, opts ...Option) *Server {
 	s := &Server{addr: addr, logger: logger, poke: make(chan struct{}, 1),
-		opts: options{maxUDP: ednsSize, udpWorkers: runtime.GOMAXPROCS(0)}}
+		opts: options{maxUDP: ednsSize, udpWorkers: runtime.GOMAXPROCS(0), tcpIdle: tcpIdleTimeout,
+			tcpLifetime: tcpLifetime}}
 	for _, o := range opts {
 		o(&s.opts)
 	}
@@ -142,9 +185,15 @@ func (s *Server) Start() error {
 		s.udpDone.Add(1)
 		go s.serveUDP(pc)
 	}
+	s.tcpConns = connlimit.Wrap(l, s.opts.tcpLimits)
 	started := make(chan struct{})
-	s.tcp = &dns.Server{Listener: l, Handler: s, ReadTimeout: 5 * time.Second,
-		IdleTimeout:       func() time.Duration { return 10 * time.Second },
+	idle, lifetime := s.opts.tcpIdle, s.opts.tcpLifetime
+	s.tcp = &dns.Server{Listener: s.tcpConns, Handler: s, ReadTimeout: tcpReadTimeout,
+		IdleTimeout: func() time.Duration { return idle }, MaxTCPQueries: tcpMaxQueries,
+		// Called once per connection, as it starts.
+		DecorateReader: func(r dns.Reader) dns.Reader {
+			return &tcpReader{Reader: r, deadline: time.Now().Add(lifetime)}
+		},
 		NotifyStartedFunc: func() { close(started) }}
 	failed := make(chan error, 1)
 	go func() {
@@ -162,6 +211,44 @@ func (s *Server) Start() error {
 	}
 	s.logger.Info("dns listening", "addr", s.addr)
 	return nil
+}
+
+// tcpReader ends a TCP connection on a message too short to hold a DNS
+// header (RFC 7766: a zero-length message is an error; miekg/dns would
+// read it as a query it cannot parse, answer nothing and wait for the next,
+// so that a client sending two zero bytes every few seconds held the
+// connection for ever), and at the connection's deadline.
+type tcpReader struct {
+	dns.Reader
+	deadline time.Time
+}
+
+var (
+	errShortMessage = errors.New("dnsserver: tcp message shorter than a header")
+	errTCPLifetime  = errors.New("dnsserver: tcp connection lived its time")
+)
+
+func (r *tcpReader) ReadTCP(conn net.Conn, timeout time.Duration) ([]byte, error) {
+	left := time.Until(r.deadline)
+	if left <= 0 {
+		return nil, errTCPLifetime
+	}
+	m, err := r.Reader.ReadTCP(conn, min(timeout, left))
+	if err == nil && len(m) < headerSize {
+		return nil, errShortMessage
+	}
+	return m, err
+}
+
+// headerSize is the length of a DNS message header.
+const headerSize = 12
+
+// TCPConns reports the TCP connections open and refused (zero before Start).
+func (s *Server) TCPConns() connlimit.Stats {
+	if s.tcpConns == nil {
+		return connlimit.Stats{}
+	}
+	return s.tcpConns.Stats()
 }
 
 // udpBatch is how many packets a UDP worker reads (recvmmsg) and writes

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/nameport/nameport/internal/connlimit"
 	"github.com/nameport/nameport/internal/dnsserver"
 )
 
@@ -21,7 +22,7 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 }
 
-func newMetrics() *metrics {
+func newMetrics(conns ...connSource) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -32,7 +33,7 @@ func newMetrics() *metrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"method", "route"}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, dnsRateLimitCollector{},
+	m.registry.MustRegister(m.requests, m.duration, dnsRateLimitCollector{}, connCollector(conns),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -71,5 +72,36 @@ func (dnsRateLimitCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, c := range dnsserver.RateLimitedTotals() {
 		ch <- prometheus.MustNewConstMetric(dnsRateLimitedDesc, prometheus.CounterValue, float64(c.Dropped), c.Kind, "dropped")
 		ch <- prometheus.MustNewConstMetric(dnsRateLimitedDesc, prometheus.CounterValue, float64(c.Slipped), c.Kind, "slipped")
+	}
+}
+
+// connSource is a listener whose connections are counted.
+type connSource struct {
+	name  string // "http", "dns_tcp"
+	stats func() connlimit.Stats
+}
+
+var (
+	connsOpenDesc = prometheus.NewDesc("nameport_connections_open",
+		"TCP connections open, by listener.", []string{"listener"}, nil)
+	connsRefusedDesc = prometheus.NewDesc("nameport_connections_refused_total",
+		"TCP connections closed at accept because a connection budget was spent, by listener and budget (total, per_client).",
+		[]string{"listener", "reason"}, nil)
+)
+
+// connCollector reads the listeners' counts at scrape time.
+type connCollector []connSource
+
+func (connCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- connsOpenDesc
+	ch <- connsRefusedDesc
+}
+
+func (c connCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, src := range c {
+		st := src.stats()
+		ch <- prometheus.MustNewConstMetric(connsOpenDesc, prometheus.GaugeValue, float64(st.Open), src.name)
+		ch <- prometheus.MustNewConstMetric(connsRefusedDesc, prometheus.CounterValue, float64(st.RefusedTotal), src.name, "total")
+		ch <- prometheus.MustNewConstMetric(connsRefusedDesc, prometheus.CounterValue, float64(st.RefusedPerClient), src.name, "per_client")
 	}
 }

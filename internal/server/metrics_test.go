@@ -13,7 +13,8 @@ import (
 )
 
 // clientFrom is an HTTP client whose connections leave from the loopback
-// address src (any of 127.0.0.0/8 works on Linux).
+// address src (any of 127.0.0.0/8 works on Linux; tests use 127.0.0.1x,
+// whose ephemeral ports never take one another test picked on 127.0.0.1).
 func clientFrom(src string) *http.Client {
 	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(src)}}
 	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
@@ -24,7 +25,7 @@ func clientFrom(src string) *http.Client {
 func TestMetricsOnlyFromAllowedAddresses(t *testing.T) {
 	t.Parallel()
 	ts := startWith(t, db.SQLite, func(c *config.Config) {
-		c.MetricsAllow = []netip.Prefix{netip.MustParsePrefix("127.0.0.2/32")}
+		c.MetricsAllow = []netip.Prefix{netip.MustParsePrefix("127.0.0.12/32")}
 	})
 	get := func(c *http.Client, forwardedFor string) int {
 		t.Helper()
@@ -38,10 +39,10 @@ func TestMetricsOnlyFromAllowedAddresses(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode
 	}
-	require.Equal(t, http.StatusOK, get(clientFrom("127.0.0.2"), ""))
-	require.Equal(t, http.StatusForbidden, get(clientFrom("127.0.0.1"), ""))
-	require.Equal(t, http.StatusForbidden, get(clientFrom("127.0.0.1"), "127.0.0.2"))
-	require.Equal(t, http.StatusForbidden, get(clientFrom("127.0.0.3"), ""))
+	require.Equal(t, http.StatusOK, get(clientFrom("127.0.0.12"), ""))
+	require.Equal(t, http.StatusForbidden, get(clientFrom("127.0.0.11"), ""))
+	require.Equal(t, http.StatusForbidden, get(clientFrom("127.0.0.11"), "127.0.0.12"))
+	require.Equal(t, http.StatusForbidden, get(clientFrom("127.0.0.13"), ""))
 
 	// By default, loopback only: the other tests scrape from 127.0.0.1.
 	def := start(t, db.SQLite)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/nameport/nameport/internal/api"
 	"github.com/nameport/nameport/internal/config"
+	"github.com/nameport/nameport/internal/connlimit"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dnsserver"
 	"github.com/nameport/nameport/web"
@@ -26,8 +27,12 @@ import (
 // newRouter builds the HTTP handler of a process.
 // jobsUI, when not nil, is River's UI, served to admins under /admin/river/.
 func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, dnsSrv *dnsserver.Server,
-	jobsUI http.Handler) http.Handler {
-	m := newMetrics()
+	jobsUI http.Handler, httpConns *connlimit.Listener) http.Handler {
+	sources := []connSource{{"http", httpConns.Stats}}
+	if dnsSrv != nil {
+		sources = append(sources, connSource{"dns_tcp", dnsSrv.TCPConns})
+	}
+	m := newMetrics(sources...)
 	r := chi.NewRouter()
 	r.Use(api.RequestContext(logger), accessLog, recoverer, m.middleware, securityHeaders, crossOriginProtection(),
 		middleware.Compress(5, "text/html", "text/css", "text/javascript", "application/javascript",

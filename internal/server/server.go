@@ -19,6 +19,7 @@ import (
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/config"
+	"github.com/nameport/nameport/internal/connlimit"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dnsserver"
 	"github.com/nameport/nameport/internal/idempotency"
@@ -33,6 +34,9 @@ import (
 // shutdownGrace bounds how long in-flight requests and jobs may take to finish
 // after SIGTERM.
 const shutdownGrace = 25 * time.Second
+
+// defaultHTTPIdleTimeout closes keep-alive connections unless configured.
+const defaultHTTPIdleTimeout = 30 * time.Second
 
 // Services builds the capability services over d.
 type Services struct {
@@ -152,9 +156,11 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		logger.Info("workers running")
 	}
 
+	httpLimits, dnsLimits := connBudgets(cfg, logger)
 	if cfg.HasRole(config.RoleDNS) {
 		srv := dnsserver.New(cfg.DNSAddr, logger.With("component", "dns"),
 			dnsserver.WithTransfer(cfg.DNSTransferAllow...), dnsserver.WithNotify(cfg.DNSNotify...),
+			dnsserver.WithTCPLimits(dnsLimits), dnsserver.WithTCPIdleTimeout(cfg.DNSTCPIdleTimeout),
 			dnsserver.WithRateLimit(dnsserver.RateLimit{Rate: cfg.DNSRRLRate, Slip: cfg.DNSRRLSlip, Exempt: cfg.DNSRRLExempt}))
 		if err := srv.Reload(ctx, d); err != nil {
 			return err
@@ -175,16 +181,25 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 
 	// Every process serves HTTP: health and metrics always, the API and the
 	// web app with the api role.
-	listener, err := net.Listen("tcp", cfg.HTTPAddr)
+	tcpListener, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("server: listen %s: %w", cfg.HTTPAddr, err)
 	}
+	listener := connlimit.Wrap(tcpListener, httpLimits)
+	idle := cfg.HTTPIdleTimeout
+	if idle <= 0 {
+		idle = defaultHTTPIdleTimeout
+	}
 	httpSrv := &http.Server{
-		Handler:           newRouter(cfg, logger, d, svc, dnsSrv, jobsUI),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler: newRouter(cfg, logger, d, svc, dnsSrv, jobsUI, listener),
+		// A client has this long to send its headers, and its whole request
+		// (the largest bodies, zone imports, are 1 MiB); a keep-alive
+		// connection without a request is closed after idle.
+		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		IdleTimeout:       idle,
+		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		ConnContext:       withPeer,
 	}
