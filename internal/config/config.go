@@ -43,11 +43,13 @@ type Config struct {
 	// DNSNotify are the secondaries told (NOTIFY) when zones change.
 	DNSNotify []string
 	// DNS response rate limiting over UDP: responses per second per client
-	// network and kind (0: off), the slip (every Nth held-back response is
-	// sent truncated), and clients never limited.
-	DNSRRLRate   int
-	DNSRRLSlip   int
-	DNSRRLExempt []netip.Prefix
+	// network of each kind (negative, error, large: DNSRRLRate; positive:
+	// DNSRRLPositiveRate; 0: that budget is off), the slip (every Nth
+	// held-back response is sent truncated), and clients never limited.
+	DNSRRLRate         int
+	DNSRRLPositiveRate int
+	DNSRRLSlip         int
+	DNSRRLExempt       []netip.Prefix
 	// MetricsAllow are the TCP peers /metrics answers; nil means loopback
 	// only (DefaultMetricsAllow).
 	MetricsAllow []netip.Prefix
@@ -116,9 +118,10 @@ var Flags = []Flag{
 	{"session-ttl", 7 * 24 * time.Hour, "how long a login session lasts without use"},
 	{"dns-transfer-allow", "", "addresses or prefixes allowed to transfer zones (AXFR), comma separated, e.g. 127.0.0.1,10.0.0.0/8"},
 	{"dns-notify", "", "secondaries to NOTIFY on zone changes, comma separated host:port"},
-	{"dns-rrl-rate", 20, "DNS response rate limit over UDP: responses per second per client network (IPv4 /24, IPv6 /56) of each limited kind (negative answers, errors, answers over 512 bytes); 0 turns it off"},
+	{"dns-rrl-rate", 20, "DNS response rate limit over UDP: responses per second per client network (IPv4 /24, IPv6 /56) of each of the kinds negative answers, errors, answers over 512 bytes; 0 turns it off for them"},
 	{"dns-rrl-slip", 2, "over the DNS rate limit, every Nth response is sent empty and truncated (TC) so that real clients retry over TCP, the others are dropped; 0 drops all, 1 truncates all"},
 	{"dns-rrl-exempt", "127.0.0.0/8,::1", "clients never DNS rate limited, comma separated addresses or prefixes (loopback cannot be spoofed from outside)"},
+	{"dns-rrl-positive-rate", 200, "DNS response rate limit over UDP for positive answers (small answers and referrals): responses per second per client network; 0 turns it off for them"},
 	{"http-max-conns", 4096, "most HTTP connections open at once; more are closed at accept; 0: no limit (lowered at start to fit the file-descriptor limit)"},
 	{"http-max-conns-per-client", 128, "most HTTP connections open at once from one client (IPv4 address, IPv6 /64); 0: no limit (behind a reverse proxy every connection comes from the proxy)"},
 	{"http-idle-timeout", 30 * time.Second, "an HTTP keep-alive connection is closed after this long without a request"},
@@ -223,11 +226,12 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	// Parsed here rather than by viper's GetInt, which reads a typo as 0:
 	// rate limiting off.
 	rate, rateErr := strconv.Atoi(strings.TrimSpace(v.GetString("dns-rrl-rate")))
+	positive, positiveErr := strconv.Atoi(strings.TrimSpace(v.GetString("dns-rrl-positive-rate")))
 	slip, slipErr := strconv.Atoi(strings.TrimSpace(v.GetString("dns-rrl-slip")))
-	if rateErr != nil || slipErr != nil || rate < 0 || slip < 0 || slip > 10 {
-		return Config{}, errors.New("config: --dns-rrl-rate must be a whole number, at least 0; --dns-rrl-slip 0 to 10")
+	if rateErr != nil || positiveErr != nil || slipErr != nil || rate < 0 || positive < 0 || slip < 0 || slip > 10 {
+		return Config{}, errors.New("config: --dns-rrl-rate and --dns-rrl-positive-rate must be whole numbers, at least 0; --dns-rrl-slip 0 to 10")
 	}
-	c.DNSRRLRate, c.DNSRRLSlip = rate, slip
+	c.DNSRRLRate, c.DNSRRLPositiveRate, c.DNSRRLSlip = rate, positive, slip
 	for _, a := range splitList(v.GetString("dns-rrl-exempt")) {
 		p, err := parsePrefix(a)
 		if err != nil {

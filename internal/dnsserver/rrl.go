@@ -18,23 +18,28 @@ import (
 // real client behind that network takes as "ask again over TCP", where the
 // address cannot be forged. TCP is never limited.
 //
-// What is limited (see classify), each kind with its own budget:
+// Every response is of one kind (see classify), each kind with its own
+// budget:
 //   - large: any answer over 512 bytes (the classic UDP size; such answers
 //     amplify a small query the most);
 //   - negative: NXDOMAIN, and NODATA (NOERROR, authoritative, no answer
 //     records; referrals are not negative);
 //   - error: any other rcode (REFUSED for names outside our zones, FORMERR,
-//     NOTIMP…).
-//
-// Small positive answers and referrals (the traffic of real resolvers) are
-// never limited, and cost one look at the answer's header.
+//     NOTIMP…);
+//   - positive: the rest, small answers and referrals, the traffic of real
+//     resolvers. They too amplify (up to 512 bytes for a query of 30), so
+//     they have a budget of their own, high enough (PositiveRate) that a
+//     real resolver never meets it.
 
 // RateLimit configures response rate limiting; see WithRateLimit.
 type RateLimit struct {
 	// Rate is the responses per second a client network (IPv4 /24, IPv6
-	// /56) gets of each limited kind; a burst of one second's worth is
-	// allowed. 0 turns rate limiting off.
+	// /56) gets of each of the kinds large, negative and error; a burst of
+	// one second's worth is allowed. 0: those kinds are not limited.
 	Rate int
+	// PositiveRate is the same for positive answers (small answers and
+	// referrals). 0: not limited.
+	PositiveRate int
 	// Slip: over the rate, every Slip-th response is sent empty with TC=1
 	// and the others dropped. 0 drops them all; 1 truncates them all.
 	Slip int
@@ -46,7 +51,8 @@ type RateLimit struct {
 	Entries int
 }
 
-// WithRateLimit turns on response rate limiting over UDP (off by default).
+// WithRateLimit turns on response rate limiting over UDP (off by default;
+// off too when both rates are 0).
 func WithRateLimit(rl RateLimit) Option {
 	return func(o *options) { o.rateLimit = rl }
 }
@@ -55,14 +61,14 @@ func WithRateLimit(rl RateLimit) Option {
 type rrlKind uint8
 
 const (
-	rrlNone rrlKind = iota // not limited
+	rrlPositive rrlKind = iota
 	rrlLarge
 	rrlNegative
 	rrlError
 	rrlKinds
 )
 
-var rrlKindNames = [rrlKinds]string{rrlNone: "none", rrlLarge: "large", rrlNegative: "negative", rrlError: "error"}
+var rrlKindNames = [rrlKinds]string{rrlPositive: "positive", rrlLarge: "large", rrlNegative: "negative", rrlError: "error"}
 
 // rrlLargeSize: answers longer than this are "large". 512 bytes is what
 // any client takes without EDNS; beyond it an answer is ten or more times
@@ -84,11 +90,11 @@ func classify(resp []byte) rrlKind {
 		return rrlError
 	case resp[2]&0x02 != 0:
 		// Truncated: small by construction, and it sends the client to TCP.
-		return rrlNone
+		return rrlPositive
 	case resp[6]|resp[7] == 0 && resp[2]&0x04 != 0: // no answers, AA: NODATA
 		return rrlNegative
 	}
-	return rrlNone
+	return rrlPositive
 }
 
 // rrlVerdict is what to do with a limited response.
@@ -113,8 +119,10 @@ const (
 // two whose tat is earliest, and a bucket whose tat has passed is full, so
 // losing it loses nothing.
 type rateLimiter struct {
-	interval int64 // nanoseconds per response: 1s / rate
-	tau      int64 // how far ahead of now tat may run: a second's burst
+	// Per kind: nanoseconds per response (1s / rate; 0: not limited), and
+	// how far ahead of now tat may run (a second's burst).
+	interval [rrlKinds]int64
+	tau      [rrlKinds]int64
 	slip     uint32
 	exempt   []netip.Prefix
 	seed     [2]uint64 // of the table's hash, random: a flood cannot aim at one slot
@@ -164,12 +172,20 @@ type rrlEntry struct {
 var rrlTotals struct{ dropped, slipped [rrlKinds]atomic.Uint64 }
 
 func newRateLimiter(rl RateLimit) *rateLimiter {
-	if rl.Rate <= 0 {
+	if rl.Rate <= 0 && rl.PositiveRate <= 0 {
 		return nil
 	}
-	l := &rateLimiter{interval: int64(time.Second) / int64(rl.Rate), slip: uint32(max(rl.Slip, 0)),
-		exempt: rl.Exempt, seed: [2]uint64{rand.Uint64(), rand.Uint64()}}
-	l.tau = int64(time.Second) - l.interval
+	l := &rateLimiter{slip: uint32(max(rl.Slip, 0)), exempt: rl.Exempt, seed: [2]uint64{rand.Uint64(), rand.Uint64()}}
+	for k := range rrlKinds {
+		rate := rl.Rate
+		if k == rrlPositive {
+			rate = rl.PositiveRate
+		}
+		if rate > 0 {
+			l.interval[k] = int64(time.Second) / int64(rate)
+			l.tau[k] = int64(time.Second) - l.interval[k]
+		}
+	}
 	entries := rl.Entries
 	if entries <= 0 {
 		entries = rrlDefaultEntries
@@ -184,12 +200,18 @@ func newRateLimiter(rl RateLimit) *rateLimiter {
 	return l
 }
 
+// limits reports whether responses of kind are limited at all.
+func (l *rateLimiter) limits(kind rrlKind) bool { return l.interval[kind] != 0 }
+
 // capacity is how many buckets the table holds.
 func (l *rateLimiter) capacity() int { return int(l.slots) * rrlShards }
 
 // verdict decides a response of kind for a client at from, at now
 // (nanoseconds, monotonic).
 func (l *rateLimiter) verdict(from netip.Addr, kind rrlKind, now int64) rrlVerdict {
+	if !l.limits(kind) {
+		return rrlSend
+	}
 	from = from.Unmap()
 	for _, p := range l.exempt {
 		if p.Contains(from) {
@@ -214,8 +236,8 @@ func (l *rateLimiter) verdict(from netip.Addr, kind rrlKind, now int64) rrlVerdi
 		}
 	}
 	tat := max(e.tat, now)
-	if tat-now <= l.tau {
-		e.tat, e.drops = tat+l.interval, 0
+	if tat-now <= l.tau[kind] {
+		e.tat, e.drops = tat+l.interval[kind], 0
 		sh.mu.Unlock()
 		return rrlSend
 	}
@@ -232,11 +254,9 @@ func (l *rateLimiter) verdict(from netip.Addr, kind rrlKind, now int64) rrlVerdi
 	return rrlDrop
 }
 
-// limit applies the limiter to resp, a UDP answer of kind (classify, not
-// rrlNone) to from: it returns resp, resp cut down to a slip, or nil to
-// send nothing. now is read at the first limited answer of a batch of
-// packets. The caller classifies, so that answers which are never limited
-// cost only the inlined look at their header.
+// limit applies the limiter to resp, a UDP answer of kind (classify) to
+// from: it returns resp, resp cut down to a slip, or nil to send nothing.
+// now is read at the first limited answer of a batch of packets.
 func (l *rateLimiter) limit(resp []byte, kind rrlKind, from netip.Addr, now *int64) []byte {
 	if *now == 0 {
 		*now = time.Since(rrlEpoch).Nanoseconds() + 1
@@ -284,7 +304,7 @@ func slipped(resp []byte) []byte {
 }
 
 // RateLimitCount is how many responses of one kind ("large", "negative",
-// "error") rate limiting dropped, and how many it sent as truncated slips.
+// "error", "positive") rate limiting dropped, and how many it sent as truncated slips.
 type RateLimitCount struct {
 	Kind             string
 	Dropped, Slipped uint64
@@ -306,8 +326,8 @@ func RateLimitedTotals() []RateLimitCount {
 }
 
 func counts(dropped, slipped *[rrlKinds]atomic.Uint64) []RateLimitCount {
-	out := make([]RateLimitCount, 0, rrlKinds-1)
-	for k := rrlLarge; k < rrlKinds; k++ {
+	out := make([]RateLimitCount, 0, rrlKinds)
+	for _, k := range []rrlKind{rrlLarge, rrlNegative, rrlError, rrlPositive} {
 		out = append(out, RateLimitCount{Kind: rrlKindNames[k], Dropped: dropped[k].Load(), Slipped: slipped[k].Load()})
 	}
 	return out

@@ -50,10 +50,10 @@ func TestResponsesAreClassified(t *testing.T) {
 		qtype uint16
 		kind  rrlKind
 	}{
-		{"example.inf.nz.", dns.TypeA, rrlNone},
-		{"inf.nz.", dns.TypeNS, rrlNone},
-		{"inf.nz.", dns.TypeSOA, rrlNone},
-		{"example.inf.nz.", dns.TypeANY, rrlNone}, // minimal ANY (RFC 8482)
+		{"example.inf.nz.", dns.TypeA, rrlPositive},
+		{"inf.nz.", dns.TypeNS, rrlPositive},
+		{"inf.nz.", dns.TypeSOA, rrlPositive},
+		{"example.inf.nz.", dns.TypeANY, rrlPositive}, // minimal ANY (RFC 8482)
 		{"big.inf.nz.", dns.TypeTXT, rrlLarge},
 		{"nope.inf.nz.", dns.TypeA, rrlNegative},
 		{"example.inf.nz.", dns.TypeAAAA, rrlNegative}, // NODATA
@@ -69,10 +69,10 @@ func TestResponsesAreClassified(t *testing.T) {
 	referral := new(dns.Msg)
 	referral.Response = true
 	referral.Ns = []dns.RR{&dns.NS{Hdr: dns.RR_Header{Name: "deleg.inf.nz.", Rrtype: dns.TypeNS, Class: dns.ClassINET}, Ns: "ns.other.net."}}
-	require.Equal(t, rrlNone, classify(pack(t, referral)))
+	require.Equal(t, rrlPositive, classify(pack(t, referral)))
 	truncated := new(dns.Msg)
 	truncated.Response, truncated.Authoritative, truncated.Truncated = true, true, true
-	require.Equal(t, rrlNone, classify(pack(t, truncated)))
+	require.Equal(t, rrlPositive, classify(pack(t, truncated)))
 	require.Equal(t, rrlError, classify(pack(t, formErr(make([]byte, 12)))))
 }
 
@@ -320,7 +320,7 @@ func TestRateLimitOverUDP(t *testing.T) {
 			negative++
 		}
 	}
-	require.Equal(t, 20, positive, "small positive answers are never limited")
+	require.Equal(t, 20, positive, "positive answers are not limited without a positive rate")
 	// A second's burst, plus what the time the burst took earned.
 	require.GreaterOrEqual(t, negative, rate)
 	require.LessOrEqual(t, negative, rate+1+int(elapsed.Seconds()*rate))
@@ -358,6 +358,50 @@ func TestRateLimitOverUDP(t *testing.T) {
 	}
 }
 
+// TestPositiveAnswersAreLimited: a flood of small positive answers toward
+// one network (what a forged-source amplification sends) is held to the
+// positive rate, and does not spend the budget of the other kinds.
+func TestPositiveAnswersAreLimited(t *testing.T) {
+	t.Parallel()
+	const rate, positiveRate = 10, 30
+	s, addr := rrlServer(t, RateLimit{Rate: rate, PositiveRate: positiveRate, Slip: 2})
+	var queries []*dns.Msg
+	for range 150 {
+		queries = append(queries, query("example.inf.nz.", dns.TypeA))
+	}
+	start := time.Now()
+	answers := burst(t, addr, queries)
+	elapsed := time.Since(start)
+	full, slips := 0, 0
+	for _, m := range answers {
+		if m.Truncated {
+			require.Empty(t, m.Answer, "a slip is empty")
+			slips++
+			continue
+		}
+		require.Len(t, m.Answer, 1)
+		full++
+	}
+	// A second's burst, plus what the time the burst took earned.
+	require.GreaterOrEqual(t, full, positiveRate)
+	require.LessOrEqual(t, full, positiveRate+1+int(elapsed.Seconds()*positiveRate))
+	over := len(queries) - full
+	require.InDelta(t, over/2, slips, 2, "every second response over the rate slips")
+	require.Equal(t, RateLimitCount{Kind: "positive", Dropped: uint64(over - slips), Slipped: uint64(slips)}, s.RateLimited()[3])
+
+	// NXDOMAIN has its own budget, untouched.
+	queries = queries[:0]
+	for range rate {
+		queries = append(queries, query("nope.inf.nz.", dns.TypeA))
+	}
+	answers = burst(t, addr, queries)
+	require.Len(t, answers, rate)
+	for _, m := range answers {
+		require.Equal(t, dns.RcodeNameError, m.Rcode)
+		require.False(t, m.Truncated)
+	}
+}
+
 func TestRateLimitOffByDefault(t *testing.T) {
 	t.Parallel()
 	s, addr := rrlServer(t, RateLimit{})
@@ -378,21 +422,23 @@ func BenchmarkRateLimit(b *testing.B) {
 	for _, c := range []struct {
 		about string
 		name  string
-		rate  int
+		rl    RateLimit
 	}{
-		{"positive answer (never limited)", "example.inf.nz.", 10},
-		{"nxdomain within the rate", "nope.inf.nz.", 1_000_000_000},
-		{"nxdomain over the rate", "nope.inf.nz.", 10},
+		{"positive answer, not limited", "example.inf.nz.", RateLimit{Rate: 10}},
+		{"positive answer within the rate", "example.inf.nz.", RateLimit{Rate: 10, PositiveRate: 1_000_000_000}},
+		{"nxdomain within the rate", "nope.inf.nz.", RateLimit{Rate: 1_000_000_000}},
+		{"nxdomain over the rate", "nope.inf.nz.", RateLimit{Rate: 10}},
 	} {
 		b.Run(c.about, func(b *testing.B) {
-			l := newRateLimiter(RateLimit{Rate: c.rate, Slip: 2})
+			c.rl.Slip = 2
+			l := newRateLimiter(c.rl)
 			resp := answerTo(b, s, snap, c.name, dns.TypeA)
 			buf := make([]byte, len(resp))
 			b.ReportAllocs()
 			for b.Loop() { // as serveUDP runs it
 				var now int64
 				copy(buf, resp) // a slip cuts the answer in place (a copy costs a few ns)
-				if kind := classify(buf); kind != rrlNone {
+				if kind := classify(buf); l.limits(kind) {
 					l.limit(buf, kind, from, &now)
 				}
 			}
@@ -413,7 +459,7 @@ func BenchmarkAnswerPacketRateLimited(b *testing.B) {
 	for b.Loop() {
 		var now int64
 		resp := s.answerPacket(snap, pkt, out, from, false)
-		if kind := classify(resp); kind != rrlNone {
+		if kind := classify(resp); s.rrl.limits(kind) {
 			resp = s.rrl.limit(resp, kind, from, &now)
 		}
 		if resp == nil {

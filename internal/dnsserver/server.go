@@ -7,8 +7,8 @@
 // its results to messages over UDP and TCP, serves zone transfers (AXFR) to
 // allowed addresses, sends NOTIFY to secondaries on every change, and
 // reloads when the zone or catalog version moves (Watch). Over UDP it can
-// limit negative, error and large answers per client network (rrl.go), so
-// that forged queries cannot turn it into an amplifier.
+// limit its answers per client network (rrl.go), so that forged queries
+// cannot turn it into an amplifier.
 package dnsserver
 
 import (
@@ -303,7 +303,7 @@ func (s *Server) serveUDP(conn *net.UDPConn) {
 			client := from.AddrPort().Addr().Unmap()
 			resp := s.answerPacket(snap, in[i].Buffers[0][:in[i].N], answers[i], client, false)
 			if resp != nil && s.rrl != nil {
-				if kind := classify(resp); kind != rrlNone {
+				if kind := classify(resp); s.rrl.limits(kind) {
 					resp = s.rrl.limit(resp, kind, client, &now)
 				}
 			}

@@ -161,7 +161,8 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		srv := dnsserver.New(cfg.DNSAddr, logger.With("component", "dns"),
 			dnsserver.WithTransfer(cfg.DNSTransferAllow...), dnsserver.WithNotify(cfg.DNSNotify...),
 			dnsserver.WithTCPLimits(dnsLimits), dnsserver.WithTCPIdleTimeout(cfg.DNSTCPIdleTimeout),
-			dnsserver.WithRateLimit(dnsserver.RateLimit{Rate: cfg.DNSRRLRate, Slip: cfg.DNSRRLSlip, Exempt: cfg.DNSRRLExempt}))
+			dnsserver.WithRateLimit(dnsserver.RateLimit{Rate: cfg.DNSRRLRate, PositiveRate: cfg.DNSRRLPositiveRate,
+				Slip: cfg.DNSRRLSlip, Exempt: cfg.DNSRRLExempt}))
 		if err := srv.Reload(ctx, d); err != nil {
 			return err
 		}
