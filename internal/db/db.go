@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -113,6 +114,19 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 
 // Ping reports whether the database answers.
 func (d *DB) Ping(ctx context.Context) error { return d.sqlDB.PingContext(ctx) }
+
+// ProbeWrite reports whether the database can write: it commits an upsert
+// of node's row in write_probes, which reaches the disk (SQLite's WAL,
+// PostgreSQL's) like any other write, and fails as they would (disk full,
+// a read-only file or server, a write lock held elsewhere until ctx ends).
+func (d *DB) ProbeWrite(ctx context.Context, node string) error {
+	_, err := d.Bun.ExecContext(ctx, `INSERT INTO write_probes (node, probed_at) VALUES (?, ?)
+		ON CONFLICT (node) DO UPDATE SET probed_at = excluded.probed_at`, node, time.Now().UTC())
+	if err != nil {
+		return fmt.Errorf("db: write probe: %w", err)
+	}
+	return nil
+}
 
 // Close stops nothing but the connections: stop the job queue first.
 func (d *DB) Close() error {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/nameport/nameport/internal/api"
 	"github.com/nameport/nameport/internal/config"
@@ -41,6 +43,7 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
+	probe := newWriteProbe(d, logger)
 	r.Get("/readyz", func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
@@ -48,6 +51,8 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 		status := http.StatusOK
 		if err := d.Ping(ctx); err != nil {
 			checks["database"], status = "unavailable", http.StatusServiceUnavailable
+		} else if err := probe.check(ctx); err != nil {
+			checks["database"], status = "not writable", http.StatusServiceUnavailable
 		}
 		if dnsSrv != nil {
 			checks["dns"] = "ok"
@@ -127,6 +132,43 @@ func onlyFrom(allow []netip.Prefix, next http.Handler) http.Handler {
 		}
 		api.WriteError(w, r, http.StatusForbidden, "Forbidden")
 	})
+}
+
+// writeProbe proves that the database can write, for /readyz: probes
+// asked for while one runs share its result, so that a flood of /readyz
+// costs at most one write at a time.
+type writeProbe struct {
+	d      *db.DB
+	node   string
+	logger *slog.Logger
+	group  singleflight.Group
+}
+
+func newWriteProbe(d *db.DB, logger *slog.Logger) *writeProbe {
+	node, err := os.Hostname()
+	if err != nil || node == "" {
+		node = "unknown"
+	}
+	return &writeProbe{d: d, node: node, logger: logger}
+}
+
+func (p *writeProbe) check(ctx context.Context) error {
+	ch := p.group.DoChan("probe", func() (any, error) {
+		// Not the caller's context: the probe it shares may outlive it.
+		pctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		err := p.d.ProbeWrite(pctx, p.node)
+		if err != nil {
+			p.logger.Warn("readyz: the database cannot write", "err", err)
+		}
+		return nil, err
+	})
+	select {
+	case res := <-ch:
+		return res.Err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // riverUIPrefix is where admins find River's own UI.
