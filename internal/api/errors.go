@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -33,6 +35,13 @@ func init() {
 		return &envelopeError{status: status, Message: describe(status, msg, errs)}
 	}
 	huma.NewErrorWithContext = func(hctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+		if status == http.StatusInternalServerError && hctx != nil && clientClosed(hctx.Context(), errs) {
+			// The client hung up before its body was read whole: no fault of
+			// ours, and nobody is left to answer. 499 is nginx's "client
+			// closed request", so that logs and metrics tell it from a 500.
+			status = StatusClientClosedRequest
+			logger(hctx.Context()).Info("client closed request", "err", errors.Join(errs...))
+		}
 		if status >= 500 && hctx != nil {
 			logger(hctx.Context()).Error("request failed", "status", status, "err", errors.Join(errs...))
 		}
@@ -41,6 +50,24 @@ func init() {
 		}
 		return huma.NewError(status, msg, errs...)
 	}
+}
+
+// StatusClientClosedRequest is the status logged for a request whose
+// client went away mid-request (nginx's 499).
+const StatusClientClosedRequest = 499
+
+// clientClosed reports whether errs (huma's, reading a request body) say
+// the client closed the connection: the body ended early (EOF before
+// Content-Length or the last chunk), the connection was reset, or the
+// request's context ended with it.
+func clientClosed(ctx context.Context, errs []error) bool {
+	for _, err := range errs {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+			errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+			return true
+		}
+	}
+	return errors.Is(ctx.Err(), context.Canceled)
 }
 
 // describe turns huma's message and details into one sentence for a person.
