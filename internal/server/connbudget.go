@@ -31,14 +31,15 @@ func connBudgets(cfg config.Config, logger *slog.Logger) (httpLimits, dnsLimits 
 		logger.Warn("open file limit unknown; connection budgets as configured", "err", err)
 		return httpLimits, dnsLimits
 	}
-	logger.Info("open file limit", "soft", soft, "hard", hard)
 	if httpLimits.Total == 0 || cfg.HasRole(config.RoleDNS) && dnsLimits.Total == 0 {
 		logger.Warn("a listener has no connection limit: a flood can exhaust the open file limit",
-			"http_max_conns", httpLimits.Total, "dns_tcp_max_conns", dnsLimits.Total)
+			"open_file_limit", soft, "http_max_conns", httpLimits.Total, "dns_tcp_max_conns", dnsLimits.Total)
 		return httpLimits, dnsLimits
 	}
 	var cut bool
 	if httpLimits, dnsLimits, cut = fitBudgets(httpLimits, dnsLimits, soft); !cut {
+		logger.Info("connection budgets", "open_file_limit", soft, "hard_limit", hard,
+			"http_max_conns", httpLimits.Total, "dns_tcp_max_conns", dnsLimits.Total)
 		return httpLimits, dnsLimits
 	}
 	logger.Warn("connection budgets cut to fit the open file limit; raise it (ulimit -n, LimitNOFILE=) to allow more",

@@ -163,3 +163,23 @@ func TestIdleHTTPConnectionIsClosed(t *testing.T) {
 	require.Error(t, err)
 	require.False(t, errors.As(err, &ne) && ne.Timeout(), "closed by the server, not the test's deadline: %v", err)
 }
+
+// TestOversizedHeadersAreRefused: headers are bounded at 64 KiB (the
+// default was 1 MiB per request).
+func TestOversizedHeadersAreRefused(t *testing.T) {
+	t.Parallel()
+	ts := start(t, db.SQLite)
+	req, err := http.NewRequest("GET", ts.url+"/healthz", nil)
+	require.NoError(t, err)
+	req.Header.Set("X-Padding", strings.Repeat("a", 100<<10))
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusRequestHeaderFieldsTooLarge, resp.StatusCode)
+
+	req.Header.Set("X-Padding", strings.Repeat("a", 16<<10))
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
