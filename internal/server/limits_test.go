@@ -183,3 +183,18 @@ func TestOversizedHeadersAreRefused(t *testing.T) {
 	resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 }
+
+// TestIdleDNSTCPConnectionIsClosed: --dns-tcp-idle-timeout reaches the DNS
+// server.
+func TestIdleDNSTCPConnectionIsClosed(t *testing.T) {
+	t.Parallel()
+	ts := startWith(t, db.SQLite, func(c *config.Config) { c.DNSTCPIdleTimeout = 100 * time.Millisecond })
+	c := &dns.Conn{Conn: dialFrom(t, "127.0.0.11", ts.dnsAddr)}
+	require.NoError(t, c.WriteMsg(new(dns.Msg).SetQuestion("example.com.", dns.TypeA)))
+	_, err := c.ReadMsg()
+	require.NoError(t, err)
+	_, err = c.Read(make([]byte, 1))
+	var ne net.Error
+	require.Error(t, err)
+	require.False(t, errors.As(err, &ne) && ne.Timeout(), "closed by the server, not the test's deadline: %v", err)
+}
