@@ -59,6 +59,7 @@ type Config struct {
 	// connection that has sent nothing for that long; 0 means the default.
 	HTTPMaxConns            int
 	HTTPMaxConnsPerClient   int
+	HTTPMaxConnsExempt      []netip.Prefix // no per-client budget: reverse proxies
 	HTTPIdleTimeout         time.Duration
 	DNSTCPMaxConns          int
 	DNSTCPMaxConnsPerClient int
@@ -123,7 +124,8 @@ var Flags = []Flag{
 	{"dns-rrl-exempt", "127.0.0.0/8,::1", "clients never DNS rate limited, comma separated addresses or prefixes (loopback cannot be spoofed from outside)"},
 	{"dns-rrl-positive-rate", 200, "DNS response rate limit over UDP for positive answers (small answers and referrals): responses per second per client network; 0 turns it off for them"},
 	{"http-max-conns", 4096, "most HTTP connections open at once; more are closed at accept; 0: no limit (lowered at start to fit the file-descriptor limit)"},
-	{"http-max-conns-per-client", 128, "most HTTP connections open at once from one client (IPv4 address, IPv6 /64); 0: no limit (behind a reverse proxy every connection comes from the proxy)"},
+	{"http-max-conns-per-client", 128, "most HTTP connections open at once from one client (IPv4 address, IPv6 /64); 0: no limit"},
+	{"http-max-conns-exempt", "127.0.0.0/8,::1", "clients with no per-client HTTP connection limit (their connections still count in --http-max-conns): reverse proxies, comma separated addresses or prefixes"},
 	{"http-idle-timeout", 30 * time.Second, "an HTTP keep-alive connection is closed after this long without a request"},
 	{"dns-tcp-max-conns", 1024, "most DNS-over-TCP connections open at once; more are closed at accept; 0: no limit (lowered at start to fit the file-descriptor limit)"},
 	{"dns-tcp-max-conns-per-client", 16, "most DNS-over-TCP connections open at once from one client (IPv4 address, IPv6 /64); 0: no limit"},
@@ -254,6 +256,13 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	c.HTTPIdleTimeout, c.DNSTCPIdleTimeout = v.GetDuration("http-idle-timeout"), v.GetDuration("dns-tcp-idle-timeout")
 	if c.HTTPIdleTimeout <= 0 || c.DNSTCPIdleTimeout <= 0 {
 		return Config{}, errors.New("config: --http-idle-timeout and --dns-tcp-idle-timeout must be positive")
+	}
+	for _, a := range splitList(v.GetString("http-max-conns-exempt")) {
+		p, err := parsePrefix(a)
+		if err != nil {
+			return Config{}, fmt.Errorf("config: --http-max-conns-exempt %q: %w", a, err)
+		}
+		c.HTTPMaxConnsExempt = append(c.HTTPMaxConnsExempt, p)
 	}
 	for _, a := range splitList(v.GetString("metrics-allow")) {
 		p, err := parsePrefix(a)

@@ -75,6 +75,7 @@ func TestConnectionSettings(t *testing.T) {
 	require.Equal(t, 5*time.Second, cfg.DNSTCPIdleTimeout)
 	require.Equal(t, config.DefaultMetricsAllow, cfg.MetricsAllow)
 	require.Equal(t, 200, cfg.DNSRRLPositiveRate)
+	require.Equal(t, config.DefaultMetricsAllow, cfg.HTTPMaxConnsExempt, "loopback: a proxy on this host")
 	require.Equal(t, 20, cfg.DNSRRLRate)
 
 	cfg, err = config.Load(flags(t, "--http-max-conns-per-client", "0", "--metrics-allow", "10.0.0.0/8,192.0.2.7"), "")
@@ -84,7 +85,7 @@ func TestConnectionSettings(t *testing.T) {
 
 	// Through the environment, where no flag parser stands guard.
 	for env, bad := range map[string]string{"HTTP_MAX_CONNS": "lots", "DNS_TCP_MAX_CONNS_PER_CLIENT": "-1",
-		"HTTP_IDLE_TIMEOUT": "0s", "METRICS_ALLOW": "everyone", "DNS_RRL_POSITIVE_RATE": "many"} {
+		"HTTP_IDLE_TIMEOUT": "0s", "METRICS_ALLOW": "everyone", "DNS_RRL_POSITIVE_RATE": "many", "HTTP_MAX_CONNS_EXEMPT": "proxy"} {
 		t.Run(env, func(t *testing.T) {
 			t.Setenv("NAMEPORT_"+env, bad)
 			_, err := config.Load(flags(t), "")

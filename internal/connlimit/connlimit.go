@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -17,6 +18,9 @@ import (
 type Limits struct {
 	Total     int
 	PerClient int
+	// Exempt clients (a reverse proxy, through which every client comes)
+	// have no per-client budget; their connections count in Total.
+	Exempt []netip.Prefix
 }
 
 // Stats are a listener's counts since it was wrapped.
@@ -52,6 +56,9 @@ func (l *Listener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		client := ClientOf(c.RemoteAddr())
+		if l.exempt(c.RemoteAddr()) {
+			client = netip.Prefix{} // not counted per client
+		}
 		if l.admit(client) {
 			return &conn{Conn: c, l: l, client: client}, nil
 		}
@@ -62,6 +69,18 @@ func (l *Listener) Accept() (net.Conn, error) {
 		}
 		c.Close()
 	}
+}
+
+func (l *Listener) exempt(a net.Addr) bool {
+	if len(l.limits.Exempt) == 0 {
+		return false
+	}
+	ap, err := netip.ParseAddrPort(a.String())
+	if err != nil {
+		return false
+	}
+	ip := ap.Addr().Unmap()
+	return slices.ContainsFunc(l.limits.Exempt, func(p netip.Prefix) bool { return p.Contains(ip) })
 }
 
 func (l *Listener) admit(client netip.Prefix) bool {

@@ -106,6 +106,33 @@ func TestBudgets(t *testing.T) {
 	require.Equal(t, 3, l.Stats().Open)
 }
 
+// TestExemptClientsHaveNoPerClientBudget: a reverse proxy's connections
+// are not limited per client, but count in the total.
+func TestExemptClientsHaveNoPerClientBudget(t *testing.T) {
+	t.Parallel()
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	l := connlimit.Wrap(inner, connlimit.Limits{Total: 4, PerClient: 1,
+		Exempt: []netip.Prefix{netip.MustParsePrefix("127.0.0.11/32")}})
+	defer l.Close()
+	addr := l.Addr().String()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			_, _ = c.Write([]byte("+"))
+		}
+	}()
+	for range 4 {
+		_, err := io.ReadFull(dialFrom(t, "127.0.0.11", addr), make([]byte, 1))
+		require.NoError(t, err)
+	}
+	require.True(t, refused(t, "127.0.0.11", addr), "over the total")
+	require.Equal(t, connlimit.Stats{Open: 4, RefusedTotal: 1}, l.Stats())
+}
+
 // TestIPv6ClientIsItsSlash64: addresses of one IPv6 /64 share a budget.
 func TestIPv6ClientIsItsSlash64(t *testing.T) {
 	t.Parallel()

@@ -21,7 +21,8 @@ const minConns = 16
 // proportionally when together with fdReserve they would not fit the
 // process's open-file limit.
 func connBudgets(cfg config.Config, logger *slog.Logger) (httpLimits, dnsLimits connlimit.Limits) {
-	httpLimits = connlimit.Limits{Total: cfg.HTTPMaxConns, PerClient: cfg.HTTPMaxConnsPerClient}
+	httpLimits = connlimit.Limits{Total: cfg.HTTPMaxConns, PerClient: cfg.HTTPMaxConnsPerClient,
+		Exempt: cfg.HTTPMaxConnsExempt}
 	dnsLimits = connlimit.Limits{Total: cfg.DNSTCPMaxConns, PerClient: cfg.DNSTCPMaxConnsPerClient}
 	if !cfg.HasRole(config.RoleDNS) {
 		dnsLimits.Total = 0

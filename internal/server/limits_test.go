@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"regexp"
 	"strconv"
 	"strings"
@@ -197,4 +198,24 @@ func TestIdleDNSTCPConnectionIsClosed(t *testing.T) {
 	var ne net.Error
 	require.Error(t, err)
 	require.False(t, errors.As(err, &ne) && ne.Timeout(), "closed by the server, not the test's deadline: %v", err)
+}
+
+// TestReverseProxyHasNoPerClientBudget: --http-max-conns-exempt lifts the
+// per-client budget of a proxy, through which every client comes.
+func TestReverseProxyHasNoPerClientBudget(t *testing.T) {
+	t.Parallel()
+	ts := startWith(t, db.SQLite, func(c *config.Config) {
+		c.HTTPMaxConns, c.HTTPMaxConnsPerClient = 100, 2
+		c.HTTPMaxConnsExempt = []netip.Prefix{netip.MustParsePrefix("127.0.0.14/32")}
+	})
+	httpAddr := strings.TrimPrefix(ts.url, "http://")
+	for range 5 {
+		c := dialFrom(t, "127.0.0.14", httpAddr)
+		require.Equal(t, http.StatusOK, keepAliveGet(t, c, bufio.NewReader(c), "/healthz"))
+	}
+	for range 2 {
+		c := dialFrom(t, "127.0.0.15", httpAddr)
+		require.Equal(t, http.StatusOK, keepAliveGet(t, c, bufio.NewReader(c), "/healthz"))
+	}
+	require.True(t, refused(t, "127.0.0.15", httpAddr), "others keep their budget")
 }
