@@ -38,6 +38,10 @@ type Config struct {
 	// rest. Empty means: read or create DataDir/secret.key.
 	Secret     string
 	SessionTTL time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed: the client is the right-most address there that is not one
+	// of them.
+	TrustedProxies []netip.Prefix
 	// DNSTransferAllow are the clients allowed to transfer zones (AXFR).
 	DNSTransferAllow []netip.Prefix
 	// DNSNotify are the secondaries told (NOTIFY) when zones change.
@@ -98,6 +102,7 @@ var Flags = []Flag{
 	{"migrate", true, "apply database migrations at start"},
 	{"secret", "", "server secret, 64 hex characters; default: read or create DATA_DIR/secret.key"},
 	{"session-ttl", 7 * 24 * time.Hour, "how long a login session lasts without use"},
+	{"trusted-proxies", "", "addresses or prefixes of reverse proxies whose X-Forwarded-For is believed, comma separated, e.g. 127.0.0.1,10.0.0.0/8; the client is the right-most address in it that is not one of them; empty: the client is always the TCP peer"},
 	{"dns-transfer-allow", "", "addresses or prefixes allowed to transfer zones (AXFR), comma separated, e.g. 127.0.0.1,10.0.0.0/8"},
 	{"dns-notify", "", "secondaries to NOTIFY on zone changes, comma separated host:port"},
 	{"dns-rrl-rate", 20, "DNS response rate limit over UDP: responses per second per client network (IPv4 /24, IPv6 /56) of each limited kind (negative answers, errors, answers over 512 bytes); 0 turns it off"},
@@ -189,6 +194,13 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	c.SMTPURL, c.MailFrom, c.PublicURL = v.GetString("smtp-url"), v.GetString("mail-from"), v.GetString("public-url")
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.HTTPAddr
+	}
+	for _, a := range splitList(v.GetString("trusted-proxies")) {
+		p, err := parsePrefix(a)
+		if err != nil {
+			return Config{}, fmt.Errorf("config: --trusted-proxies %q: %w", a, err)
+		}
+		c.TrustedProxies = append(c.TrustedProxies, p.Masked())
 	}
 	for _, a := range splitList(v.GetString("dns-transfer-allow")) {
 		p, err := parsePrefix(a)

@@ -26,7 +26,7 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 	jobsUI http.Handler) http.Handler {
 	m := newMetrics()
 	r := chi.NewRouter()
-	r.Use(api.RequestContext(logger), accessLog, recoverer, m.middleware, securityHeaders, crossOriginProtection(),
+	r.Use(api.RequestContext(logger, api.TrustProxies(cfg.TrustedProxies...)), accessLog, recoverer, m.middleware, securityHeaders, crossOriginProtection(),
 		middleware.Compress(5, "text/html", "text/css", "text/javascript", "application/javascript",
 			"application/json", "image/svg+xml"))
 
