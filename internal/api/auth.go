@@ -85,12 +85,13 @@ func addAuthRoutes(a huma.API, accounts *account.Service) {
 		Errors:        []int{http.StatusConflict, http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *RegisterInput) (*SessionOutput, error) {
 		b := in.Body
+		req := requestOf(ctx)
 		u, err := accounts.Register(ctx, account.SignUp{Username: b.Username, Email: b.Email, Password: b.Password,
-			ConfirmPassword: b.ConfirmPassword, FullName: b.FullName, UserType: b.UserType, Tier: b.Tier})
+			ConfirmPassword: b.ConfirmPassword, FullName: b.FullName, UserType: b.UserType, Tier: b.Tier,
+			Client: req.client})
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		req := requestOf(ctx)
 		if req.sessionToken != "" {
 			if err := accounts.Logout(ctx, req.sessionToken); err != nil {
 				return nil, fail(ctx, err)
@@ -219,7 +220,8 @@ func addPasswordRoutes(a huma.API, accounts *account.Service) {
 			return nil, fail(ctx, err)
 		}
 		b := in.Body
-		if err := accounts.ChangePassword(ctx, u, b.CurrentPassword, b.NewPassword, b.ConfirmPassword, requestOf(ctx).sessionToken); err != nil {
+		if err := accounts.ChangePassword(ctx, u, b.CurrentPassword, b.NewPassword, b.ConfirmPassword,
+			requestOf(ctx).sessionToken, requestOf(ctx).client); err != nil {
 			return nil, fail(ctx, err)
 		}
 		return done(), nil

@@ -25,6 +25,9 @@ import (
 func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, dnsSrv *dnsserver.Server,
 	jobsUI http.Handler) http.Handler {
 	m := newMetrics()
+	if svc.Accounts != nil {
+		m.registry.MustRegister(hashPoolCollector{svc.Accounts})
+	}
 	r := chi.NewRouter()
 	r.Use(api.RequestContext(logger, api.TrustProxies(cfg.TrustedProxies...)), accessLog, recoverer, m.middleware, securityHeaders, crossOriginProtection(),
 		middleware.Compress(5, "text/html", "text/css", "text/javascript", "application/javascript",

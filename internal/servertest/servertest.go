@@ -44,6 +44,9 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 	cfg := config.Config{
 		HTTPAddr: "127.0.0.1:0", DNSAddr: FreeDNSAddr(t), DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
 		Roles: []string{config.RoleAPI, config.RoleDNS, config.RoleWorker}, Migrate: true, SessionTTL: time.Hour,
+		// Tests sign up many accounts from one loopback address; the
+		// sign-up throttle's own tests set the limit they prove.
+		SignUpLimit: 1000,
 	}
 	if edit != nil {
 		edit(&cfg)
