@@ -69,7 +69,8 @@ type Options struct {
 	PublicURL string
 	// HashConcurrency bounds how many password hashes run at once (0: the
 	// number of CPUs); HashWait is how long a request waits for a place
-	// before it is turned away (0: 2 seconds).
+	// before it is turned away (0: 2 seconds; tests lengthen it so that a
+	// busy machine does not turn their requests away).
 	HashConcurrency int
 	HashWait        time.Duration
 	// SignUpLimit is how many sign-ups one client network may make in an

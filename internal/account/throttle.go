@@ -74,10 +74,15 @@ func signUpPolicy(limit int) throttlePolicy {
 // throttleForget is the longest any key is remembered; older rows are purged.
 const throttleForget = 24 * time.Hour
 
+// notBlocked is blocked_until of a key that may be tried at once: long ago,
+// rather than now, so that a request whose clock reading is a moment older
+// than another's is not taken for blocked.
+var notBlocked = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // blockedUntil returns when the attempt after the nth may be made.
 func (p throttlePolicy) blockedUntil(now time.Time, n int) time.Time {
 	if n < p.free {
-		return now
+		return notBlocked
 	}
 	d := p.delay
 	for i := p.free; i < n && d < p.maxDelay; i++ {
@@ -127,7 +132,7 @@ func (s *Service) reserve(ctx context.Context, idb bun.IDB, p throttlePolicy, ke
 	var ladder strings.Builder
 	args := []any{key, now, p.blockedUntil(now, 1), forgotten, forgotten, p.blockedUntil(now, 1)}
 	ladder.WriteString("CASE WHEN auth_throttle.attempts + 1 < ? THEN " + ts)
-	args = append(args, p.free, now)
+	args = append(args, p.free, notBlocked)
 	n := p.free
 	for ; p.blockedUntil(now, n).Sub(now) < p.maxDelay; n++ {
 		ladder.WriteString(" WHEN auth_throttle.attempts + 1 = ? THEN " + ts)
@@ -163,10 +168,10 @@ func (s *Service) reserve(ctx context.Context, idb bun.IDB, p throttlePolicy, ke
 }
 
 // tooMany is a too_many_requests error whose message ends "try again in N
-// minutes", rounded up.
+// minutes", rounded (at least 1); Retry-After has the seconds.
 func tooMany(message string, wait time.Duration) error {
 	wait = max(wait, time.Second)
-	minutes := int((wait + time.Minute - 1) / time.Minute)
+	minutes := max(int(wait.Round(time.Minute)/time.Minute), 1)
 	unit := "minutes"
 	if minutes == 1 {
 		unit = "minute"
@@ -218,6 +223,10 @@ func (s *Service) giveBack(ctx context.Context, g *guess, clearPair bool, cause 
 	if len(g.reserved) == 0 {
 		return cause
 	}
+	ts := "?"
+	if s.db.Engine == db.Postgres {
+		ts = "CAST(? AS TIMESTAMPTZ)"
+	}
 	pairAttempts := "attempts - 1"
 	if clearPair {
 		pairAttempts = "0"
@@ -225,9 +234,9 @@ func (s *Service) giveBack(ctx context.Context, g *guess, clearPair bool, cause 
 	_, err := s.db.Bun.NewRaw(`UPDATE auth_throttle SET
 			attempts = CASE WHEN throttle_key = ? THEN `+pairAttempts+` ELSE attempts - 1 END,
 			blocked_until = CASE WHEN (CASE WHEN throttle_key = ? THEN `+pairAttempts+` ELSE attempts - 1 END) <
-				(CASE throttle_key WHEN ? THEN ? WHEN ? THEN ? ELSE ? END) THEN last_at ELSE blocked_until END
+				(CASE throttle_key WHEN ? THEN ? WHEN ? THEN ? ELSE ? END) THEN `+ts+` ELSE blocked_until END
 		WHERE throttle_key IN (?) AND attempts > 0`,
-		g.pair, g.pair, g.pair, pairPolicy.free, g.network, networkPolicy.free, accountPolicy.free,
+		g.pair, g.pair, g.pair, pairPolicy.free, g.network, networkPolicy.free, accountPolicy.free, notBlocked,
 		bun.In(g.reserved)).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("account: give back throttle: %w", err)

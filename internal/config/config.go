@@ -47,6 +47,9 @@ type Config struct {
 	// network may make in an hour.
 	PasswordHashConcurrency int
 	SignUpLimit             int
+	// PasswordHashWait is how long a request waits for a place in the hash
+	// pool (0: 2 seconds). Tests lengthen it; no flag.
+	PasswordHashWait time.Duration
 	// DNSTransferAllow are the clients allowed to transfer zones (AXFR).
 	DNSTransferAllow []netip.Prefix
 	// DNSNotify are the secondaries told (NOTIFY) when zones change.
