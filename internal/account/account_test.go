@@ -59,6 +59,13 @@ func TestRegisterValidation(t *testing.T) {
 			want   string
 		}{
 			{"short full name", func(s *account.SignUp) { s.FullName = " A " }, "Full name is required"},
+			{"line break in full name", func(s *account.SignUp) { s.FullName = "Eve\r\nSubject: hi" }, "Full name cannot contain line breaks or control characters"},
+			{"tab in full name", func(s *account.SignUp) { s.FullName = "Eve\tSmith" }, "Full name cannot contain line breaks or control characters"},
+			{"line separator in full name", func(s *account.SignUp) { s.FullName = "Eve\u2028Smith" }, "Full name cannot contain line breaks or control characters"},
+			{"bidi override in full name", func(s *account.SignUp) { s.FullName = "Eve\u202eSmith" }, "Full name cannot contain line breaks or control characters"},
+			{"invalid UTF-8 in full name", func(s *account.SignUp) { s.FullName = "Eve\xffSmith" }, "Full name cannot contain line breaks or control characters"},
+			{"line break in username", func(s *account.SignUp) { s.Username = "eve\nsmith" }, "Username can only contain letters, numbers, dots, hyphens and underscores"},
+			{"line break in email", func(s *account.SignUp) { s.Email = "eve@example.com\r\nBcc: x@example.com" }, "Invalid email address"},
 			{"short username", func(s *account.SignUp) { s.Username = "ab" }, "Username must be at least 3 characters"},
 			{"long username", func(s *account.SignUp) { s.Username = strings.Repeat("a", 33) }, "Username must be at most 32 characters"},
 			{"username charset", func(s *account.SignUp) { s.Username = "bob smith" }, "Username can only contain letters, numbers, dots, hyphens and underscores"},

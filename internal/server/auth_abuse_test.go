@@ -330,3 +330,22 @@ func TestPasswordHashesRunBounded(t *testing.T) {
 	require.Equal(t, 0, metric(t, ts, "nameport_password_hashes_in_flight"))
 	require.Equal(t, statuses(got)[http.StatusServiceUnavailable], metric(t, ts, "nameport_password_hashes_refused_total"))
 }
+
+// Finding 9: line breaks in full names reached mail bodies.
+func TestSignUpRefusesControlCharactersInNames(t *testing.T) {
+	t.Parallel()
+	ts := start(t, db.SQLite)
+	for _, name := range []string{"Eve\r\nYour account is suspended", "Eve\nSmith", "Eve\tSmith", "Eve\u2028Smith"} {
+		in := signUp("eve", "user")
+		in["fullName"] = name
+		a := post(ts, "/api/auth/register", in, "", "")
+		require.Equal(t, http.StatusUnprocessableEntity, a.status, "%q", name)
+		require.Equal(t, "Full name cannot contain line breaks or control characters", a.body["error"])
+	}
+	in := signUp("eve", "user")
+	in["email"] = "eve@example.com\r\nBcc: all@example.com"
+	a := post(ts, "/api/auth/register", in, "", "")
+	require.Equal(t, http.StatusUnprocessableEntity, a.status)
+	require.Equal(t, "Invalid email address", a.body["error"])
+	signUpAs(t, ts, "eve", "") // nothing was created by the refusals
+}
