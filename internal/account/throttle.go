@@ -161,7 +161,10 @@ func (s *Service) reserve(ctx context.Context, idb bun.IDB, p throttlePolicy, ke
 	}
 	// Blocked: the update's condition failed, so nothing was counted.
 	var until time.Time
-	if err := idb.NewRaw("SELECT blocked_until FROM auth_throttle WHERE throttle_key = ?", key).Scan(ctx, &until); err != nil {
+	err = idb.NewRaw("SELECT blocked_until FROM auth_throttle WHERE throttle_key = ?", key).Scan(ctx, &until)
+	if errors.Is(err, sql.ErrNoRows) {
+		until = now.Add(time.Second) // purged meanwhile: try again at once
+	} else if err != nil {
 		return 0, fmt.Errorf("account: throttle %s: %w", p.prefix, err)
 	}
 	return 0, tooMany(message, until.Sub(now))
