@@ -241,6 +241,16 @@ func (c *client) signUp(ctx context.Context) error {
 		return fmt.Errorf("sign up %s: %w", c.username, err)
 	}
 	c.userID = me.ID
+	if c.registrar && me.APIKey == "" {
+		// Logged in after a lost sign-up answer: the key is in no login
+		// answer, only sign-up's and its own endpoint's.
+		err, _ := c.attempt(ctx, "", func(ctx context.Context) error {
+			return c.apiCall(ctx, http.MethodGet, "/api/registrar/api-key", "", nil, &me)
+		})
+		if err != nil {
+			return fmt.Errorf("api key of %s: %w", c.username, err)
+		}
+	}
 	if c.registrar {
 		if me.APIKey == "" {
 			return fmt.Errorf("registrar %s got no API key", c.username)

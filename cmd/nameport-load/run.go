@@ -52,8 +52,10 @@ type report struct {
 // serverFlags are the flags of `nameport serve` besides addresses and
 // storage: the demo catalog (extensions to sell), and a lifecycle scan every
 // two seconds that renews ahead of a year, so that every new one-year
-// domain is also renewed by a River job racing the clients' renewals.
-var serverFlags = []string{"--demo", "--renew-interval", "2s", "--renew-ahead", "8784h", "--log-level", "warn"}
+// domain is also renewed by a River job racing the clients' renewals. Every
+// client signs up from 127.0.0.1, one network to the sign-up throttle.
+var serverFlags = []string{"--demo", "--renew-interval", "2s", "--renew-ahead", "8784h", "--log-level", "warn",
+	"--signup-limit", "100000"}
 
 func run(ctx context.Context, o options, out io.Writer) (_ *report, err error) {
 	if o.Clients < 2 {

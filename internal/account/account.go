@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -66,6 +67,15 @@ type Options struct {
 	Now func() time.Time
 	// PublicURL is where users reach the web app (password reset links).
 	PublicURL string
+	// HashConcurrency bounds how many password hashes run at once (0: the
+	// number of CPUs); HashWait is how long a request waits for a place
+	// before it is turned away (0: 2 seconds; tests lengthen it so that a
+	// busy machine does not turn their requests away).
+	HashConcurrency int
+	HashWait        time.Duration
+	// SignUpLimit is how many sign-ups one client network may make in an
+	// hour (0: DefaultSignUpLimit).
+	SignUpLimit int
 }
 
 // Service manages accounts and sessions.
@@ -77,6 +87,9 @@ type Service struct {
 	sessionTTL time.Duration
 	now        func() time.Time
 	publicURL  string
+	// hashes bounds the password hashes running at once.
+	hashes      *hashPool
+	signUpLimit int
 }
 
 // NewService returns an account service over d.
@@ -91,8 +104,18 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.HashConcurrency <= 0 {
+		opts.HashConcurrency = runtime.NumCPU()
+	}
+	if opts.HashWait <= 0 {
+		opts.HashWait = 2 * time.Second
+	}
+	if opts.SignUpLimit <= 0 {
+		opts.SignUpLimit = DefaultSignUpLimit
+	}
 	return &Service{db: d, keys: keys, sessionTTL: opts.SessionTTL, now: opts.Now,
-		publicURL: strings.TrimRight(opts.PublicURL, "/")}, nil
+		publicURL: strings.TrimRight(opts.PublicURL, "/"), hashes: newHashPool(opts.HashConcurrency, opts.HashWait),
+		signUpLimit: opts.SignUpLimit}, nil
 }
 
 // clock returns the current time as stored: UTC, microsecond precision (what
@@ -108,6 +131,10 @@ type SignUp struct {
 	FullName        string
 	UserType        string
 	Tier            string
+	// Client is where the sign-up comes from: sign-ups are throttled per
+	// client network. Empty for accounts made by the platform itself
+	// (demo data), which are not throttled.
+	Client Client
 }
 
 // Register creates an end-user or registrar account. A registrar gets its tier
@@ -122,6 +149,11 @@ func (s *Service) Register(ctx context.Context, in SignUp) (*User, error) {
 	}
 	if err := validateSignUp(in); err != nil {
 		return nil, err
+	}
+	if in.Client.IP != "" {
+		if err := s.reserveSignUp(ctx, in.Client.IP); err != nil {
+			return nil, err
+		}
 	}
 	u := &User{Username: in.Username, Email: in.Email, FullName: in.FullName, UserType: in.UserType}
 	if in.UserType == TypeRegistrar {
@@ -151,7 +183,11 @@ func (s *Service) CreateAdmin(ctx context.Context, username, email, password str
 }
 
 func (s *Service) create(ctx context.Context, u *User, password string) error {
-	hash, err := hashPassword(password)
+	// Taken names are refused before the (costly) hash runs.
+	if err := s.checkTaken(ctx, u.Username, u.Email); err != nil {
+		return err
+	}
+	hash, err := s.hash(ctx, password)
 	if err != nil {
 		return err
 	}
@@ -169,9 +205,6 @@ func (s *Service) create(ctx context.Context, u *User, password string) error {
 	u.CreatedAt = s.clock()
 	u.UpdatedAt = u.CreatedAt
 
-	if err := s.checkTaken(ctx, u.Username, u.Email); err != nil {
-		return err
-	}
 	if _, err := s.db.Bun.NewInsert().Model(u).Exec(ctx); err != nil {
 		// Two sign-ups raced past checkTaken: the unique index decides.
 		if detail, ok := db.UniqueViolation(err); ok {

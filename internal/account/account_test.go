@@ -2,6 +2,7 @@ package account_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -58,6 +59,13 @@ func TestRegisterValidation(t *testing.T) {
 			want   string
 		}{
 			{"short full name", func(s *account.SignUp) { s.FullName = " A " }, "Full name is required"},
+			{"line break in full name", func(s *account.SignUp) { s.FullName = "Eve\r\nSubject: hi" }, "Full name cannot contain line breaks or control characters"},
+			{"tab in full name", func(s *account.SignUp) { s.FullName = "Eve\tSmith" }, "Full name cannot contain line breaks or control characters"},
+			{"line separator in full name", func(s *account.SignUp) { s.FullName = "Eve\u2028Smith" }, "Full name cannot contain line breaks or control characters"},
+			{"bidi override in full name", func(s *account.SignUp) { s.FullName = "Eve\u202eSmith" }, "Full name cannot contain line breaks or control characters"},
+			{"invalid UTF-8 in full name", func(s *account.SignUp) { s.FullName = "Eve\xffSmith" }, "Full name cannot contain line breaks or control characters"},
+			{"line break in username", func(s *account.SignUp) { s.Username = "eve\nsmith" }, "Username can only contain letters, numbers, dots, hyphens and underscores"},
+			{"line break in email", func(s *account.SignUp) { s.Email = "eve@example.com\r\nBcc: x@example.com" }, "Invalid email address"},
 			{"short username", func(s *account.SignUp) { s.Username = "ab" }, "Username must be at least 3 characters"},
 			{"long username", func(s *account.SignUp) { s.Username = strings.Repeat("a", 33) }, "Username must be at most 32 characters"},
 			{"username charset", func(s *account.SignUp) { s.Username = "bob smith" }, "Username can only contain letters, numbers, dots, hyphens and underscores"},
@@ -238,27 +246,96 @@ func TestLoginFailures(t *testing.T) {
 	})
 }
 
-func TestLoginThrottlePerUsername(t *testing.T) {
+// Five failures of one (account, network) pair slow that pair down with
+// growing delays; the owner on another network is not blocked by them.
+func TestLoginThrottlePerAccountAndNetwork(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		b := setup(t, d)
 		ctx := context.Background()
 		_, err := b.svc.Register(ctx, signUp("dave", "user"))
 		require.NoError(t, err)
-		for i := range 5 {
-			c := account.Client{IP: "198.51.100." + string(rune('1'+i))}
-			_, _, err = b.svc.Login(ctx, "dave", "wrong-password", "", c)
+		attacker := account.Client{IP: "198.51.100.1"}
+		for range 5 {
+			_, _, err = b.svc.Login(ctx, "dave", "wrong-password", "", attacker)
 			require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
 		}
-		// Even the right password is refused now, from any address.
-		_, _, err = b.svc.Login(ctx, "Dave", "secret1", "", client)
+		// Even the right password is refused from there now, for a minute.
+		_, _, err = b.svc.Login(ctx, "Dave", "secret1", "", attacker)
 		require.Equal(t, apperr.TooManyRequests, apperr.Code(err))
-		require.Equal(t, "Too many failed login attempts. Please try again in 15 minutes.", apperr.Message(err))
-
-		b.clock.Advance(15 * time.Minute)
+		require.Equal(t, "Too many failed login attempts. Please try again in 1 minute.", apperr.Message(err))
+		// The owner, elsewhere, logs in.
 		_, _, err = b.svc.Login(ctx, "dave", "secret1", "", client)
 		require.NoError(t, err)
+
+		// After the delay one more guess; a wrong one doubles the delay.
+		b.clock.Advance(time.Minute)
+		_, _, err = b.svc.Login(ctx, "dave", "wrong-password", "", attacker)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+		_, _, err = b.svc.Login(ctx, "dave", "wrong-password", "", attacker)
+		require.Equal(t, "Too many failed login attempts. Please try again in 2 minutes.", apperr.Message(err))
+		b.clock.Advance(2 * time.Minute)
+		_, _, err = b.svc.Login(ctx, "dave", "wrong-password", "", attacker)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+		_, _, err = b.svc.Login(ctx, "dave", "wrong-password", "", attacker)
+		require.Equal(t, "Too many failed login attempts. Please try again in 4 minutes.", apperr.Message(err))
+
+		// The right password after the wait ends the pair's streak: the
+		// next guess is checked at once (the account's own count, 8 failures
+		// from a network that has failed, is still below its 10).
+		b.clock.Advance(4 * time.Minute)
+		_, _, err = b.svc.Login(ctx, "dave", "secret1", "", attacker)
+		require.NoError(t, err)
+		_, _, err = b.svc.Login(ctx, "dave", "wrong-password", "", attacker)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
 	})
+}
+
+// Failures of an account from many networks slow down the networks that
+// have failed, never a clean one: nobody can lock the owner out.
+func TestLoginFailuresFromManyNetworksDoNotLockTheOwner(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		_, err := b.svc.Register(ctx, signUp("root", "user"))
+		require.NoError(t, err)
+		for i := range 30 {
+			_, _, err = b.svc.Login(ctx, "root", "wrong-password", "", account.Client{IP: fmt.Sprintf("203.0.113.%d", i+1)})
+			require.Equal(t, apperr.Unauthenticated, apperr.Code(err), i)
+		}
+		// A network that has failed on it waits...
+		_, _, err = b.svc.Login(ctx, "root", "secret1", "", account.Client{IP: "203.0.113.1"})
+		require.Equal(t, apperr.TooManyRequests, apperr.Code(err))
+		// ...and so does a new network that has failed elsewhere.
+		elsewhere := account.Client{IP: "192.0.2.200"}
+		_, _, err = b.svc.Login(ctx, "nobody-here", "wrong-password", "", elsewhere)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+		_, _, err = b.svc.Login(ctx, "root", "secret1", "", elsewhere)
+		require.Equal(t, apperr.TooManyRequests, apperr.Code(err))
+		// The owner's clean network gets in at once.
+		_, _, err = b.svc.Login(ctx, "root", "secret1", "", client)
+		require.NoError(t, err)
+	})
+}
+
+// IPv6 clients are keyed by their /64: a subscriber's many addresses are one
+// client.
+func TestLoginThrottleKeysIPv6Per64(t *testing.T) {
+	t.Parallel()
+	d := dbtest.Open(t, db.SQLite)
+	b := setup(t, d)
+	ctx := context.Background()
+	_, err := b.svc.Register(ctx, signUp("ivan", "user"))
+	require.NoError(t, err)
+	for i := range 5 {
+		_, _, err = b.svc.Login(ctx, "ivan", "wrong-password", "", account.Client{IP: fmt.Sprintf("2001:db8:0:1::%x", i+1)})
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err))
+	}
+	_, _, err = b.svc.Login(ctx, "ivan", "secret1", "", account.Client{IP: "2001:db8:0:1:ffff:ffff:ffff:ffff"})
+	require.Equal(t, apperr.TooManyRequests, apperr.Code(err), "the same /64")
+	_, _, err = b.svc.Login(ctx, "ivan", "secret1", "", account.Client{IP: "2001:db8:0:2::1"})
+	require.NoError(t, err, "the next /64 is another client")
 }
 
 func TestLoginThrottlePerClient(t *testing.T) {
@@ -357,13 +434,13 @@ func TestChangePassword(t *testing.T) {
 		_, elsewhere, err := b.svc.Login(ctx, "gina", "secret1", "", account.Client{IP: "198.51.100.7"})
 		require.NoError(t, err)
 
-		require.Equal(t, "Current password is incorrect", apperr.Message(b.svc.ChangePassword(ctx, u, "wrong1", "newpass1", "newpass1", here)))
-		require.Equal(t, "Password must be at least 6 characters", apperr.Message(b.svc.ChangePassword(ctx, u, "secret1", "short", "short", here)))
-		require.Equal(t, "Passwords do not match", apperr.Message(b.svc.ChangePassword(ctx, u, "secret1", "newpass1", "newpass2", here)))
+		require.Equal(t, "Current password is incorrect", apperr.Message(b.svc.ChangePassword(ctx, u, "wrong1", "newpass1", "newpass1", here, client)))
+		require.Equal(t, "Password must be at least 6 characters", apperr.Message(b.svc.ChangePassword(ctx, u, "secret1", "short", "short", here, client)))
+		require.Equal(t, "Passwords do not match", apperr.Message(b.svc.ChangePassword(ctx, u, "secret1", "newpass1", "newpass2", here, client)))
 		_, err = b.svc.Authenticate(ctx, elsewhere)
 		require.NoError(t, err, "refused changes end no session")
 
-		require.NoError(t, b.svc.ChangePassword(ctx, u, "secret1", "newpass1", "newpass1", here))
+		require.NoError(t, b.svc.ChangePassword(ctx, u, "secret1", "newpass1", "newpass1", here, client))
 		_, err = b.svc.Authenticate(ctx, here)
 		require.NoError(t, err, "the session that changed it stays")
 		_, err = b.svc.Authenticate(ctx, elsewhere)

@@ -21,6 +21,15 @@ func newAPIKey() (string, error) {
 	return APIKeyPrefix + base32.HexEncoding.WithPadding(base32.NoPadding).EncodeToString(raw), nil
 }
 
+// RegistrarAPIKey returns registrar u's API key for its owner; forbidden
+// for accounts that are not registrars.
+func (s *Service) RegistrarAPIKey(u *User) (string, error) {
+	if !u.IsRegistrar() {
+		return "", apperr.New(apperr.Forbidden, "Only registrar accounts have an API key")
+	}
+	return s.APIKey(u)
+}
+
 // RotateAPIKey gives registrar u a new API key and returns it; the old key
 // stops working at once. Returns forbidden for accounts that are not
 // registrars.

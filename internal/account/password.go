@@ -1,14 +1,19 @@
 package account
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"golang.org/x/crypto/argon2"
+
+	"github.com/nameport/nameport/internal/apperr"
 )
 
 // argon2id parameters: OWASP's recommended minimum (19 MiB, 2 passes, 1 lane).
@@ -68,3 +73,89 @@ var dummyHash = func() string {
 	}
 	return h
 }()
+
+// hashPool bounds how many password hashes run at once. Each argon2id run
+// takes 19 MiB and a core for tens of milliseconds, and login and sign-up
+// are open to anyone: unbounded, a flood of them takes the process's memory
+// and CPU from everything else. A request waits briefly for a place, then
+// is turned away with 503 and Retry-After.
+type hashPool struct {
+	slots chan struct{}
+	wait  time.Duration
+
+	inFlight, peak, total, refused atomic.Int64
+}
+
+// HashStats are counts of the password hash pool, for metrics and tests.
+type HashStats struct {
+	// Limit is how many hashes may run at once; InFlight how many run now;
+	// Peak the most that ever ran at once.
+	Limit, InFlight, Peak int64
+	// Total counts hashes run (hashing and verifying); Refused requests
+	// turned away because no place came free in time.
+	Total, Refused int64
+}
+
+func newHashPool(limit int, wait time.Duration) *hashPool {
+	return &hashPool{slots: make(chan struct{}, limit), wait: wait}
+}
+
+var errHashBusy = &apperr.Error{Code: apperr.Unavailable, RetryAfter: 2 * time.Second,
+	Message: "The server is busy. Please try again in a few seconds."}
+
+// run runs fn when a place is free; unavailable when none comes free within
+// the pool's wait or before ctx ends.
+func (p *hashPool) run(ctx context.Context, fn func()) error {
+	select {
+	case p.slots <- struct{}{}:
+	default:
+		timer := time.NewTimer(p.wait)
+		defer timer.Stop()
+		select {
+		case p.slots <- struct{}{}:
+		case <-timer.C:
+			p.refused.Add(1)
+			return errHashBusy
+		case <-ctx.Done():
+			p.refused.Add(1)
+			return errHashBusy
+		}
+	}
+	defer func() { <-p.slots }()
+	n := p.inFlight.Add(1)
+	defer p.inFlight.Add(-1)
+	for peak := p.peak.Load(); n > peak && !p.peak.CompareAndSwap(peak, n); peak = p.peak.Load() {
+	}
+	p.total.Add(1)
+	fn()
+	return nil
+}
+
+func (p *hashPool) stats() HashStats {
+	return HashStats{Limit: int64(cap(p.slots)), InFlight: p.inFlight.Load(), Peak: p.peak.Load(),
+		Total: p.total.Load(), Refused: p.refused.Load()}
+}
+
+// HashStats returns the counts of the service's password hash pool.
+func (s *Service) HashStats() HashStats { return s.hashes.stats() }
+
+// hash hashes password in the pool; unavailable when the pool is full.
+func (s *Service) hash(ctx context.Context, password string) (string, error) {
+	var hash string
+	var err error
+	if perr := s.hashes.run(ctx, func() { hash, err = hashPassword(password) }); perr != nil {
+		return "", perr
+	}
+	return hash, err
+}
+
+// verify checks password against encoded in the pool; unavailable when the
+// pool is full.
+func (s *Service) verify(ctx context.Context, encoded, password string) (bool, error) {
+	var ok bool
+	var err error
+	if perr := s.hashes.run(ctx, func() { ok, err = verifyPassword(encoded, password) }); perr != nil {
+		return false, perr
+	}
+	return ok, err
+}

@@ -58,7 +58,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email string, c Clie
 	}
 	now := s.clock()
 	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		perClient, err := countRequest(ctx, tx, "reset-client:"+c.IP, now)
+		perClient, err := countRequest(ctx, tx, "reset-client:"+clientNetwork(c.IP), now)
 		if err != nil {
 			return err
 		}
@@ -172,8 +172,7 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 		if _, err := tx.NewDelete().Model((*session)(nil)).Where("user_id = ?", u.ID).Exec(ctx); err != nil {
 			return err
 		}
-		_, err = tx.NewDelete().Table("login_failures").Where("throttle_key = ?", throttleKeys(u.Username, "").user).Exec(ctx)
-		return err
+		return clearLoginThrottle(ctx, tx, u.Username)
 	})
 	if err != nil && apperr.Code(err) == apperr.Internal {
 		return fmt.Errorf("account: reset password: %w", err)

@@ -52,34 +52,32 @@ func (s *Service) Login(ctx context.Context, username, password, oldToken string
 	if err := validatePassword(password); err != nil {
 		return nil, "", err
 	}
-	keys := throttleKeys(username, c.IP)
-	if err := s.checkThrottle(ctx, keys); err != nil {
+	g, err := s.reserveGuess(ctx, username, c.IP, failedLoginMessage)
+	if err != nil {
 		return nil, "", err
 	}
 
 	u := new(User)
-	err := s.db.Bun.NewSelect().Model(u).Where("lower(username) = lower(?)", username).Scan(ctx)
+	err = s.db.Bun.NewSelect().Model(u).Where("lower(username) = lower(?)", username).Scan(ctx)
 	hash := u.PasswordHash
 	if errors.Is(err, sql.ErrNoRows) {
 		hash = dummyHash
 	} else if err != nil {
-		return nil, "", fmt.Errorf("account: login %s: %w", username, err)
+		return nil, "", s.giveBack(ctx, g, false, fmt.Errorf("account: login %s: %w", username, err))
 	}
-	ok, err := verifyPassword(hash, password)
+	ok, err := s.verify(ctx, hash, password)
 	if err != nil {
-		return nil, "", fmt.Errorf("account: login %s: %w", username, err)
+		// Not checked (the hash pool is busy): the attempt does not count.
+		return nil, "", s.giveBack(ctx, g, false, err)
 	}
 	if !ok || u.ID == 0 {
-		if err := s.recordFailure(ctx, keys); err != nil {
-			return nil, "", err
-		}
 		return nil, "", errInvalidLogin
+	}
+	if err := s.giveBack(ctx, g, true, nil); err != nil {
+		return nil, "", err
 	}
 	if !u.DisabledAt.IsZero() {
 		return nil, "", apperr.New(apperr.Forbidden, "This account is disabled")
-	}
-	if err := s.clearFailures(ctx, keys.user); err != nil {
-		return nil, "", err
 	}
 	if oldToken != "" {
 		if err := s.Logout(ctx, oldToken); err != nil {
@@ -169,6 +167,9 @@ func (s *Service) PurgeExpired(ctx context.Context) (int64, error) {
 	if _, err := s.db.Bun.NewDelete().Table("login_failures").Where("window_start <= ?", now.Add(-throttleWindow)).Exec(ctx); err != nil {
 		return n, fmt.Errorf("account: purge login failures: %w", err)
 	}
+	if err := s.purgeThrottle(ctx); err != nil {
+		return n, err
+	}
 	if err := s.purgeResets(ctx); err != nil {
 		return n, err
 	}
@@ -191,15 +192,24 @@ func utf8Len(s string) int { return len([]rune(s)) }
 
 // ChangePassword replaces u's password after checking the current one, and
 // ends every other session of the account; keepToken (the session making
-// the change) stays. Returns invalid for a wrong current password or a bad
-// new one.
-func (s *Service) ChangePassword(ctx context.Context, u *User, current, next, confirm, keepToken string) error {
-	ok, err := verifyPassword(u.PasswordHash, current)
+// the change) stays. Wrong current passwords are throttled like failed
+// logins of u from c's network (someone holding a session must not get to
+// guess the password at leisure). Returns invalid for a wrong current
+// password or a bad new one, too_many_requests while throttled.
+func (s *Service) ChangePassword(ctx context.Context, u *User, current, next, confirm, keepToken string, c Client) error {
+	g, err := s.reserveGuess(ctx, u.Username, c.IP, "Too many wrong current passwords.")
 	if err != nil {
-		return fmt.Errorf("account: change password of %s: %w", u.Username, err)
+		return err
+	}
+	ok, err := s.verify(ctx, u.PasswordHash, current)
+	if err != nil {
+		return s.giveBack(ctx, g, false, fmt.Errorf("account: change password of %s: %w", u.Username, err))
 	}
 	if !ok {
 		return invalid("Current password is incorrect")
+	}
+	if err := s.giveBack(ctx, g, true, nil); err != nil {
+		return err
 	}
 	if err := validatePassword(next); err != nil {
 		return err
@@ -207,7 +217,7 @@ func (s *Service) ChangePassword(ctx context.Context, u *User, current, next, co
 	if next != confirm {
 		return invalid("Passwords do not match")
 	}
-	hash, err := hashPassword(next)
+	hash, err := s.hash(ctx, next)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package account
 import (
 	"net/mail"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/nameport/nameport/internal/apperr"
@@ -49,7 +50,26 @@ func validatePassword(password string) error {
 	return nil
 }
 
+// hasControl reports whether s holds a control character (CR, LF, tab,
+// NUL…), a line or paragraph separator, or invalid UTF-8: none belongs in a
+// name or an address, and in a mail header or body a line break lets the
+// text pose as something the platform wrote.
+func hasControl(s string) bool {
+	if !utf8.ValidString(s) {
+		return true
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r) && r != '\u200d' {
+			return true
+		}
+	}
+	return false
+}
+
 func validateEmail(email string) error {
+	if hasControl(email) {
+		return invalid("Invalid email address")
+	}
 	addr, err := mail.ParseAddress(email)
 	if err != nil || addr.Address != email || len(email) > maxEmail {
 		return invalid("Invalid email address")
@@ -64,6 +84,9 @@ func validateEmail(email string) error {
 // validateSignUp checks the fields in the order the form shows them and
 // returns the first problem.
 func validateSignUp(in SignUp) error {
+	if hasControl(in.FullName) {
+		return invalid("Full name cannot contain line breaks or control characters")
+	}
 	if n := utf8.RuneCountInString(in.FullName); n < minFullName {
 		return invalid("Full name is required")
 	} else if n > maxFullName {

@@ -27,16 +27,25 @@ type userBody struct {
 	FullName string `json:"fullName"`
 	UserType string `json:"userType" enum:"user,registrar,admin"`
 	Tier     string `json:"tier,omitempty" enum:"basic,premium,enterprise" doc:"Registrars only"`
-	APIKey   string `json:"apiKey,omitempty" doc:"Registrars only: the account's API key"`
+	APIKey   string `json:"apiKey,omitempty" doc:"Sign-up of a registrar only: the new account's API key, shown once here; afterwards GET /api/registrar/api-key"`
 }
 
-func toUserBody(accounts *account.Service, u *account.User) (userBody, error) {
-	key, err := accounts.APIKey(u)
-	if err != nil {
-		return userBody{}, err
+// toUserBody is the account as the web app sees it. The API key is not
+// part of it: a secret in every login and every /me answer ends up in
+// caches, logs and crash reports. The sign-up answer shows a registrar its
+// new key once (withKey); later the dashboard asks GET
+// /api/registrar/api-key when it shows it.
+func toUserBody(accounts *account.Service, u *account.User, withKey bool) (userBody, error) {
+	b := userBody{ID: u.ID, Username: u.Username, Email: u.Email, FullName: u.FullName,
+		UserType: u.UserType, Tier: u.Tier}
+	if withKey {
+		key, err := accounts.APIKey(u)
+		if err != nil {
+			return userBody{}, err
+		}
+		b.APIKey = key
 	}
-	return userBody{ID: u.ID, Username: u.Username, Email: u.Email, FullName: u.FullName,
-		UserType: u.UserType, Tier: u.Tier, APIKey: key}, nil
+	return b, nil
 }
 
 type RegisterInput struct {
@@ -80,17 +89,18 @@ func addAuthRoutes(a huma.API, accounts *account.Service) {
 	huma.Register(a, huma.Operation{
 		OperationID: "auth-register", Method: http.MethodPost, Path: "/api/auth/register", Tags: []string{"Auth"},
 		Summary:       "Create an account",
-		Description:   "Creates an end-user or registrar account and logs it in. A registrar gets its tier (basic by default) and an API key.",
+		Description:   "Creates an end-user or registrar account and logs it in. A registrar gets its tier (basic by default) and an API key, shown once in this answer. Sign-ups are throttled per client network.",
 		DefaultStatus: http.StatusCreated,
-		Errors:        []int{http.StatusConflict, http.StatusUnprocessableEntity},
+		Errors:        []int{http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
 	}, func(ctx context.Context, in *RegisterInput) (*SessionOutput, error) {
 		b := in.Body
+		req := requestOf(ctx)
 		u, err := accounts.Register(ctx, account.SignUp{Username: b.Username, Email: b.Email, Password: b.Password,
-			ConfirmPassword: b.ConfirmPassword, FullName: b.FullName, UserType: b.UserType, Tier: b.Tier})
+			ConfirmPassword: b.ConfirmPassword, FullName: b.FullName, UserType: b.UserType, Tier: b.Tier,
+			Client: req.client})
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		req := requestOf(ctx)
 		if req.sessionToken != "" {
 			if err := accounts.Logout(ctx, req.sessionToken); err != nil {
 				return nil, fail(ctx, err)
@@ -100,21 +110,21 @@ func addAuthRoutes(a huma.API, accounts *account.Service) {
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		return sessionOutput(ctx, accounts, u, token)
+		return sessionOutput(ctx, accounts, u, token, true)
 	})
 
 	huma.Register(a, huma.Operation{
 		OperationID: "auth-login", Method: http.MethodPost, Path: "/api/auth/login", Tags: []string{"Auth"},
 		Summary:     "Log in",
-		Description: "Checks a username and password and starts a new session. Repeated failures are throttled per username and per client.",
-		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests},
+		Description: "Checks a username and password and starts a new session. Failures slow further attempts down per account and client network, per client network, and per account for networks that have failed.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
 	}, func(ctx context.Context, in *LoginInput) (*SessionOutput, error) {
 		req := requestOf(ctx)
 		u, token, err := accounts.Login(ctx, in.Body.Username, in.Body.Password, req.sessionToken, req.client)
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		return sessionOutput(ctx, accounts, u, token)
+		return sessionOutput(ctx, accounts, u, token, false)
 	})
 
 	huma.Register(a, huma.Operation{
@@ -138,7 +148,7 @@ func addAuthRoutes(a huma.API, accounts *account.Service) {
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		body, err := toUserBody(accounts, u)
+		body, err := toUserBody(accounts, u, false)
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
@@ -154,8 +164,8 @@ func addAuthRoutes(a huma.API, accounts *account.Service) {
 	}, me)
 }
 
-func sessionOutput(ctx context.Context, accounts *account.Service, u *account.User, token string) (*SessionOutput, error) {
-	body, err := toUserBody(accounts, u)
+func sessionOutput(ctx context.Context, accounts *account.Service, u *account.User, token string, withKey bool) (*SessionOutput, error) {
+	body, err := toUserBody(accounts, u, withKey)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -211,15 +221,16 @@ func addPasswordRoutes(a huma.API, accounts *account.Service) {
 	huma.Register(a, huma.Operation{
 		OperationID: "auth-change-password", Method: http.MethodPost, Path: "/api/auth/change-password", Tags: []string{"Auth"},
 		Summary:     "Change my password",
-		Description: "Checks the current password, sets the new one and logs out every other session of the account.",
-		Errors:      []int{http.StatusUnauthorized, http.StatusUnprocessableEntity},
+		Description: "Checks the current password, sets the new one and logs out every other session of the account. Wrong current passwords are throttled like failed logins.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
 	}, func(ctx context.Context, in *ChangePasswordInput) (*DoneOutput, error) {
 		u, err := currentUser(ctx, accounts)
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
 		b := in.Body
-		if err := accounts.ChangePassword(ctx, u, b.CurrentPassword, b.NewPassword, b.ConfirmPassword, requestOf(ctx).sessionToken); err != nil {
+		if err := accounts.ChangePassword(ctx, u, b.CurrentPassword, b.NewPassword, b.ConfirmPassword,
+			requestOf(ctx).sessionToken, requestOf(ctx).client); err != nil {
 			return nil, fail(ctx, err)
 		}
 		return done(), nil
@@ -234,7 +245,31 @@ type apiKeyBody struct {
 	APIKey string `json:"apiKey" doc:"The new key; the old one no longer works"`
 }
 
+type APIKeyReadOutput struct {
+	Body envelope[apiKeyReadBody]
+}
+
+type apiKeyReadBody struct {
+	APIKey string `json:"apiKey" doc:"The registrar's API key"`
+}
+
 func addRegistrarRoutes(a huma.API, accounts *account.Service) {
+	huma.Register(a, huma.Operation{
+		OperationID: "registrar-api-key", Method: http.MethodGet, Path: "/api/registrar/api-key", Tags: []string{"Auth"},
+		Summary:     "My API key",
+		Description: "The logged-in registrar's API key, for the dashboard's API tab. It is in no login or session answer.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
+	}, func(ctx context.Context, _ *struct{}) (*APIKeyReadOutput, error) {
+		u, err := currentUser(ctx, accounts)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		key, err := accounts.RegistrarAPIKey(u)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &APIKeyReadOutput{Body: ok(apiKeyReadBody{APIKey: key})}, nil
+	})
 	huma.Register(a, huma.Operation{
 		OperationID: "registrar-api-key-rotate", Method: http.MethodPost, Path: "/api/registrar/api-key", Tags: []string{"Auth"},
 		Summary:     "Generate a new API key",

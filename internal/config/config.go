@@ -38,6 +38,18 @@ type Config struct {
 	// rest. Empty means: read or create DataDir/secret.key.
 	Secret     string
 	SessionTTL time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed: the client is the right-most address there that is not one
+	// of them.
+	TrustedProxies []netip.Prefix
+	// PasswordHashConcurrency bounds the password hashes running at once
+	// (0: the number of CPUs); SignUpLimit is the sign-ups one client
+	// network may make in an hour.
+	PasswordHashConcurrency int
+	SignUpLimit             int
+	// PasswordHashWait is how long a request waits for a place in the hash
+	// pool (0: 2 seconds). Tests lengthen it; no flag.
+	PasswordHashWait time.Duration
 	// DNSTransferAllow are the clients allowed to transfer zones (AXFR).
 	DNSTransferAllow []netip.Prefix
 	// DNSNotify are the secondaries told (NOTIFY) when zones change.
@@ -117,6 +129,9 @@ var Flags = []Flag{
 	{"migrate", true, "apply database migrations at start"},
 	{"secret", "", "server secret, 64 hex characters; default: read or create DATA_DIR/secret.key"},
 	{"session-ttl", 7 * 24 * time.Hour, "how long a login session lasts without use"},
+	{"trusted-proxies", "", "addresses or prefixes of reverse proxies whose X-Forwarded-For is believed, comma separated, e.g. 127.0.0.1,10.0.0.0/8; the client is the right-most address in it that is not one of them; empty: the client is always the TCP peer"},
+	{"password-hash-concurrency", 0, "how many password hashes (argon2id, 19 MiB each) run at once; others wait up to 2 seconds, then get 503 with Retry-After; 0: the number of CPUs"},
+	{"signup-limit", 10, "sign-ups one client network (IPv4 address, IPv6 /64) may make in an hour"},
 	{"dns-transfer-allow", "", "addresses or prefixes allowed to transfer zones (AXFR), comma separated, e.g. 127.0.0.1,10.0.0.0/8"},
 	{"dns-notify", "", "secondaries to NOTIFY on zone changes, comma separated host:port"},
 	{"dns-rrl-rate", 20, "DNS response rate limit over UDP: responses per second per client network (IPv4 /24, IPv6 /56) of each of the kinds negative answers, errors, answers over 512 bytes; 0 turns it off for them"},
@@ -217,6 +232,19 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	c.SMTPURL, c.MailFrom, c.PublicURL = v.GetString("smtp-url"), v.GetString("mail-from"), v.GetString("public-url")
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.HTTPAddr
+	}
+	hashes, hashErr := strconv.Atoi(strings.TrimSpace(v.GetString("password-hash-concurrency")))
+	signUps, signUpErr := strconv.Atoi(strings.TrimSpace(v.GetString("signup-limit")))
+	if hashErr != nil || signUpErr != nil || hashes < 0 || signUps < 1 {
+		return Config{}, errors.New("config: --password-hash-concurrency must be a whole number, at least 0; --signup-limit at least 1")
+	}
+	c.PasswordHashConcurrency, c.SignUpLimit = hashes, signUps
+	for _, a := range splitList(v.GetString("trusted-proxies")) {
+		p, err := parsePrefix(a)
+		if err != nil {
+			return Config{}, fmt.Errorf("config: --trusted-proxies %q: %w", a, err)
+		}
+		c.TrustedProxies = append(c.TrustedProxies, p.Masked())
 	}
 	for _, a := range splitList(v.GetString("dns-transfer-allow")) {
 		p, err := parsePrefix(a)

@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,6 +62,39 @@ func TestInvalidSettings(t *testing.T) {
 	require.ErrorContains(t, err, `unknown role "mail"`)
 	_, err = config.Load(flags(t, "--log-format", "xml"), "")
 	require.ErrorContains(t, err, "log-format")
+	_, err = config.Load(flags(t, "--trusted-proxies", "10.0.0.0/8,proxy.example"), "")
+	require.ErrorContains(t, err, `--trusted-proxies "proxy.example"`)
+}
+
+func TestTrustedProxies(t *testing.T) {
+	t.Chdir(t.TempDir())
+	cfg, err := config.Load(flags(t), "")
+	require.NoError(t, err)
+	require.Empty(t, cfg.TrustedProxies, "no proxy is trusted by default")
+	cfg, err = config.Load(flags(t, "--trusted-proxies", " 127.0.0.1, 10.1.2.3/8 ,2001:db8::/32"), "")
+	require.NoError(t, err)
+	require.Equal(t, []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("10.0.0.0/8"),
+		netip.MustParsePrefix("2001:db8::/32")}, cfg.TrustedProxies)
+}
+
+func TestAbuseLimits(t *testing.T) {
+	t.Chdir(t.TempDir())
+	cfg, err := config.Load(flags(t), "")
+	require.NoError(t, err)
+	require.Zero(t, cfg.PasswordHashConcurrency, "0: the number of CPUs")
+	require.Equal(t, 10, cfg.SignUpLimit)
+	t.Setenv("NAMEPORT_SIGNUP_LIMIT", "25")
+	cfg, err = config.Load(flags(t, "--password-hash-concurrency", "4"), "")
+	require.NoError(t, err)
+	require.Equal(t, 4, cfg.PasswordHashConcurrency)
+	require.Equal(t, 25, cfg.SignUpLimit)
+	for _, bad := range [][]string{{"--signup-limit", "0"}, {"--password-hash-concurrency", "-1"}} {
+		_, err = config.Load(flags(t, bad...), "")
+		require.ErrorContains(t, err, "--signup-limit at least 1", bad)
+	}
+	t.Setenv("NAMEPORT_SIGNUP_LIMIT", "ten")
+	_, err = config.Load(flags(t), "")
+	require.Error(t, err, "a typo is refused, not read as 0")
 }
 
 func TestConnectionSettings(t *testing.T) {

@@ -114,6 +114,7 @@ var authzOps = map[string]authzOp{
 	"POST /api/auth/change-password": {access: authzAccount, phase: phaseSession, body: func(c authzCall) any {
 		return map[string]any{"currentPassword": c.as.password, "newPassword": "changed1", "confirmPassword": "changed1"}
 	}},
+	"GET /api/registrar/api-key":  {access: authzRegistrar},
 	"POST /api/registrar/api-key": {access: authzRegistrar, phase: phaseSession},
 
 	// Catalog: public reads, admin writes.

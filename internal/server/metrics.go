@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/connlimit"
 	"github.com/nameport/nameport/internal/dnsserver"
 )
@@ -104,4 +105,35 @@ func (c connCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(connsRefusedDesc, prometheus.CounterValue, float64(st.RefusedTotal), src.name, "total")
 		ch <- prometheus.MustNewConstMetric(connsRefusedDesc, prometheus.CounterValue, float64(st.RefusedPerClient), src.name, "per_client")
 	}
+}
+
+var (
+	hashInFlightDesc = prometheus.NewDesc("nameport_password_hashes_in_flight",
+		"Password hashes (argon2id) running now.", nil, nil)
+	hashPeakDesc = prometheus.NewDesc("nameport_password_hashes_peak",
+		"The most password hashes that ever ran at once; never above --password-hash-concurrency.", nil, nil)
+	hashLimitDesc = prometheus.NewDesc("nameport_password_hashes_limit",
+		"How many password hashes may run at once (--password-hash-concurrency).", nil, nil)
+	hashTotalDesc = prometheus.NewDesc("nameport_password_hashes_total",
+		"Password hashes run (hashing and verifying).", nil, nil)
+	hashRefusedDesc = prometheus.NewDesc("nameport_password_hashes_refused_total",
+		"Requests answered 503 because no place in the password hash pool came free in time.", nil, nil)
+)
+
+// hashPoolCollector reads the password hash pool's counts at scrape time.
+type hashPoolCollector struct{ accounts *account.Service }
+
+func (hashPoolCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{hashInFlightDesc, hashPeakDesc, hashLimitDesc, hashTotalDesc, hashRefusedDesc} {
+		ch <- d
+	}
+}
+
+func (c hashPoolCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.accounts.HashStats()
+	ch <- prometheus.MustNewConstMetric(hashInFlightDesc, prometheus.GaugeValue, float64(s.InFlight))
+	ch <- prometheus.MustNewConstMetric(hashPeakDesc, prometheus.GaugeValue, float64(s.Peak))
+	ch <- prometheus.MustNewConstMetric(hashLimitDesc, prometheus.GaugeValue, float64(s.Limit))
+	ch <- prometheus.MustNewConstMetric(hashTotalDesc, prometheus.CounterValue, float64(s.Total))
+	ch <- prometheus.MustNewConstMetric(hashRefusedDesc, prometheus.CounterValue, float64(s.Refused))
 }

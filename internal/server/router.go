@@ -35,8 +35,11 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 		sources = append(sources, connSource{"dns_tcp", dnsSrv.TCPConns})
 	}
 	m := newMetrics(sources...)
+	if svc.Accounts != nil {
+		m.registry.MustRegister(hashPoolCollector{svc.Accounts})
+	}
 	r := chi.NewRouter()
-	r.Use(api.RequestContext(logger), accessLog, recoverer, m.middleware, securityHeaders, crossOriginProtection(),
+	r.Use(api.RequestContext(logger, api.TrustProxies(cfg.TrustedProxies...)), accessLog, recoverer, m.middleware, securityHeaders, crossOriginProtection(),
 		middleware.Compress(5, "text/html", "text/css", "text/javascript", "application/javascript",
 			"application/json", "image/svg+xml"))
 

@@ -174,7 +174,7 @@ func TestSecurityCrossSiteRequestsAreRefused(t *testing.T) {
 			t.Parallel()
 			ts := start(t, engine)
 			web, key := registrar(t, ts, "reseller")
-			apiKey := func() string { return data(t, web.do("GET", "/api/auth/me", nil))["apiKey"].(string) }
+			apiKey := func() string { return data(t, web.do("GET", "/api/registrar/api-key", nil))["apiKey"].(string) }
 			require.Equal(t, key, apiKey())
 
 			// A page on another site makes the browser send the cookie; the

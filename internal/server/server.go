@@ -61,7 +61,8 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 		return Services{}, err
 	}
 	accounts, err := account.NewService(d, account.Options{Secret: secret, SessionTTL: cfg.SessionTTL,
-		PublicURL: cfg.PublicURL})
+		PublicURL: cfg.PublicURL, HashConcurrency: cfg.PasswordHashConcurrency,
+		HashWait: cfg.PasswordHashWait, SignUpLimit: cfg.SignUpLimit})
 	if err != nil {
 		return Services{}, err
 	}

@@ -191,12 +191,25 @@ func TestRegistrarSignUpShowsAPIKeyToItsOwnerOnly(t *testing.T) {
 	require.Equal(t, "registrar", created["userType"])
 	require.Equal(t, "enterprise", created["tier"])
 	key, _ := created["apiKey"].(string)
-	require.True(t, strings.HasPrefix(key, "np_"))
-	require.Equal(t, key, data(t, reseller.do("GET", "/api/auth/me", nil))["apiKey"], "the owner sees it again")
+	require.True(t, strings.HasPrefix(key, "np_"), "sign-up shows the new key once")
+	require.Equal(t, key, data(t, reseller.do("GET", "/api/registrar/api-key", nil))["apiKey"], "the owner sees it again")
+
+	// Finding 9: the key came back in every login answer (and every /me).
+	r = reseller.do("POST", "/api/auth/login", map[string]any{"username": "reseller", "password": "secret1"})
+	require.Equal(t, http.StatusOK, r.status, r.raw)
+	require.NotContains(t, data(t, r), "apiKey")
+	require.NotContains(t, r.raw, key)
+	require.NotContains(t, reseller.body(t, "/api/auth/me"), key)
+	require.NotContains(t, reseller.body(t, "/api/me"), key)
 
 	other := newBrowser(t, ts)
 	require.Equal(t, http.StatusCreated, other.do("POST", "/api/auth/register", signUp("someone", "user")).status)
 	require.NotContains(t, other.body(t, "/api/auth/me"), key)
+	r = other.do("GET", "/api/registrar/api-key", nil)
+	require.Equal(t, http.StatusForbidden, r.status)
+	require.Equal(t, "Only registrar accounts have an API key", r.body["error"])
+	require.NotContains(t, r.raw, key)
+	require.Equal(t, http.StatusUnauthorized, newBrowser(t, ts).do("GET", "/api/registrar/api-key", nil).status)
 
 	// Nobody signs up as admin.
 	r = newBrowser(t, ts).do("POST", "/api/auth/register", signUp("sneaky", "admin"))

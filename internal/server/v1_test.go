@@ -227,7 +227,7 @@ func TestV1Authentication(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.status, r.raw)
 	newKey := data(t, r)["apiKey"].(string)
 	require.NotEqual(t, key, newKey)
-	require.Equal(t, newKey, data(t, owner.do("GET", "/api/auth/me", nil))["apiKey"])
+	require.Equal(t, newKey, data(t, owner.do("GET", "/api/registrar/api-key", nil))["apiKey"])
 	require.Equal(t, http.StatusUnauthorized, v1(t, ts, key, "GET", "/v1/wallet", nil).status)
 	require.Equal(t, 4.0, balanceOf(t, ts, newKey))
 	require.Equal(t, http.StatusForbidden, user.do("POST", "/api/registrar/api-key", nil).status, "end users have no key")

@@ -44,6 +44,12 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 	cfg := config.Config{
 		HTTPAddr: "127.0.0.1:0", DNSAddr: FreeDNSAddr(t), DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
 		Roles: []string{config.RoleAPI, config.RoleDNS, config.RoleWorker}, Migrate: true, SessionTTL: time.Hour,
+		// Tests sign up many accounts from one loopback address; the
+		// sign-up throttle's own tests set the limit they prove.
+		SignUpLimit: 1000,
+		// Parallel tests on a busy machine would otherwise see 503s from the
+		// password hash pool; its own test sets a short wait.
+		PasswordHashWait: time.Minute,
 	}
 	if edit != nil {
 		edit(&cfg)

@@ -61,6 +61,10 @@ export async function startServer({ extraArgs = [] } = {}) {
     `127.0.0.1:${httpPort}`,
     '--dns-addr',
     `127.0.0.1:${dnsPort}`,
+    // Every test signs up its accounts from 127.0.0.1, one client network
+    // that the sign-up throttle (10 an hour by default) would soon refuse.
+    '--signup-limit',
+    '1000',
     ...extraArgs,
   ]
   const child = spawn(nameportBin, args, { stdio: ['ignore', 'pipe', 'pipe'] })

@@ -12,8 +12,6 @@ export interface User {
   fullName: string
   userType: UserType
   tier?: RegistrarTier
-  /** Present for registrars only. */
-  apiKey?: string
 }
 
 /** The logged-in user, or null for a visitor (the server answers 401). */

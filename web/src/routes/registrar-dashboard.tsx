@@ -2,6 +2,7 @@ import { createFileRoute, redirect } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query'
 // zod/mini: route definitions load with the app, so their schemas stay small.
 import * as z from 'zod/mini'
+import { apiKeyQueryOptions } from '@/features/dashboard/api/apiKey'
 import { DashboardLoading } from '@/features/dashboard/components/DashboardHeading'
 import { RegistrarDashboard, type WalletBalanceState } from '@/features/dashboard/components/RegistrarDashboard'
 import { domainsQueryOptions } from '@/lib/domains'
@@ -19,8 +20,12 @@ export const Route = createFileRoute('/registrar-dashboard')({
     const user = await requireUser(context.queryClient)
     if (user.userType !== 'registrar') throw redirect({ to: '/dashboard' })
   },
-  loader: ({ context }) => {
+  loader: async ({ context }) => {
     void context.queryClient.prefetchQuery(domainsQueryOptions())
+    // The API key is in no session answer: read before the dashboard shows,
+    // so its field and the API Status card never show an empty key. A
+    // failure leaves them at '--' rather than failing the page.
+    await context.queryClient.ensureQueryData(apiKeyQueryOptions()).catch(() => undefined)
   },
   pendingComponent: DashboardLoading,
   component: RegistrarDashboardRoute,

@@ -27,6 +27,7 @@ export const serverExtensions: DomainExtension[] = [
  */
 export const server = setupServer(
   http.get('/api/auth/me', () => HttpResponse.json({ success: false, error: 'Not authenticated' }, { status: 401 })),
+  http.get('/api/registrar/api-key', () => HttpResponse.json({ success: true, data: { apiKey: registrarApiKey } })),
   http.get('/api/domain-extensions', () => HttpResponse.json({ success: true, data: serverExtensions })),
   http.get('/api/premium-domains', () => HttpResponse.json({ success: true, data: [] })),
 )
@@ -46,8 +47,10 @@ export const registrar: User = {
   fullName: 'Reg Co',
   userType: 'registrar',
   tier: 'premium',
-  apiKey: 'np_live_0123456789abcdef',
 }
+
+/** The registrar's API key, as GET /api/registrar/api-key answers it. */
+export const registrarApiKey = 'np_live_0123456789abcdef'
 
 /** Where a link sends a visitor back to after signing up: its ?redirect= (or another param). */
 export function searchParamOf(link: HTMLElement, name = 'redirect'): string | null {

@@ -1,8 +1,19 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, ApiError, unwrap, type ApiEnvelope } from '@/lib/api'
-import { currentUserQueryOptions, type User } from '@/lib/session'
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiRequest, ApiError, getQueryFn, unwrap, type ApiEnvelope } from '@/lib/api'
 
 const FALLBACK_MESSAGE = 'Failed to generate a new API key'
+
+/**
+ * GET /api/registrar/api-key: the registrar's API key. It is in no login or
+ * session answer (a secret there ends up in caches and logs); the dashboard
+ * reads it here when it shows it.
+ */
+export function apiKeyQueryOptions() {
+  return queryOptions({
+    queryKey: ['/api/registrar/api-key'],
+    queryFn: getQueryFn<{ apiKey: string }>(),
+  })
+}
 
 /**
  * POST /api/registrar/api-key: replaces the registrar's API key and answers
@@ -15,16 +26,16 @@ export async function regenerateApiKey(): Promise<string> {
 }
 
 /**
- * Generates a new API key. On success the cached current user (which holds
- * the key the dashboard shows) takes the new key at once and is then re-read.
+ * Generates a new API key. On success the cached key (the one the dashboard
+ * shows) becomes the new key at once and is then re-read.
  */
 export function useRegenerateApiKey() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: regenerateApiKey,
     onSuccess: (apiKey) => {
-      const { queryKey } = currentUserQueryOptions()
-      queryClient.setQueryData<User | null>(queryKey, (user) => (user ? { ...user, apiKey } : user))
+      const { queryKey } = apiKeyQueryOptions()
+      queryClient.setQueryData(queryKey, { apiKey })
       void queryClient.invalidateQueries({ queryKey })
     },
   })

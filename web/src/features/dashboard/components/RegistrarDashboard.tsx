@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { Card, Metric, Text } from '@tremor/react'
 import { Globe, KeyRound, Settings, Wallet } from 'lucide-react'
@@ -9,6 +10,7 @@ import { formatUsd } from '@/lib/format'
 import type { User } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { HelpTooltip } from '@/components/help/HelpTooltip'
+import { apiKeyQueryOptions } from '../api/apiKey'
 import { AccountSettings } from './AccountSettings'
 import { ApiAccessPanel } from './ApiAccessPanel'
 import { DashboardHeading } from './DashboardHeading'
@@ -38,7 +40,7 @@ export function RegistrarDashboard({
   useDocumentTitle('Registrar Dashboard')
   const balanceText =
     wallet.status === 'ok' ? formatUsd(wallet.balance) : wallet.status === 'loading' ? formatUsd(0) : '--'
-  const apiKey = user.apiKey ?? ''
+  const apiKey = useQuery(apiKeyQueryOptions()).data?.apiKey ?? ''
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
