@@ -73,6 +73,7 @@ func addRoutes(a huma.API, svc Services) {
 	addRegistrarRoutes(a, svc.Accounts)
 	addDomainRoutes(a, svc.Accounts, svc.Domains, svc.Wallets)
 	addWalletRoutes(a, svc.Accounts, svc.Wallets)
+	addDepositRoutes(a, svc.Accounts, svc.Wallets, svc.Settings)
 	addPaymentRoutes(a, svc.Accounts, svc.Wallets)
 	addCatalogRoutes(a, svc.Accounts, svc.Catalog, svc.Audit)
 	addDNSRoutes(a, svc.Accounts, svc.Domains, svc.Catalog, svc.Records)

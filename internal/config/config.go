@@ -32,6 +32,12 @@ type Config struct {
 	DataDir     string
 	Roles       []string
 	Demo        bool
+	// DemoPayments makes deposits complete at once without any payment, for
+	// methods with no provider configured (--demo-payments; --demo sets
+	// it). Without it a deposit needs Stripe or an admin-enabled bank
+	// transfer. Kept apart from Demo so that tests can run demo payments
+	// without the demo catalog and accounts.
+	DemoPayments bool
 	// Migrate applies pending migrations at start.
 	Migrate bool
 	// Secret is the server secret (hex, 32 bytes) that encrypts API keys at
@@ -51,8 +57,8 @@ type Config struct {
 
 	LogFormat string
 	LogLevel  string
-	// Stripe: the card payment provider. Without a secret key, payments run
-	// in demo mode (deposits complete at once, card payments are simulated).
+	// Stripe: the card payment provider. Without a secret key, card
+	// payments are simulated with DemoPayments and refused otherwise.
 	StripeSecretKey      string
 	StripePublishableKey string
 	StripeWebhookSecret  string
@@ -94,7 +100,8 @@ var Flags = []Flag{
 	{"database-url", "sqlite://./data/nameport.db", "sqlite://PATH or postgres://USER@HOST:PORT/DB"},
 	{"data-dir", "./data", "directory for the SQLite file and the generated server secret"},
 	{"roles", "api,dns,worker", "roles this process runs: api, dns, worker"},
-	{"demo", false, "load demo data (demo accounts) at start"},
+	{"demo", false, "load demo data (demo accounts and catalog) at start; implies --demo-payments"},
+	{"demo-payments", false, "deposits complete at once without payment for methods without a provider (never in production); without it deposits need Stripe or an admin-enabled bank transfer"},
 	{"migrate", true, "apply database migrations at start"},
 	{"secret", "", "server secret, 64 hex characters; default: read or create DATA_DIR/secret.key"},
 	{"session-ttl", 7 * 24 * time.Hour, "how long a login session lasts without use"},
@@ -103,7 +110,7 @@ var Flags = []Flag{
 	{"dns-rrl-rate", 20, "DNS response rate limit over UDP: responses per second per client network (IPv4 /24, IPv6 /56) of each limited kind (negative answers, errors, answers over 512 bytes); 0 turns it off"},
 	{"dns-rrl-slip", 2, "over the DNS rate limit, every Nth response is sent empty and truncated (TC) so that real clients retry over TCP, the others are dropped; 0 drops all, 1 truncates all"},
 	{"dns-rrl-exempt", "127.0.0.0/8,::1", "clients never DNS rate limited, comma separated addresses or prefixes (loopback cannot be spoofed from outside)"},
-	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: payments run in demo mode"},
+	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: no card payments (simulated with --demo-payments)"},
 	{"stripe-publishable-key", "", "Stripe publishable key (pk_...) for Stripe.js in the web app"},
 	{"stripe-webhook-secret", "", "signing secret (whsec_...) of the Stripe webhook endpoint /api/webhooks/stripe"},
 	{"stripe-api-url", "", "Stripe API base URL override, e.g. a stripe-mock address; empty: api.stripe.com"},
@@ -181,6 +188,7 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	}
 	c.RenewInterval, c.RenewAhead = v.GetDuration("renew-interval"), v.GetDuration("renew-ahead")
 	c.NoRateLimits = !v.GetBool("api-rate-limits")
+	c.DemoPayments = c.Demo || v.GetBool("demo-payments")
 	if c.RenewInterval <= 0 || c.RenewAhead <= 0 {
 		return Config{}, errors.New("config: --renew-interval and --renew-ahead must be positive")
 	}

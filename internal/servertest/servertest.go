@@ -37,13 +37,16 @@ func (s *Server) Logs() string { return s.logs.String() }
 func (s *Server) Stop() error { return s.stop() }
 
 // Start runs a server on a fresh database of engine until t ends. edit, when
-// not nil, changes the configuration first. The server's log is shown when
+// not nil, changes the configuration first. The server runs demo payments
+// (deposits complete at once, as most tests need money to spend); a test of
+// production payments sets DemoPayments to false. The server's log is shown when
 // the test fails.
 func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 	t.Helper()
 	cfg := config.Config{
 		HTTPAddr: "127.0.0.1:0", DNSAddr: FreeDNSAddr(t), DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
 		Roles: []string{config.RoleAPI, config.RoleDNS, config.RoleWorker}, Migrate: true, SessionTTL: time.Hour,
+		DemoPayments: true,
 	}
 	if edit != nil {
 		edit(&cfg)
