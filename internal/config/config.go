@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,7 +101,7 @@ var Flags = []Flag{
 	{"database-url", "sqlite://./data/nameport.db", "sqlite://PATH or postgres://USER@HOST:PORT/DB"},
 	{"data-dir", "./data", "directory for the SQLite file and the generated server secret"},
 	{"roles", "api,dns,worker", "roles this process runs: api, dns, worker"},
-	{"demo", false, "load demo data (demo accounts and catalog) at start; implies --demo-payments"},
+	{"demo", false, "load demo data (demo accounts and catalog) at start; implies --demo-payments unless that is set"},
 	{"demo-payments", false, "deposits complete at once without payment for methods without a provider (never in production); without it deposits need Stripe or an admin-enabled bank transfer"},
 	{"migrate", true, "apply database migrations at start"},
 	{"secret", "", "server secret, 64 hex characters; default: read or create DATA_DIR/secret.key"},
@@ -188,7 +189,13 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	}
 	c.RenewInterval, c.RenewAhead = v.GetDuration("renew-interval"), v.GetDuration("renew-ahead")
 	c.NoRateLimits = !v.GetBool("api-rate-limits")
-	c.DemoPayments = c.Demo || v.GetBool("demo-payments")
+	// --demo implies demo payments unless --demo-payments says otherwise
+	// (a demo catalog with real payment rules, as the end-to-end tests of
+	// the other payment modes run).
+	c.DemoPayments = c.Demo
+	if explicitlySet(v, fs, "demo-payments") {
+		c.DemoPayments = v.GetBool("demo-payments")
+	}
 	if c.RenewInterval <= 0 || c.RenewAhead <= 0 {
 		return Config{}, errors.New("config: --renew-interval and --renew-ahead must be positive")
 	}
@@ -232,6 +239,19 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 		}
 	}
 	return c, c.validate()
+}
+
+// explicitlySet reports whether name was given as a flag, an environment
+// variable or in the config file, rather than left at its default (viper's
+// IsSet counts defaults).
+func explicitlySet(v *viper.Viper, fs *pflag.FlagSet, name string) bool {
+	if fs != nil && fs.Lookup(name) != nil && fs.Changed(name) {
+		return true
+	}
+	if _, ok := os.LookupEnv("NAMEPORT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))); ok {
+		return true
+	}
+	return v.InConfig(name)
 }
 
 func splitList(s string) []string {
