@@ -74,10 +74,10 @@ type Config struct {
 	// long before expiry auto-renewing domains are renewed.
 	RenewInterval time.Duration
 	RenewAhead    time.Duration
-	// RateLimitWindow is the span the /v1 rate limits count over: a minute
+	// RateLimitWindow is the span the rate limits count over: a minute
 	// (the spec's limits are per minute). Tests shorten it; no flag.
 	RateLimitWindow time.Duration
-	// NoRateLimits lifts the /v1 limits (--api-rate-limits=false), so a
+	// NoRateLimits lifts the /api and /v1 limits (--api-rate-limits=false), so a
 	// benchmark measures the handlers rather than 429s.
 	NoRateLimits bool
 }
@@ -120,7 +120,7 @@ var Flags = []Flag{
 	{"public-url", "", "address users reach the web app at, for links in mail; default: http:// plus --http-addr"},
 	{"renew-interval", time.Hour, "how often the domain lifecycle scan runs (renewals, expiry warnings, releases)"},
 	{"renew-ahead", 30 * 24 * time.Hour, "auto-renewing domains are renewed this long before they expire"},
-	{"api-rate-limits", true, "enforce the spec's per-key /v1 rate limits; turn off only to benchmark the API"},
+	{"api-rate-limits", true, "enforce the rate limits of /api and /v1 (per account: 100 checks, 20 registrations, 50 DNS changes a minute; per visitor network: 60 checks a minute); turn off only to benchmark the API"},
 	{"log-format", "text", "log format: text or json"},
 	{"log-level", "info", "log level: debug, info, warn, error"},
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/dbtest"
 )
 
@@ -390,7 +391,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 	for _, engine := range dbtest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			ts := start(t, engine)
+			// The matrix calls every operation many times for each account;
+			// the rate limits are proven elsewhere (ratelimit_test.go).
+			ts := startWith(t, engine, func(c *config.Config) { c.NoRateLimits = true })
 
 			// Every operation of the document is classified, and every
 			// classified operation still exists.
