@@ -173,9 +173,10 @@ func (v *v1) idempotent(ctx huma.Context, next func(huma.Context)) {
 		if errors.Is(err, idempotency.ErrReused) {
 			p.Code = sdk.CodeIdempotencyKeyReused
 		}
-		if errors.Is(err, idempotency.ErrInProgress) {
+		var busy *idempotency.InProgressError
+		if errors.As(err, &busy) {
 			p.Code = sdk.CodeIdempotencyInProgress
-			p.headers = http.Header{"Retry-After": {"1"}}
+			p.headers = http.Header{"Retry-After": {strconv.Itoa(ratelimit.CeilSeconds(busy.RetryAfter))}}
 		}
 		writeProblem(ctx, p)
 		return
@@ -188,6 +189,12 @@ func (v *v1) idempotent(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 
+	// The claim is renewed while the request runs; a process that dies
+	// frees the key within idempotency.Lease.
+	release := v.requests.Hold(ctx.Context(), u.ID, key, func(err error) {
+		logger(ctx.Context()).Warn("idempotency: renew claim", "err", err)
+	})
+	defer release()
 	rec := &recordingContext{humaContext: ctx, body: bytes.NewReader(body)}
 	finished := false
 	defer func() {
