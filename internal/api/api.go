@@ -17,6 +17,7 @@ import (
 	"github.com/nameport/nameport/internal/idempotency"
 	"github.com/nameport/nameport/internal/jobs"
 	"github.com/nameport/nameport/internal/notify"
+	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
 	"github.com/nameport/nameport/internal/settings"
 	"github.com/nameport/nameport/internal/stats"
@@ -46,8 +47,9 @@ type Services struct {
 	Audit *audit.Service
 	// Stats are the figures of the admin Statistics tab.
 	Stats *stats.Service
-	// RateLimits of /v1; zero means DefaultRateLimits.
-	RateLimits RateLimits
+	// RateLimits is the one rate-limit policy of /api and /v1; nil means
+	// ratelimit.DefaultLimits.
+	RateLimits *ratelimit.Policy
 }
 
 // New registers every operation on r and serves the OpenAPI document at
@@ -67,15 +69,19 @@ func New(r chi.Router, svc Services) huma.API {
 
 // addRoutes is the route table: one call per area.
 func addRoutes(a huma.API, svc Services) {
+	if svc.RateLimits == nil {
+		svc.RateLimits = ratelimit.NewPolicy(ratelimit.DefaultLimits, nil)
+	}
 	addAuthRoutes(a, svc.Accounts)
 	addPasswordRoutes(a, svc.Accounts)
 	addPasswordResetRoutes(a, svc.Accounts)
 	addRegistrarRoutes(a, svc.Accounts)
-	addDomainRoutes(a, svc.Accounts, svc.Domains, svc.Wallets)
+	addDomainRoutes(a, svc.Accounts, svc.Domains, svc.Wallets, svc.RateLimits)
 	addWalletRoutes(a, svc.Accounts, svc.Wallets)
+	addDepositRoutes(a, svc.Accounts, svc.Wallets, svc.Settings)
 	addPaymentRoutes(a, svc.Accounts, svc.Wallets)
-	addCatalogRoutes(a, svc.Accounts, svc.Catalog, svc.Audit)
-	addDNSRoutes(a, svc.Accounts, svc.Domains, svc.Catalog, svc.Records)
+	addCatalogRoutes(a, svc.Accounts, svc.Catalog, svc.Audit, svc.RateLimits)
+	addDNSRoutes(a, svc.Accounts, svc.Domains, svc.Catalog, svc.Records, svc.RateLimits)
 	addNotifyRoutes(a, svc.Accounts, svc.Mail)
 	addJobRoutes(a, svc.Accounts, svc.Jobs)
 	addAdminUserRoutes(a, svc.Accounts, svc.Audit)

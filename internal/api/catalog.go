@@ -12,6 +12,7 @@ import (
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/sealer"
 	"github.com/nameport/nameport/pkg/money"
 )
@@ -397,15 +398,25 @@ type BulkOutput struct {
 	}]
 }
 
-func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Service, log *audit.Service) {
+func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Service, log *audit.Service,
+	limits *ratelimit.Policy) {
 	huma.Register(a, huma.Operation{
 		OperationID: "domains-check", Method: http.MethodGet, Path: "/api/domains/check", Tags: []string{"Catalog"},
-		Summary:     "Check a name's availability and price",
-		Description: "Tells whether a name can be registered and its yearly price for the caller (wholesale for a logged-in registrar).",
-		Errors:      []int{http.StatusUnprocessableEntity},
+		Summary: "Check a name's availability and price",
+		Description: "Tells whether a name can be registered and its yearly price for the caller (wholesale for a " +
+			"logged-in registrar). Counts against the account's 100 checks a minute (shared with /v1), or, for a " +
+			"visitor, 60 a minute per client network (IPv4 address, IPv6 /64).",
+		Errors: []int{http.StatusUnprocessableEntity, http.StatusTooManyRequests},
 	}, func(ctx context.Context, in *CheckInput) (*CheckOutput, error) {
 		u, err := optionalUser(ctx, accounts)
 		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		d := limits.Client(requestOf(ctx).client.IP, ratelimit.AnonymousChecks)
+		if u != nil {
+			d = limits.Account(u.ID, ratelimit.Checks)
+		}
+		if err := d.Err(); err != nil {
 			return nil, fail(ctx, err)
 		}
 		av, err := cat.Check(ctx, in.Name, in.Extension, buyerOf(u))

@@ -9,6 +9,7 @@ import (
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
 	"github.com/nameport/nameport/internal/zone"
 )
@@ -106,7 +107,15 @@ func toPlanBody(p zone.Plan) planBody {
 	return planBody{Add: toRecordBodies(p.Add), Change: toRecordBodies(p.Change), Remove: toRecordBodies(p.Remove), Unchanged: p.Unchanged}
 }
 
-func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.Service, cat *catalog.Service, records *zone.Service) {
+func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.Service, cat *catalog.Service,
+	records *zone.Service, limits *ratelimit.Policy) {
+	ownedBy := func(ctx context.Context, u *account.User, id int64) (zone.Domain, error) {
+		d, err := domains.Get(ctx, u.ID, id)
+		if err != nil {
+			return zone.Domain{}, err
+		}
+		return zone.Domain{ID: d.ID, Name: d.Name, Extension: d.Extension}, nil
+	}
 	// owned returns the caller's domain id as the zone service knows it;
 	// another account's id is not found.
 	owned := func(ctx context.Context, id int64) (zone.Domain, error) {
@@ -114,15 +123,19 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		if err != nil {
 			return zone.Domain{}, err
 		}
-		d, err := domains.Get(ctx, u.ID, id)
+		return ownedBy(ctx, u, id)
+	}
+	// editable is owned, for changes: counted against the account's DNS
+	// limit (shared with /v1), and the extension must allow DNS management.
+	editable := func(ctx context.Context, id int64) (zone.Domain, error) {
+		u, err := currentUser(ctx, accounts)
 		if err != nil {
 			return zone.Domain{}, err
 		}
-		return zone.Domain{ID: d.ID, Name: d.Name, Extension: d.Extension}, nil
-	}
-	// editable is owned, for changes: the extension must allow DNS management.
-	editable := func(ctx context.Context, id int64) (zone.Domain, error) {
-		d, err := owned(ctx, id)
+		if err := limits.Account(u.ID, ratelimit.DNSChanges).Err(); err != nil {
+			return zone.Domain{}, err
+		}
+		d, err := ownedBy(ctx, u, id)
 		if err != nil {
 			return d, err
 		}
@@ -152,7 +165,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 	huma.Register(a, huma.Operation{
 		OperationID: "dns-create", Method: http.MethodPost, Path: "/api/domains/{id}/dns", Tags: tags,
 		Summary: "Add a DNS record", DefaultStatus: http.StatusCreated,
-		Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity),
+		Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests),
 	}, func(ctx context.Context, in *RecordCreateInput) (*RecordOutput, error) {
 		d, err := editable(ctx, in.ID)
 		if err != nil {
@@ -167,7 +180,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 
 	huma.Register(a, huma.Operation{
 		OperationID: "dns-update", Method: http.MethodPut, Path: "/api/domains/{id}/dns/{recordId}", Tags: tags,
-		Summary: "Change a DNS record", Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity),
+		Summary: "Change a DNS record", Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests),
 	}, func(ctx context.Context, in *RecordUpdateInput) (*RecordOutput, error) {
 		d, err := editable(ctx, in.ID)
 		if err != nil {
@@ -182,7 +195,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 
 	huma.Register(a, huma.Operation{
 		OperationID: "dns-delete", Method: http.MethodDelete, Path: "/api/domains/{id}/dns/{recordId}", Tags: tags,
-		Summary: "Delete a DNS record", Errors: errs,
+		Summary: "Delete a DNS record", Errors: append(errs, http.StatusTooManyRequests),
 	}, func(ctx context.Context, in *RecordIDInput) (*DoneOutput, error) {
 		d, err := editable(ctx, in.ID)
 		if err != nil {
@@ -229,7 +242,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		OperationID: "zone-import", Method: http.MethodPost, Path: "/api/domains/{id}/zone/import", Tags: tags,
 		Summary:     "Import a zone file",
 		Description: "Replaces the domain's records with the file's in one transaction and returns what changed.",
-		Errors:      append(errs, http.StatusUnprocessableEntity),
+		Errors:      append(errs, http.StatusUnprocessableEntity, http.StatusTooManyRequests),
 	}, func(ctx context.Context, in *ZoneImportInput) (*ZonePlanOutput, error) {
 		d, err := editable(ctx, in.ID)
 		if err != nil {

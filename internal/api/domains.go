@@ -10,6 +10,7 @@ import (
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
 	"github.com/nameport/nameport/pkg/money"
 )
@@ -93,17 +94,23 @@ type DomainGetOutput struct {
 	Body envelope[domainBody]
 }
 
-func addDomainRoutes(a huma.API, accounts *account.Service, domains *registration.Service, wallets *billing.Service) {
+func addDomainRoutes(a huma.API, accounts *account.Service, domains *registration.Service, wallets *billing.Service,
+	limits *ratelimit.Policy) {
 	huma.Register(a, huma.Operation{
 		OperationID: "domains-register", Method: http.MethodPost, Path: "/api/domains", Tags: []string{"Domains"},
 		Summary: "Register a domain",
 		Description: "Registers a name for the logged-in account and pays years × the yearly price from its wallet, " +
-			"priced on the server (wholesale for registrars).",
+			"priced on the server (wholesale for registrars). Counts against the account's 20 registrations a " +
+			"minute, shared with /v1.",
 		DefaultStatus: http.StatusCreated,
-		Errors:        []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusConflict, http.StatusUnprocessableEntity},
+		Errors: []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusConflict,
+			http.StatusUnprocessableEntity, http.StatusTooManyRequests},
 	}, func(ctx context.Context, in *RegisterDomainInput) (*RegisterDomainOutput, error) {
 		u, err := currentUser(ctx, accounts)
 		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		if err := limits.Account(u.ID, ratelimit.Registrations).Err(); err != nil {
 			return nil, fail(ctx, err)
 		}
 		b := in.Body

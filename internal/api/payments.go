@@ -15,7 +15,7 @@ import (
 )
 
 type paymentConfigBody struct {
-	Mode           string `json:"mode" enum:"stripe,demo" doc:"stripe when a Stripe key is configured; demo simulates card payments"`
+	Mode           string `json:"mode" enum:"stripe,demo,none" doc:"stripe when a Stripe key is configured; demo simulates card payments (demo payments); none: card payments are unavailable"`
 	PublishableKey string `json:"publishableKey" doc:"Stripe's publishable key for Stripe.js; empty in demo mode"`
 	TestMode       bool   `json:"testMode" doc:"Test payments through POST /api/payments/confirm-test are allowed"`
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/sdk"
 )
 
@@ -41,7 +42,7 @@ func asProblem(ctx context.Context, err error) *problemError {
 	p := newProblem(ctx, statusOf(code), code, clipMessage(apperr.Message(err)))
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.RetryAfter > 0 {
-		p.headers = http.Header{"Retry-After": {strconv.Itoa(ceilSeconds(ae.RetryAfter))}}
+		p.headers = http.Header{"Retry-After": {strconv.Itoa(ratelimit.CeilSeconds(ae.RetryAfter))}}
 	}
 	return p
 }

@@ -13,7 +13,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -24,19 +23,6 @@ import (
 	"github.com/nameport/nameport/sdk"
 )
 
-// RateLimits are the per-key limits of /v1 (spec section 9), counted over
-// Window.
-type RateLimits struct {
-	Window        time.Duration
-	Checks        int
-	Registrations int
-	DNS           int
-}
-
-// DefaultRateLimits are the spec's: per minute, 100 availability checks, 20
-// registrations and 50 DNS operations.
-var DefaultRateLimits = RateLimits{Window: time.Minute, Checks: 100, Registrations: 20, DNS: 50}
-
 // maxBodyBytes bounds request bodies (huma's default, which /api uses too).
 const maxBodyBytes = 1 << 20
 
@@ -44,28 +30,11 @@ const maxBodyBytes = 1 << 20
 type v1 struct {
 	api      huma.API
 	accounts *account.Service
-	limiter  *ratelimit.Limiter
-	limits   RateLimits
+	limits   *ratelimit.Policy
 	requests *idempotency.Store
 }
 
-// rateClass names the limit an operation counts against.
-type rateClass struct {
-	name  string
-	limit func(RateLimits) int
-	what  string // for the 429 message
-}
-
-var (
-	checksLimit        = &rateClass{"checks", func(l RateLimits) int { return l.Checks }, "availability checks"}
-	registrationsLimit = &rateClass{"registrations", func(l RateLimits) int { return l.Registrations }, "registrations"}
-	dnsLimit           = &rateClass{"dns", func(l RateLimits) int { return l.DNS }, "DNS operations"}
-)
-
-func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, limits RateLimits) *v1 {
-	if limits == (RateLimits{}) {
-		limits = DefaultRateLimits
-	}
+func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, limits *ratelimit.Policy) *v1 {
 	oapi := a.OpenAPI()
 	if oapi.Components.SecuritySchemes == nil {
 		oapi.Components.SecuritySchemes = map[string]*huma.SecurityScheme{}
@@ -76,8 +45,9 @@ func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, l
 		Description: "The same API key, as Authorization: Bearer KEY."}
 	oapi.Tags = append(oapi.Tags, &huma.Tag{Name: "Registrar API", Description: "/v1 is the registrar API, " +
 		"used by the Go SDK (github.com/nameport/nameport/sdk) and nameportctl. Authenticate with your API key as " +
-		"X-API-Key: KEY or Authorization: Bearer KEY; a web session does not work here. Rate limits per key: " +
-		"100 availability checks, 20 registrations and 50 DNS operations a minute; every answer carries " +
+		"X-API-Key: KEY or Authorization: Bearer KEY; a web session does not work here. Rate limits per account, " +
+		"shared with the web app's /api: 100 availability checks, 20 registrations and 50 DNS operations a " +
+		"minute; every answer carries " +
 		"RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, and a 429 says Retry-After (seconds). Send an " +
 		"Idempotency-Key with every POST and PUT: a retry with the same key and body returns the first answer " +
 		"(Idempotent-Replayed: true) without registering or charging again; the same key with another body is " +
@@ -85,13 +55,13 @@ func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, l
 		"unauthenticated, not_found, conflict, insufficient_funds, too_many_requests, idempotency_key_reused, " +
 		"idempotency_in_progress. Lists come a page at a time: pass nextCursor as cursor until it is absent. " +
 		"Money is in US dollars."})
-	return &v1{api: a, accounts: accounts, limiter: ratelimit.New(limits.Window, nil), limits: limits, requests: requests}
+	return &v1{api: a, accounts: accounts, limits: limits, requests: requests}
 }
 
 // registerV1 registers a /v1 operation: API-key authentication, its rate
 // limit (class may be nil), idempotency for POST and PUT, and errors as
 // problem details in the document.
-func registerV1[I, O any](v *v1, op huma.Operation, class *rateClass, handler func(context.Context, *I) (*O, error)) {
+func registerV1[I, O any](v *v1, op huma.Operation, class *ratelimit.Class, handler func(context.Context, *I) (*O, error)) {
 	op.Security = []map[string][]string{{"apiKey": {}}, {"bearer": {}}}
 	op.Middlewares = huma.Middlewares{v.authenticate}
 	if class != nil {
@@ -148,41 +118,24 @@ func (v *v1) authenticate(ctx huma.Context, next func(huma.Context)) {
 	next(huma.WithValue(ctx, keyUserKey{}, u))
 }
 
-// rateLimit counts the request against its key's limit of class and refuses
-// it, with Retry-After, when the limit is reached.
-func (v *v1) rateLimit(class *rateClass) func(huma.Context, func(huma.Context)) {
+// rateLimit counts the request against its account's limit of class (the
+// same count as the account's /api requests) and refuses it, with
+// Retry-After, when the limit is reached.
+func (v *v1) rateLimit(class *ratelimit.Class) func(huma.Context, func(huma.Context)) {
 	return func(ctx huma.Context, next func(huma.Context)) {
-		limit := class.limit(v.limits)
-		d := v.limiter.Allow(class.name+":"+strconv.FormatInt(keyUser(ctx.Context()).ID, 10), limit)
-		window := int(v.limits.Window.Seconds())
-		ctx.SetHeader("RateLimit-Policy", fmt.Sprintf("%d;w=%d", limit, window))
+		d := v.limits.Account(keyUser(ctx.Context()).ID, *class)
+		ctx.SetHeader("RateLimit-Policy", fmt.Sprintf("%d;w=%d", d.Limit, int(d.Window().Seconds())))
 		ctx.SetHeader("RateLimit-Limit", strconv.Itoa(d.Limit))
 		ctx.SetHeader("RateLimit-Remaining", strconv.Itoa(d.Remaining))
-		ctx.SetHeader("RateLimit-Reset", strconv.Itoa(ceilSeconds(d.Reset)))
-		if !d.Allowed {
-			wait := ceilSeconds(d.RetryAfter)
-			p := newProblem(ctx.Context(), http.StatusTooManyRequests, sdk.CodeTooManyRequests, fmt.Sprintf(
-				"Rate limit reached: %d %s per %s. Retry in %d seconds.", limit, class.what, windowText(v.limits.Window), wait))
-			p.headers = http.Header{"Retry-After": {strconv.Itoa(wait)}}
+		ctx.SetHeader("RateLimit-Reset", strconv.Itoa(ratelimit.CeilSeconds(d.Reset)))
+		if err := d.Err(); err != nil {
+			p := newProblem(ctx.Context(), http.StatusTooManyRequests, sdk.CodeTooManyRequests, apperr.Message(err))
+			p.headers = http.Header{"Retry-After": {strconv.Itoa(ratelimit.CeilSeconds(d.RetryAfter))}}
 			writeProblem(ctx, p)
 			return
 		}
 		next(ctx)
 	}
-}
-
-func windowText(w time.Duration) string {
-	if w == time.Minute {
-		return "minute"
-	}
-	return w.String()
-}
-
-func ceilSeconds(d time.Duration) int {
-	if d <= 0 {
-		return 0
-	}
-	return int((d + time.Second - 1) / time.Second)
 }
 
 // idempotent makes a POST or PUT with an Idempotency-Key safe to retry: the
@@ -220,9 +173,10 @@ func (v *v1) idempotent(ctx huma.Context, next func(huma.Context)) {
 		if errors.Is(err, idempotency.ErrReused) {
 			p.Code = sdk.CodeIdempotencyKeyReused
 		}
-		if errors.Is(err, idempotency.ErrInProgress) {
+		var busy *idempotency.InProgressError
+		if errors.As(err, &busy) {
 			p.Code = sdk.CodeIdempotencyInProgress
-			p.headers = http.Header{"Retry-After": {"1"}}
+			p.headers = http.Header{"Retry-After": {strconv.Itoa(ratelimit.CeilSeconds(busy.RetryAfter))}}
 		}
 		writeProblem(ctx, p)
 		return
@@ -235,6 +189,12 @@ func (v *v1) idempotent(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 
+	// The claim is renewed while the request runs; a process that dies
+	// frees the key within idempotency.Lease.
+	release := v.requests.Hold(ctx.Context(), u.ID, key, func(err error) {
+		logger(ctx.Context()).Warn("idempotency: renew claim", "err", err)
+	})
+	defer release()
 	rec := &recordingContext{humaContext: ctx, body: bytes.NewReader(body)}
 	finished := false
 	defer func() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
 	"github.com/nameport/nameport/internal/zone"
 	"github.com/nameport/nameport/sdk"
@@ -63,7 +64,7 @@ func addV1DNSRoutes(v *v1, domains *registration.Service, cat *catalog.Service, 
 	registerV1(v, huma.Operation{
 		OperationID: "v1-records-list", Method: http.MethodGet, Path: "/v1/domains/{domain}/records", Tags: tags,
 		Summary: "List a domain's DNS records", Errors: []int{http.StatusNotFound},
-	}, dnsLimit, func(ctx context.Context, in *V1DomainInput) (*V1RecordsOutput, error) {
+	}, &ratelimit.DNSChanges, func(ctx context.Context, in *V1DomainInput) (*V1RecordsOutput, error) {
 		d, err := owned(ctx, in.Domain)
 		if err != nil {
 			return nil, problem(ctx, err)
@@ -81,7 +82,7 @@ func addV1DNSRoutes(v *v1, domains *registration.Service, cat *catalog.Service, 
 		Description: "Replaces every record of the set's name and type with its values, in one change; " +
 			"values already there keep their record id. Returns the set.",
 		Errors: []int{http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity},
-	}, dnsLimit, func(ctx context.Context, in *V1RecordSetInput) (*V1RecordsOutput, error) {
+	}, &ratelimit.DNSChanges, func(ctx context.Context, in *V1RecordSetInput) (*V1RecordsOutput, error) {
 		d, err := editable(ctx, in.Domain)
 		if err != nil {
 			return nil, problem(ctx, err)
@@ -99,7 +100,7 @@ func addV1DNSRoutes(v *v1, domains *registration.Service, cat *catalog.Service, 
 		Summary: "Delete a record set", Description: "Removes every record of the name and type.",
 		DefaultStatus: http.StatusNoContent,
 		Errors:        []int{http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity},
-	}, dnsLimit, func(ctx context.Context, in *V1RecordSetDeleteInput) (*V1NoContentOutput, error) {
+	}, &ratelimit.DNSChanges, func(ctx context.Context, in *V1RecordSetDeleteInput) (*V1NoContentOutput, error) {
 		d, err := editable(ctx, in.Domain)
 		if err != nil {
 			return nil, problem(ctx, err)

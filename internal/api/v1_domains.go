@@ -9,6 +9,7 @@ import (
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
 	"github.com/nameport/nameport/internal/zone"
 	"github.com/nameport/nameport/pkg/money"
@@ -90,7 +91,7 @@ func addV1DomainRoutes(v *v1, domains *registration.Service, wallets *billing.Se
 		Summary:     "Check a domain's availability and price",
 		Description: "Whether the name can be registered, and its yearly price for your account (wholesale by tier).",
 		Errors:      []int{http.StatusUnprocessableEntity},
-	}, checksLimit, func(ctx context.Context, in *V1CheckInput) (*V1CheckOutput, error) {
+	}, &ratelimit.Checks, func(ctx context.Context, in *V1CheckInput) (*V1CheckOutput, error) {
 		u := keyUser(ctx)
 		label, ext, err := splitDomain(in.Body.Domain)
 		if err != nil {
@@ -112,7 +113,7 @@ func addV1DomainRoutes(v *v1, domains *registration.Service, wallets *billing.Se
 			"transaction. Name servers given become the domain's NS records.",
 		DefaultStatus: http.StatusCreated,
 		Errors:        []int{http.StatusPaymentRequired, http.StatusConflict, http.StatusUnprocessableEntity},
-	}, registrationsLimit, func(ctx context.Context, in *V1RegisterInput) (*V1RegisterOutput, error) {
+	}, &ratelimit.Registrations, func(ctx context.Context, in *V1RegisterInput) (*V1RegisterOutput, error) {
 		u := keyUser(ctx)
 		b := in.Body
 		label, ext, err := splitDomain(b.Domain)

@@ -110,10 +110,12 @@ func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Ser
 
 	huma.Register(a, huma.Operation{
 		OperationID: "wallet-deposit", Method: http.MethodPost, Path: "/api/wallet/deposit", Tags: []string{"Wallet"},
-		Summary:       "Add funds to my wallet",
-		Description:   "Without a payment provider (demo mode) the deposit completes at once; with one it stays pending until the provider confirms it.",
+		Summary: "Add funds to my wallet",
+		Description: "In demo mode the deposit completes at once; otherwise it stays pending until its payment " +
+			"is confirmed (by Stripe for a card, by an admin for a bank transfer). Without any payment method " +
+			"configured it is refused with 503 and nothing is recorded (see GET /api/wallet/deposit-options).",
 		DefaultStatus: http.StatusCreated,
-		Errors:        []int{http.StatusUnauthorized, http.StatusUnprocessableEntity},
+		Errors:        []int{http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
 	}, func(ctx context.Context, in *DepositInput) (*DepositOutput, error) {
 		u, err := currentUser(ctx, accounts)
 		if err != nil {

@@ -29,6 +29,8 @@ const (
 	ActionSettingCreate   = "setting.create"
 	ActionSettingUpdate   = "setting.update"
 	ActionSettingDelete   = "setting.delete"
+	ActionDepositConfirm  = "deposit.confirm"
+	ActionDepositReject   = "deposit.reject"
 )
 
 // Entry is one change to record. Before and After are marshalled to JSON;

@@ -84,24 +84,30 @@ type Transaction struct {
 
 // Options configure a Service.
 type Options struct {
-	// DepositsNeedConfirmation makes deposits pending until a payment
-	// provider confirms them (CompleteDeposit). Without a provider, deposits
-	// complete at once.
-	DepositsNeedConfirmation bool
-	// Stripe is the card payment provider; nil is demo mode. With it,
-	// deposits need confirmation and card deposits are paid through a
-	// PaymentIntent.
+	// DemoPayments makes deposits by methods that have no provider complete
+	// at once, without any payment (--demo, --demo-payments). Never for a
+	// server that takes real money: without it, a deposit needs Stripe (card)
+	// or an admin-enabled bank transfer, and is refused otherwise.
+	DemoPayments bool
+	// Stripe is the card payment provider; nil means none. With it, card
+	// deposits are paid through a PaymentIntent and stay pending until
+	// Stripe confirms them.
 	Stripe *Stripe
+	// BankTransfer reports whether an admin has enabled manual bank-transfer
+	// deposits (the bank_transfer payment gateway). Such deposits stay
+	// pending until an admin confirms them (ReviewDeposit). nil: never.
+	BankTransfer func(ctx context.Context) (bool, error)
 	// Now is the clock; tests inject their own.
 	Now func() time.Time
 }
 
 // Service manages wallets.
 type Service struct {
-	db      *db.DB
-	confirm bool
-	now     func() time.Time
-	stripe  *Stripe
+	db           *db.DB
+	demo         bool
+	now          func() time.Time
+	stripe       *Stripe
+	bankTransfer func(ctx context.Context) (bool, error)
 
 	// Notify sends deposit receipts; nil sends none.
 	Notify notify.Func
@@ -112,7 +118,7 @@ func NewService(d *db.DB, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{db: d, confirm: opts.DepositsNeedConfirmation || opts.Stripe != nil, now: opts.Now, stripe: opts.Stripe}
+	return &Service{db: d, demo: opts.DemoPayments, now: opts.Now, stripe: opts.Stripe, bankTransfer: opts.BankTransfer}
 }
 
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
@@ -183,9 +189,10 @@ func (s *Service) TransactionFor(ctx context.Context, userID, domainID int64) (*
 }
 
 // Deposit adds amountCents to the wallet of userID, paid by method. It
-// completes at once, or is pending until CompleteDeposit when deposits need
-// a payment provider's confirmation. Returns invalid for bad amounts or
-// methods.
+// completes at once in demo mode, or is pending until its payment is
+// confirmed: by Stripe for a card, by an admin for a bank transfer. Returns
+// invalid for bad amounts or methods, and unavailable when no payment
+// method is configured.
 func (s *Service) Deposit(ctx context.Context, userID, amountCents int64, method string) (*Transaction, Wallet, error) {
 	return s.DepositOnce(ctx, userID, amountCents, method, "")
 }
@@ -214,19 +221,23 @@ func (s *Service) DepositOnce(ctx context.Context, userID, amountCents int64, me
 	if !slices.Contains(PaymentMethods, method) {
 		return nil, Wallet{}, apperr.New(apperr.Invalid, "Payment method must be one of credit_card, paypal, bank_transfer, upi")
 	}
-	t := &Transaction{UserID: userID, Type: TypeDeposit, AmountCents: amountCents, Status: StatusCompleted,
-		PaymentMethod: method, Description: "Deposit by " + methodLabel(method), CreatedAt: s.clock()}
-	if s.confirm {
-		t.Status = StatusPending
-	}
 	hash := fmt.Sprintf("%d|%s", amountCents, method)
 	if key != "" {
 		if t, w, err := s.replayDeposit(ctx, userID, key, hash); t != nil || err != nil {
 			return t, w, err
 		}
 	}
+	route, err := s.depositRoute(ctx, method)
+	if err != nil {
+		return nil, Wallet{}, err
+	}
+	t := &Transaction{UserID: userID, Type: TypeDeposit, AmountCents: amountCents, Status: StatusCompleted,
+		PaymentMethod: method, Description: "Deposit by " + methodLabel(method), CreatedAt: s.clock()}
+	if route != routeInstant {
+		t.Status = StatusPending
+	}
 	var w Wallet
-	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if err := s.ensureWallet(ctx, tx, userID); err != nil {
 			return err
 		}
@@ -258,7 +269,7 @@ func (s *Service) DepositOnce(ctx context.Context, userID, amountCents int64, me
 	if err != nil {
 		return nil, Wallet{}, fmt.Errorf("billing: deposit %s for %d: %w", Dollars(amountCents), userID, err)
 	}
-	if s.stripe != nil && t.Status == StatusPending && method == "credit_card" {
+	if route == routeCard {
 		if err := s.startCardPayment(ctx, t); err != nil {
 			return nil, Wallet{}, err
 		}
@@ -300,32 +311,45 @@ func methodLabel(method string) string {
 // deposit and conflict for one that failed.
 func (s *Service) CompleteDeposit(ctx context.Context, transactionID int64) error {
 	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		t := new(Transaction)
-		if err := tx.NewSelect().Model(t).Where("id = ?", transactionID).Where("type = ?", TypeDeposit).Scan(ctx); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return apperr.New(apperr.NotFound, "Deposit not found")
-			}
-			return err
-		}
-		// The status guard makes a second confirmation a no-op, even when
-		// two arrive at once.
-		res, err := tx.NewUpdate().Model(t).Set("status = ?", StatusCompleted).
-			Where("id = ?", t.ID).Where("status = ?", StatusPending).Exec(ctx)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			if t.Status == StatusFailed {
-				return apperr.New(apperr.Conflict, "This deposit failed and cannot be completed")
-			}
-			return nil
-		}
-		return s.credit(ctx, tx, t.UserID, t.AmountCents)
+		_, _, err := s.completeDeposit(ctx, tx, transactionID)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("billing: complete deposit %d: %w", transactionID, err)
 	}
 	return nil
+}
+
+// completeDeposit completes pending deposit transactionID inside tx and
+// credits its wallet; completed reports whether this call did it (false:
+// it had completed before).
+func (s *Service) completeDeposit(ctx context.Context, tx *db.Tx, transactionID int64) (t *Transaction, completed bool, err error) {
+	t = new(Transaction)
+	if err := tx.NewSelect().Model(t).Where("id = ?", transactionID).Where("type = ?", TypeDeposit).Scan(ctx); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, false, apperr.New(apperr.NotFound, "Deposit not found")
+		}
+		return nil, false, err
+	}
+	// The status guard makes a second confirmation a no-op, even when two
+	// arrive at once.
+	res, err := tx.NewUpdate().Model((*Transaction)(nil)).Set("status = ?", StatusCompleted).
+		Where("id = ?", t.ID).Where("status = ?", StatusPending).Exec(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		// Decided meanwhile, perhaps by a concurrent call: read what it is.
+		if err := tx.NewSelect().Model(t).Where("id = ?", t.ID).Scan(ctx); err != nil {
+			return nil, false, err
+		}
+		if t.Status == StatusFailed {
+			return nil, false, apperr.New(apperr.Conflict, "This deposit failed and cannot be completed")
+		}
+		return t, false, nil
+	}
+	t.Status = StatusCompleted
+	return t, true, s.credit(ctx, tx, t.UserID, t.AmountCents)
 }
 
 func (s *Service) ensureWallet(ctx context.Context, tx *db.Tx, userID int64) error {

@@ -20,7 +20,8 @@ import (
 // Payment modes.
 const (
 	ModeStripe = "stripe" // a Stripe secret key is configured
-	ModeDemo   = "demo"   // no provider: deposits complete at once, card payments are simulated
+	ModeDemo   = "demo"   // demo payments: card payments are simulated
+	ModeNone   = "none"   // no provider and no demo: card payments are refused
 )
 
 // Statuses of a payment intent (Stripe's words, plus failed for an intent
@@ -58,12 +59,15 @@ type Intent struct {
 	ClientSecret string `bun:"-"`
 }
 
-// PaymentMode is ModeStripe or ModeDemo.
+// PaymentMode is how card payments run: ModeStripe, ModeDemo or ModeNone.
 func (s *Service) PaymentMode() string {
-	if s.stripe != nil {
+	switch {
+	case s.stripe != nil:
 		return ModeStripe
+	case s.demo:
+		return ModeDemo
 	}
-	return ModeDemo
+	return ModeNone
 }
 
 // PublishableKey is Stripe's publishable key for the web app; empty in demo
@@ -77,10 +81,13 @@ func (s *Service) PublishableKey() string {
 
 // CreatePaymentIntent starts a card payment of amountCents by userID for
 // description. metadata goes to the provider with user_id added. Returns
-// invalid for amounts outside $0.50–$10,000.00 or oversized metadata.
+// invalid for amounts outside $0.50–$10,000.00 or oversized metadata, and
+// unavailable without Stripe outside demo mode.
 func (s *Service) CreatePaymentIntent(ctx context.Context, userID, amountCents int64, description string,
 	metadata map[string]string) (*Intent, error) {
 	switch {
+	case s.PaymentMode() == ModeNone:
+		return nil, apperr.New(apperr.Unavailable, "Card payments are not configured on this server")
 	case amountCents <= 0:
 		return nil, apperr.New(apperr.Invalid, "Amount must be greater than 0")
 	case amountCents < MinPaymentCents:
@@ -268,6 +275,9 @@ func (s *Service) ConfirmTestPayment(ctx context.Context, userID int64, ref, car
 	if s.stripe != nil && !s.stripe.TestMode() {
 		return PaymentOutcome{}, apperr.New(apperr.Forbidden, "Test payments are not available with a live Stripe key")
 	}
+	if s.PaymentMode() == ModeNone {
+		return PaymentOutcome{}, apperr.New(apperr.Unavailable, "Card payments are not configured on this server")
+	}
 	in := new(Intent)
 	err := s.db.Bun.NewSelect().Model(in).Where("id = ?", IntentID(strings.TrimSpace(ref))).Where("user_id = ?", userID).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -300,4 +310,9 @@ func (s *Service) ConfirmTestPayment(ctx context.Context, userID int64, ref, car
 
 // TestPaymentsAllowed reports whether ConfirmTestPayment may run: in demo
 // mode, and with a Stripe test key.
-func (s *Service) TestPaymentsAllowed() bool { return s.stripe == nil || s.stripe.TestMode() }
+func (s *Service) TestPaymentsAllowed() bool {
+	if s.stripe == nil {
+		return s.demo
+	}
+	return s.stripe.TestMode()
+}

@@ -59,7 +59,7 @@ func count(t *testing.T, d *db.DB, query string, args ...any) int {
 func TestDemoPayments(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		s := billing.NewService(d, billing.Options{})
+		s := billing.NewService(d, billing.Options{DemoPayments: true})
 		ctx := context.Background()
 		alice, bob := user(t, d, "alice"), user(t, d, "bob")
 		require.Equal(t, billing.ModeDemo, s.PaymentMode())
@@ -236,8 +236,14 @@ func TestStripeDepositFailsByWebhook(t *testing.T) {
 		require.Equal(t, int64(4000), w.BalanceCents)
 		audit(t, s)
 
+		// Only cards go through Stripe: PayPal has no provider here.
+		_, _, err = s.Deposit(ctx, alice, 1000, "paypal")
+		require.Equal(t, apperr.Invalid, apperr.Code(err))
+		require.Equal(t, "Deposits by PayPal are not available. Please choose credit card.", apperr.Message(err))
+
 		// FailDeposit on its own: pending → failed, completed → conflict.
-		tx3, _, err := s.Deposit(ctx, alice, 1000, "paypal")
+		manual := billing.NewService(d, billing.Options{BankTransfer: bankTransferOn})
+		tx3, _, err := manual.Deposit(ctx, alice, 1000, "bank_transfer")
 		require.NoError(t, err)
 		require.Equal(t, billing.StatusPending, tx3.Status)
 		require.Empty(t, tx3.ProviderRef, "only card deposits go through Stripe")

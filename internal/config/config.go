@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,6 +33,12 @@ type Config struct {
 	DataDir     string
 	Roles       []string
 	Demo        bool
+	// DemoPayments makes deposits complete at once without any payment, for
+	// methods with no provider configured (--demo-payments; --demo sets
+	// it). Without it a deposit needs Stripe or an admin-enabled bank
+	// transfer. Kept apart from Demo so that tests can run demo payments
+	// without the demo catalog and accounts.
+	DemoPayments bool
 	// Migrate applies pending migrations at start.
 	Migrate bool
 	// Secret is the server secret (hex, 32 bytes) that encrypts API keys at
@@ -79,8 +86,8 @@ type Config struct {
 
 	LogFormat string
 	LogLevel  string
-	// Stripe: the card payment provider. Without a secret key, payments run
-	// in demo mode (deposits complete at once, card payments are simulated).
+	// Stripe: the card payment provider. Without a secret key, card
+	// payments are simulated with DemoPayments and refused otherwise.
 	StripeSecretKey      string
 	StripePublishableKey string
 	StripeWebhookSecret  string
@@ -95,10 +102,10 @@ type Config struct {
 	// long before expiry auto-renewing domains are renewed.
 	RenewInterval time.Duration
 	RenewAhead    time.Duration
-	// RateLimitWindow is the span the /v1 rate limits count over: a minute
+	// RateLimitWindow is the span the rate limits count over: a minute
 	// (the spec's limits are per minute). Tests shorten it; no flag.
 	RateLimitWindow time.Duration
-	// NoRateLimits lifts the /v1 limits (--api-rate-limits=false), so a
+	// NoRateLimits lifts the /api and /v1 limits (--api-rate-limits=false), so a
 	// benchmark measures the handlers rather than 429s.
 	NoRateLimits bool
 }
@@ -125,7 +132,8 @@ var Flags = []Flag{
 	{"database-url", "sqlite://./data/nameport.db", "sqlite://PATH or postgres://USER@HOST:PORT/DB"},
 	{"data-dir", "./data", "directory for the SQLite file and the generated server secret"},
 	{"roles", "api,dns,worker", "roles this process runs: api, dns, worker"},
-	{"demo", false, "load demo data (demo accounts) at start"},
+	{"demo", false, "load demo data (demo accounts and catalog) at start; implies --demo-payments unless that is set"},
+	{"demo-payments", false, "deposits complete at once without payment for methods without a provider (never in production); without it deposits need Stripe or an admin-enabled bank transfer"},
 	{"migrate", true, "apply database migrations at start"},
 	{"secret", "", "server secret, 64 hex characters; default: read or create DATA_DIR/secret.key"},
 	{"session-ttl", 7 * 24 * time.Hour, "how long a login session lasts without use"},
@@ -146,7 +154,7 @@ var Flags = []Flag{
 	{"dns-tcp-max-conns-per-client", 16, "most DNS-over-TCP connections open at once from one client (IPv4 address, IPv6 /64); 0: no limit"},
 	{"dns-tcp-idle-timeout", 5 * time.Second, "a DNS-over-TCP connection is closed after this long without a query (RFC 7766: a few seconds)"},
 	{"metrics-allow", "127.0.0.0/8,::1", "clients allowed to read /metrics (by TCP peer address, never X-Forwarded-For), comma separated addresses or prefixes; others get 403"},
-	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: payments run in demo mode"},
+	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: no card payments (simulated with --demo-payments)"},
 	{"stripe-publishable-key", "", "Stripe publishable key (pk_...) for Stripe.js in the web app"},
 	{"stripe-webhook-secret", "", "signing secret (whsec_...) of the Stripe webhook endpoint /api/webhooks/stripe"},
 	{"stripe-api-url", "", "Stripe API base URL override, e.g. a stripe-mock address; empty: api.stripe.com"},
@@ -155,7 +163,7 @@ var Flags = []Flag{
 	{"public-url", "", "address users reach the web app at, for links in mail; default: http:// plus --http-addr"},
 	{"renew-interval", time.Hour, "how often the domain lifecycle scan runs (renewals, expiry warnings, releases)"},
 	{"renew-ahead", 30 * 24 * time.Hour, "auto-renewing domains are renewed this long before they expire"},
-	{"api-rate-limits", true, "enforce the spec's per-key /v1 rate limits; turn off only to benchmark the API"},
+	{"api-rate-limits", true, "enforce the rate limits of /api and /v1 (per account: 100 checks, 20 registrations, 50 DNS changes a minute; per visitor network: 60 checks a minute); turn off only to benchmark the API"},
 	{"log-format", "text", "log format: text or json"},
 	{"log-level", "info", "log level: debug, info, warn, error"},
 }
@@ -224,6 +232,13 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	}
 	c.RenewInterval, c.RenewAhead = v.GetDuration("renew-interval"), v.GetDuration("renew-ahead")
 	c.NoRateLimits = !v.GetBool("api-rate-limits")
+	// --demo implies demo payments unless --demo-payments says otherwise
+	// (a demo catalog with real payment rules, as the end-to-end tests of
+	// the other payment modes run).
+	c.DemoPayments = c.Demo
+	if explicitlySet(v, fs, "demo-payments") {
+		c.DemoPayments = v.GetBool("demo-payments")
+	}
 	if c.RenewInterval <= 0 || c.RenewAhead <= 0 {
 		return Config{}, errors.New("config: --renew-interval and --renew-ahead must be positive")
 	}
@@ -311,6 +326,19 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 		}
 	}
 	return c, c.validate()
+}
+
+// explicitlySet reports whether name was given as a flag, an environment
+// variable or in the config file, rather than left at its default (viper's
+// IsSet counts defaults).
+func explicitlySet(v *viper.Viper, fs *pflag.FlagSet, name string) bool {
+	if fs != nil && fs.Lookup(name) != nil && fs.Changed(name) {
+		return true
+	}
+	if _, ok := os.LookupEnv("NAMEPORT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))); ok {
+		return true
+	}
+	return v.InConfig(name)
 }
 
 func splitList(s string) []string {

@@ -127,3 +127,30 @@ func TestConnectionSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestDemoPayments: only --demo or --demo-payments make deposits free; a
+// server without either takes real payments.
+func TestDemoPayments(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, tt := range []struct {
+		args []string
+		env  string
+		want bool
+	}{
+		{nil, "", false},
+		{[]string{"--demo"}, "", true},
+		{[]string{"--demo-payments"}, "", true},
+		{[]string{"--demo", "--demo-payments=false"}, "", false},
+		{[]string{"--demo"}, "false", false},
+		{nil, "true", true},
+	} {
+		if tt.env != "" {
+			t.Setenv("NAMEPORT_DEMO_PAYMENTS", tt.env)
+		} else {
+			os.Unsetenv("NAMEPORT_DEMO_PAYMENTS")
+		}
+		cfg, err := config.Load(flags(t, tt.args...), "")
+		require.NoError(t, err)
+		require.Equal(t, tt.want, cfg.DemoPayments, "%v env %q", tt.args, tt.env)
+	}
+}

@@ -22,6 +22,9 @@ type Decision struct {
 	Reset time.Duration
 	// RetryAfter is how long a refused client must wait.
 	RetryAfter time.Duration
+
+	class  Class         // set by a Policy
+	window time.Duration // set by a Policy
 }
 
 // Limiter counts requests per key.

@@ -58,7 +58,7 @@ func setupLifecycle(t *testing.T, d *db.DB) *lifecycle {
 	require.NoError(t, err)
 	require.NoError(t, cat.Load(context.Background()))
 	require.NoError(t, cat.SeedDemo(context.Background()))
-	bill := billing.NewService(d, billing.Options{Now: l.now})
+	bill := billing.NewService(d, billing.Options{DemoPayments: true, Now: l.now})
 	reg := registration.NewService(d, cat, bill, l.now)
 	reg.Notify = func(_ context.Context, _ *db.Tx, m notify.Message) error {
 		l.mu.Lock()

@@ -35,7 +35,7 @@ func setup(t *testing.T, d *db.DB) bundle {
 	require.NoError(t, err)
 	require.NoError(t, cat.Load(context.Background()))
 	require.NoError(t, cat.SeedDemo(context.Background()))
-	bill := billing.NewService(d, billing.Options{Now: clock})
+	bill := billing.NewService(d, billing.Options{DemoPayments: true, Now: clock})
 	return bundle{db: d, catalog: cat, billing: bill, reg: registration.NewService(d, cat, bill, clock), now: now}
 }
 

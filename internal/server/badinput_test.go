@@ -505,6 +505,7 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 	alice := signedUp(t, ts, "alice", "user")
 	r = alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 100, "paymentMethod": "paypal"})
 	require.Equal(t, true, r.body["success"], r.raw)
+	depositID := strconv.FormatInt(int64(data(t, r)["transaction"].(map[string]any)["id"].(float64)), 10)
 	r = alice.do("POST", "/api/domains", map[string]any{"name": "alice-site", "extension": ".inf.nz", "years": 1})
 	require.True(t, r.status < 300, r.raw)
 	domID := strconv.FormatInt(int64(data(t, r)["domain"].(map[string]any)["id"].(float64)), 10)
@@ -536,7 +537,11 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"auth-reset-password": {caller: "visitor", body: map[string]any{"token": "not-a-token", "newPassword": "secret9",
 				"confirmPassword": "secret9"}},
 			"registrar-api-key-rotate": {caller: "user"},
-			"admin-users-update":       {caller: "admin", params: map[string]string{"id": aliceID}, body: map[string]any{"disabled": false}, ok: http.StatusOK},
+			// A demo deposit, which no admin reviews: never ok, and the
+			// sweep proves bad ids change nothing either.
+			"admin-deposit-confirm": {caller: "admin", params: map[string]string{"id": depositID}},
+			"admin-deposit-reject":  {caller: "admin", params: map[string]string{"id": depositID}},
+			"admin-users-update":    {caller: "admin", params: map[string]string{"id": aliceID}, body: map[string]any{"disabled": false}, ok: http.StatusOK},
 			"extensions-create": {caller: "admin", body: map[string]any{"extension": ".orgn.uk", "description": "Organisations",
 				"basePrice": 8}, free: []string{"description", "verificationInstructions", "dnsApiKey", "dnsApiSecret", "dnsZoneId", "verificationDocuments"},
 				ok: http.StatusCreated},

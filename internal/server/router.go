@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -23,6 +22,7 @@ import (
 	"github.com/nameport/nameport/internal/connlimit"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dnsserver"
+	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/web"
 )
 
@@ -68,17 +68,16 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 	r.Handle("/metrics", onlyFrom(cfg.MetricsAllow, m.handler()))
 
 	if cfg.HasRole(config.RoleAPI) {
-		limits := api.DefaultRateLimits
+		limits := ratelimit.DefaultLimits
 		if cfg.RateLimitWindow > 0 {
 			limits.Window = cfg.RateLimitWindow
 		}
 		if cfg.NoRateLimits {
-			// Still counted, so a benchmark pays what production pays.
-			limits.Checks, limits.Registrations, limits.DNS = math.MaxInt32, math.MaxInt32, math.MaxInt32
+			limits = limits.Unlimited()
 		}
 		api.New(r, api.Services{Accounts: svc.Accounts, Domains: svc.Domains, Wallets: svc.Wallets, Catalog: svc.Catalog,
 			Records: svc.Records, Requests: svc.Requests, Jobs: svc.Jobs, Mail: svc.Mail, Settings: svc.Settings,
-			Audit: svc.Audit, Stats: svc.Stats, RateLimits: limits})
+			Audit: svc.Audit, Stats: svc.Stats, RateLimits: ratelimit.NewPolicy(limits, nil)})
 		if jobsUI != nil {
 			// River's UI reads its own bodies; bound them as huma bounds ours.
 			admins := r.With(api.RequireAdminPage(svc.Accounts), middleware.RequestSize(1<<20))

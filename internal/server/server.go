@@ -78,9 +78,14 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
-	wallets := billing.NewService(d, billing.Options{Stripe: billing.NewStripe(billing.StripeConfig{
-		SecretKey: cfg.StripeSecretKey, PublishableKey: cfg.StripePublishableKey,
-		WebhookSecret: cfg.StripeWebhookSecret, APIURL: cfg.StripeAPIURL})})
+	wallets := billing.NewService(d, billing.Options{DemoPayments: cfg.DemoPayments,
+		Stripe: billing.NewStripe(billing.StripeConfig{
+			SecretKey: cfg.StripeSecretKey, PublishableKey: cfg.StripePublishableKey,
+			WebhookSecret: cfg.StripeWebhookSecret, APIURL: cfg.StripeAPIURL}),
+		BankTransfer: func(ctx context.Context) (bool, error) {
+			bank, err := siteSettings.BankTransfer(ctx)
+			return bank != nil, err
+		}})
 	// Mail leaves in the transaction of what it reports.
 	wallets.Notify = notify.Enqueue
 	domains := registration.NewService(d, cat, wallets, nil)
@@ -130,6 +135,9 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		if err := seedDemo(ctx, svc, logger); err != nil {
 			return fmt.Errorf("server: demo data: %w", err)
 		}
+	}
+	if err := logPaymentMode(ctx, svc.Wallets, logger); err != nil {
+		return err
 	}
 	// Admin changes on other nodes reach this one within a second.
 	watchCtx, stopWatching := context.WithCancel(ctx)
@@ -236,5 +244,25 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		return err
 	}
 	logger.Info("stopped")
+	return nil
+}
+
+// logPaymentMode says at start how this server takes money, loudly when it
+// takes none for real.
+func logPaymentMode(ctx context.Context, wallets *billing.Service, logger *slog.Logger) error {
+	o, err := wallets.DepositOptions(ctx)
+	if err != nil {
+		return err
+	}
+	switch o.Mode {
+	case billing.DepositModeDemo:
+		logger.Warn("payments: demo mode, deposits complete at once without payment", "mode", o.Mode,
+			"methods", o.Methods, "instant", o.Instant)
+	case billing.DepositModeNone:
+		logger.Warn("payments: no payment method is configured, deposits are refused "+
+			"(set --stripe-secret-key or enable the bank transfer gateway)", "mode", o.Mode)
+	default:
+		logger.Info("payments", "mode", o.Mode, "methods", o.Methods)
+	}
 	return nil
 }

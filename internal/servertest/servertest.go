@@ -37,7 +37,9 @@ func (s *Server) Logs() string { return s.logs.String() }
 func (s *Server) Stop() error { return s.stop() }
 
 // Start runs a server on a fresh database of engine until t ends. edit, when
-// not nil, changes the configuration first. The server's log is shown when
+// not nil, changes the configuration first. The server runs demo payments
+// (deposits complete at once, as most tests need money to spend); a test of
+// production payments sets DemoPayments to false. The server's log is shown when
 // the test fails.
 func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 	t.Helper()
@@ -50,6 +52,7 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 		// Parallel tests on a busy machine would otherwise see 503s from the
 		// password hash pool; its own test sets a short wait.
 		PasswordHashWait: time.Minute,
+		DemoPayments:     true,
 	}
 	if edit != nil {
 		edit(&cfg)

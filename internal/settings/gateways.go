@@ -1,7 +1,11 @@
 package settings
 
 import (
+	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -164,4 +168,40 @@ func (s *Service) maskGateways(stored string) (string, error) {
 		return "", err
 	}
 	return string(out), nil
+}
+
+// BankTransfer is the enabled bank_transfer gateway: the account customers
+// send a manual deposit to. None of its fields is secret.
+type BankTransfer struct {
+	AccountName   string
+	AccountNumber string
+	BankName      string
+	RoutingNumber string
+	Instructions  string
+}
+
+// BankTransfer returns the bank_transfer gateway when an admin has enabled
+// it, nil otherwise (none configured, or a stored list that does not parse).
+func (s *Service) BankTransfer(ctx context.Context) (*BankTransfer, error) {
+	var value string
+	err := s.db.Bun.NewSelect().Model((*Setting)(nil)).Column("value").Where("key = ?", GatewaysKey).Scan(ctx, &value)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("settings: bank transfer gateway: %w", err)
+	}
+	list, err := parseGateways(value)
+	if err != nil {
+		return nil, nil
+	}
+	for _, g := range list {
+		if active, _ := g["active"].(bool); !active || g.id() != "bank_transfer" || len(g.missingRequired()) > 0 {
+			continue
+		}
+		field := func(name string) string { v, _ := g.settings()[name].(string); return strings.TrimSpace(v) }
+		return &BankTransfer{AccountName: field("account_name"), AccountNumber: field("account_number"),
+			BankName: field("bank_name"), RoutingNumber: field("routing_number"), Instructions: field("instructions")}, nil
+	}
+	return nil, nil
 }

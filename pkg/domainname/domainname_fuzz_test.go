@@ -25,6 +25,7 @@ func FuzzNormalizeLabel(f *testing.F) {
 		"example", "  Example  ", "EXAMPLE", "a", "a--b", "-a", "a-", "xn--bcher-kva", strings.Repeat("a", 63),
 		strings.Repeat("a", 64), " " + strings.Repeat("A", 63) + "\t", "under_score", "dot.ted", "ünicode",
 		"\u212Aelvin", "\u0130stanbul", "\xff\xfe", "\u00a0nbsp\u00a0", "emoji😀", "", " ",
+		"xn--zz", "xn--80ak6aa92e", "XN--PPLE-43D", "ab--cd", "xn--fiqs8s",
 	} {
 		f.Add(seed)
 	}

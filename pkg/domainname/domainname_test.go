@@ -23,6 +23,17 @@ func TestCheckLabel(t *testing.T) {
 		{"has space", domainname.Characters}, {"dot.ted", domainname.Characters}, {"under_score", domainname.Characters},
 		{"ünicode", domainname.Characters}, {"emoji😀", domainname.Characters}, {"semi;colon", domainname.Characters},
 		{"' OR 1=1 --", domainname.Characters},
+
+		// Hyphens in the third and fourth places belong to encodings (RFC 5891).
+		{"ab--cd", domainname.Characters}, {"AB--CD", domainname.Characters}, {"a---b", domainname.Characters}, {"a--b-c", nil}, {"abc--d", nil},
+		// Internationalized labels: valid IDNA 2008, one script, no look-alikes.
+		{"xn--bcher-kva", nil}, {"XN--BCHER-KVA", nil}, {"xn--mnchen-3ya", nil}, {"xn--fiqs8s", nil},
+		{"xn--nxasmq6b", nil}, {"xn--wgv71a119e", nil}, // Greek βόλοσ; Japanese 日本語
+		{"xn--zz", domainname.Punycode}, {"xn--", domainname.Characters}, {"xn--a", domainname.Punycode},
+		{"xn--abc", domainname.Punycode},
+		{"xn--bcher-kva-", domainname.Characters},
+		{"xn--80ak6aa92e", domainname.MixedScripts}, // Cyrillic "аррӏе" imitating apple
+		{"xn--pple-43d", domainname.MixedScripts},   // Cyrillic а + Latin pple
 	}
 	for _, tt := range tests {
 		require.Equal(t, tt.want, domainname.CheckLabel(tt.label), tt.label)

@@ -50,6 +50,8 @@ export async function startServer({ extraArgs = [] } = {}) {
   // --demo loads the demo catalogue (extensions and premium names) that the
   // catalogue tests rely on, and the demo accounts demo, demo-registrar and
   // demo-admin; the other tests make their own accounts and must not use those names.
+  // It also runs demo payments (deposits complete at once without payment);
+  // a test of real payment rules passes --demo-payments=false in extraArgs.
   const args = [
     'serve',
     '--demo',
@@ -175,13 +177,14 @@ export function uniqueName(prefix) {
  * Starts the server and the browser for one test file, and gives each test a
  * fresh page (its own cookies). Call from the file's top level.
  */
-export function useApp({ before, after, stripe = false }) {
+export function useApp({ before, after, stripe = false, serverArgs = [] }) {
   const state = {}
   before(async () => {
-    let extraArgs = []
+    let extraArgs = [...serverArgs]
     if (stripe) {
       state.stripe = await startStripeMock()
       extraArgs = [
+        ...extraArgs,
         '--stripe-secret-key',
         'sk_test_123',
         '--stripe-publishable-key',

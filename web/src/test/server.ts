@@ -22,12 +22,23 @@ export const serverExtensions: DomainExtension[] = [
 }))
 
 /**
- * By default nobody is logged in, the three extensions are on sale and there
- * are no premium names; tests override per case.
+ * By default nobody is logged in, the three extensions are on sale, there
+ * are no premium names and deposits run in demo mode; tests override per case.
  */
 export const server = setupServer(
   http.get('/api/auth/me', () => HttpResponse.json({ success: false, error: 'Not authenticated' }, { status: 401 })),
   http.get('/api/registrar/api-key', () => HttpResponse.json({ success: true, data: { apiKey: registrarApiKey } })),
+  http.get('/api/wallet/deposit-options', () =>
+    HttpResponse.json({
+      success: true,
+      data: {
+        mode: 'demo',
+        methods: ['credit_card', 'paypal', 'bank_transfer', 'upi'],
+        instant: ['credit_card', 'paypal', 'bank_transfer', 'upi'],
+        bankTransfer: null,
+      },
+    }),
+  ),
   http.get('/api/domain-extensions', () => HttpResponse.json({ success: true, data: serverExtensions })),
   http.get('/api/premium-domains', () => HttpResponse.json({ success: true, data: [] })),
 )

@@ -6,6 +6,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { JobsPanel } from './JobsPanel'
 import { ExtensionsPanel } from '../extensions/components/ExtensionsPanel'
 import { AdvancedConfigPanel } from '../extensions/components/AdvancedConfigPanel'
+import { PendingDepositsPanel } from '../deposits/components/PendingDepositsPanel'
 import { PaymentGatewaysPanel } from '../settings/components/PaymentGatewaysPanel'
 import { SiteSettingsPanel } from '../settings/components/SiteSettingsPanel'
 import { PremiumDomainsPanel } from '../premium/components/PremiumDomainsPanel'
@@ -50,7 +51,10 @@ export function AdminDashboard() {
             ) : tab.value === 'site-settings' ? (
               <SiteSettingsPanel />
             ) : tab.value === 'payment-gateways' ? (
-              <PaymentGatewaysPanel />
+              <div className="space-y-6">
+                <PaymentGatewaysPanel />
+                <PendingDepositsPanel />
+              </div>
             ) : tab.value === 'extensions' ? (
               <ExtensionsPanel />
             ) : tab.value === 'advanced' ? (

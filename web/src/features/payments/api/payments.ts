@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, getQueryFn, unwrap, type ApiEnvelope } from '@/lib/api'
 
-export type PaymentMode = 'stripe' | 'demo'
+export type PaymentMode = 'stripe' | 'demo' | 'none'
 
 export interface PaymentConfig {
   mode: PaymentMode

@@ -1,4 +1,5 @@
-import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
+import { queryOptions } from '@tanstack/react-query'
+import { apiRequest, getQueryFn, unwrap, type ApiEnvelope } from '@/lib/api'
 import type { Transaction, Wallet } from '@/lib/wallet'
 
 export {
@@ -42,6 +43,32 @@ export function transactionTypeLabel(type: string): string {
 /** completed and pending are themselves; anything else is failed (spec section 3). */
 export function transactionStatus(status: string): 'completed' | 'pending' | 'failed' {
   return status === 'completed' || status === 'pending' ? status : 'failed'
+}
+
+/** Where to send a bank-transfer deposit (the admin's bank_transfer gateway). */
+export interface BankTransferDetails {
+  accountName: string
+  accountNumber: string
+  bankName: string
+  routingNumber: string
+  instructions: string
+}
+
+export interface DepositOptions {
+  /** demo: completes at once; stripe: cards through Stripe; manual: bank transfers an admin confirms; none: unavailable. */
+  mode: 'demo' | 'stripe' | 'manual' | 'none'
+  /** The methods that work now. */
+  methods: string[]
+  instant: string[]
+  bankTransfer: BankTransferDetails | null
+}
+
+/** GET /api/wallet/deposit-options: how a deposit can be paid on this server now. */
+export function depositOptionsQueryOptions() {
+  return queryOptions({
+    queryKey: ['/api/wallet/deposit-options'],
+    queryFn: getQueryFn<DepositOptions>(),
+  })
 }
 
 export interface DepositInput {

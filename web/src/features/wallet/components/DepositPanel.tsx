@@ -1,7 +1,17 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { useNavigate } from '@tanstack/react-router'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { ArrowLeft, ArrowRight, Building2, CheckCircle2, Clock, CreditCard, Smartphone, Wallet } from 'lucide-react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  AlertTriangle,
+  ArrowLeft,
+  ArrowRight,
+  Building2,
+  CheckCircle2,
+  Clock,
+  CreditCard,
+  Smartphone,
+  Wallet,
+} from 'lucide-react'
 import { Button, buttonStyles } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/Spinner'
@@ -11,8 +21,10 @@ import { ApiError, apiRequest, type ApiEnvelope } from '@/lib/api'
 import { cx } from '@/lib/classNames'
 import { formatUsd } from '@/lib/format'
 import {
+  depositOptionsQueryOptions,
   paymentMethodLabel,
   paymentMethods,
+  type BankTransferDetails,
   transactionsQueryOptions,
   walletQueryOptions,
   type DepositResult,
@@ -52,7 +64,36 @@ function amountText(amount: number | undefined): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2)
 }
 
-type Outcome = { amount: number; status: 'completed' | 'pending'; balance: number; currency: string }
+type Outcome = {
+  amount: number
+  status: 'completed' | 'pending'
+  balance: number
+  currency: string
+  method?: PaymentMethod
+}
+
+/** The account a bank-transfer deposit is paid to. */
+function BankDetails({ bank }: { bank: BankTransferDetails }) {
+  const rows = [
+    ['Bank', bank.bankName],
+    ['Account name', bank.accountName],
+    ['Account number', bank.accountNumber],
+    ['Routing number', bank.routingNumber],
+  ]
+  return (
+    <div className="w-full max-w-md text-left">
+      <dl className="divide-y divide-slate-100 rounded-xl text-sm ring-1 ring-inset ring-slate-200">
+        {rows.map(([label, value]) => (
+          <div key={label} className="flex justify-between gap-4 px-4 py-2.5">
+            <dt className="text-slate-600">{label}</dt>
+            <dd className="break-all text-right font-medium text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {bank.instructions && <p className="mt-2 text-sm text-slate-600">{bank.instructions}</p>}
+    </div>
+  )
+}
 
 /**
  * Deposit Funds: the form, then processing while the server takes the
@@ -71,7 +112,11 @@ export function DepositPanel({
 }) {
   const ids = { amount: useId(), amountError: useId(), method: useId() }
   const [text, setText] = useState(() => amountText(initialAmount))
-  const [method, setMethod] = useState<PaymentMethod>('credit_card')
+  const [picked, setPicked] = useState<PaymentMethod>('credit_card')
+  // The methods this server takes now; all of them until it has said.
+  const options = useQuery(depositOptionsQueryOptions())
+  const offered = options.data ? paymentMethods.filter((m) => options.data.methods.includes(m)) : [...paymentMethods]
+  const method = offered.includes(picked) ? picked : (offered[0] ?? picked)
   const [submitted, setSubmitted] = useState(false)
   const [outcome, setOutcome] = useState<Outcome | null>(null)
   // A card deposit through Stripe waits here for its payment.
@@ -132,6 +177,7 @@ export function DepositPanel({
         status: transaction?.status === 'pending' ? 'pending' : 'completed',
         balance: wallet.balance,
         currency: wallet.currency,
+        method: input.paymentMethod,
       })
     },
     onError: (failure) => {
@@ -214,6 +260,7 @@ export function DepositPanel({
 
   if (outcome) {
     const pending = outcome.status === 'pending'
+    const bank = pending && outcome.method === 'bank_transfer' ? options.data?.bankTransfer : null
     const Icon = pending ? Clock : CheckCircle2
     return (
       <Card>
@@ -235,7 +282,17 @@ export function DepositPanel({
           <h2 className="mt-4 text-xl font-semibold text-slate-900">
             {pending ? 'Deposit pending' : 'Deposit successful'}
           </h2>
-          {pending ? (
+          {bank ? (
+            <>
+              <p className="mt-1 max-w-md text-slate-600">
+                Please transfer {formatUsd(outcome.amount)} to the account below. It will be added to your wallet once
+                we have received the transfer and an admin confirms it.
+              </p>
+              <div className="mt-4 flex w-full justify-center">
+                <BankDetails bank={bank} />
+              </div>
+            </>
+          ) : pending ? (
             <p className="mt-1 max-w-md text-slate-600">
               Your deposit of {formatUsd(outcome.amount)} is pending confirmation. It will be added to your wallet once
               the payment provider confirms it.
@@ -267,6 +324,28 @@ export function DepositPanel({
             )}
           </div>
         </div>
+      </Card>
+    )
+  }
+
+  if (options.data && offered.length === 0) {
+    return (
+      <Card>
+        <CardHeader>
+          <CardTitle>Deposit Funds</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <div role="alert" className="flex gap-3 rounded-xl bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200">
+            <AlertTriangle className="h-5 w-5 shrink-0 text-amber-500" aria-hidden />
+            <div>
+              <p className="font-semibold">Deposits are unavailable</p>
+              <p className="mt-1">
+                No payment method is configured on this server yet, so deposits cannot be taken. Please contact
+                support.
+              </p>
+            </div>
+          </div>
+        </CardContent>
       </Card>
     )
   }
@@ -335,7 +414,7 @@ export function DepositPanel({
           <fieldset>
             <legend className="text-sm font-medium text-slate-700">Payment method</legend>
             <div className="mt-2 grid gap-2 sm:grid-cols-2">
-              {paymentMethods.map((value) => {
+              {offered.map((value) => {
                 const Icon = methodIcons[value]
                 const selected = method === value
                 return (
@@ -353,7 +432,7 @@ export function DepositPanel({
                       name={ids.method}
                       value={value}
                       checked={selected}
-                      onChange={() => setMethod(value)}
+                      onChange={() => setPicked(value)}
                       className="sr-only"
                     />
                     <Icon className={cx('h-5 w-5', selected ? 'text-brand-600' : 'text-slate-400')} aria-hidden />
@@ -363,6 +442,13 @@ export function DepositPanel({
               })}
             </div>
           </fieldset>
+
+          {method === 'bank_transfer' && options.data?.bankTransfer && (
+            <p className="text-sm text-slate-600">
+              You pay by bank transfer to {options.data.bankTransfer.bankName}; your deposit is added once an admin
+              confirms the transfer. The account details follow when you deposit.
+            </p>
+          )}
 
           <dl className="divide-y divide-slate-100 rounded-xl text-sm ring-1 ring-inset ring-slate-200">
             <div className="flex justify-between px-4 py-2.5">

@@ -521,3 +521,67 @@ describe('transactions tab', () => {
     expect(find('', { type: 'purchases' })).toEqual([3])
   })
 })
+
+describe('deposit options', () => {
+  const options = (data: object) =>
+    http.get('/api/wallet/deposit-options', () => HttpResponse.json({ success: true, data }))
+
+  it('says deposits are unavailable when the server has no payment method, and offers no form', async () => {
+    serveWallet(0, [])
+    server.use(options({ mode: 'none', methods: [], instant: [], bankTransfer: null }))
+    renderApp('/wallet?tab=deposit', { user: endUser })
+    expect(await screen.findByText('Deposits are unavailable')).toBeInTheDocument()
+    expect(screen.queryByLabelText('Amount (USD)')).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: /^Deposit \$/ })).not.toBeInTheDocument()
+  })
+
+  it('offers only bank transfer in manual mode and shows where to pay once the deposit is pending', async () => {
+    serveWallet(0, [])
+    let body: unknown
+    server.use(
+      options({
+        mode: 'manual',
+        methods: ['bank_transfer'],
+        instant: [],
+        bankTransfer: {
+          accountName: 'Nameport Ltd',
+          accountNumber: '12-3456-7890123-00',
+          bankName: 'Kiwi Bank',
+          routingNumber: '123456',
+          instructions: 'Put your username in the reference.',
+        },
+      }),
+      http.post('/api/wallet/deposit', async ({ request }) => {
+        body = await request.json()
+        return HttpResponse.json(
+          {
+            success: true,
+            data: {
+              transaction: {
+                id: 5,
+                type: 'deposit',
+                amount: 50,
+                status: 'pending',
+                paymentMethod: 'bank_transfer',
+                description: 'Deposit by bank transfer',
+                domainId: null,
+                createdAt: '2026-01-01T00:00:00Z',
+              },
+              wallet: { balance: 0, currency: 'USD' },
+            },
+          },
+          { status: 201 },
+        )
+      }),
+    )
+    const { events } = renderApp('/wallet?tab=deposit', { user: endUser })
+    await screen.findByLabelText('Amount (USD)')
+    await waitFor(() => expect(screen.queryByRole('radio', { name: 'Credit Card' })).not.toBeInTheDocument())
+    expect(screen.getByRole('radio', { name: 'Bank Transfer' })).toBeChecked()
+    await events.click(screen.getByRole('button', { name: 'Deposit $50.00' }))
+    expect(await screen.findByText('Deposit pending')).toBeInTheDocument()
+    expect(body).toEqual({ amount: 50, paymentMethod: 'bank_transfer' })
+    expect(screen.getByText('12-3456-7890123-00')).toBeInTheDocument()
+    expect(screen.getByText('Put your username in the reference.')).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,129 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/internal/settings"
+)
+
+type bankTransferBody struct {
+	AccountName   string `json:"accountName"`
+	AccountNumber string `json:"accountNumber"`
+	BankName      string `json:"bankName"`
+	RoutingNumber string `json:"routingNumber"`
+	Instructions  string `json:"instructions"`
+}
+
+type depositOptionsBody struct {
+	Mode    string   `json:"mode" enum:"demo,stripe,manual,none" doc:"demo: deposits complete at once without payment; stripe: card deposits through Stripe; manual: bank transfers an admin confirms; none: deposits are unavailable"`
+	Methods []string `json:"methods" doc:"The payment methods a deposit can use now; empty when deposits are unavailable"`
+	Instant []string `json:"instant" doc:"Methods whose deposits complete at once (demo mode)"`
+	// BankTransfer is where to send a bank-transfer deposit, when enabled.
+	BankTransfer *bankTransferBody `json:"bankTransfer" doc:"The account to pay a bank transfer to; null when bank transfers are not enabled"`
+}
+
+type DepositOptionsOutput struct {
+	Body envelope[depositOptionsBody]
+}
+
+type pendingDepositBody struct {
+	transactionBody
+	UserID   int64  `json:"userId"`
+	Username string `json:"username" doc:"Empty when the account is gone"`
+	Email    string `json:"email"`
+}
+
+type PendingDepositsOutput struct {
+	Body envelope[[]pendingDepositBody]
+}
+
+type ReviewDepositInput struct {
+	ID int64 `path:"id" doc:"The deposit's transaction id"`
+}
+
+type ReviewDepositOutput struct {
+	Body envelope[transactionBody]
+}
+
+func addDepositRoutes(a huma.API, accounts *account.Service, wallets *billing.Service, site *settings.Service) {
+	huma.Register(a, huma.Operation{
+		OperationID: "wallet-deposit-options", Method: http.MethodGet, Path: "/api/wallet/deposit-options",
+		Tags: []string{"Wallet"}, Summary: "How I can pay a deposit",
+		Description: "The payment methods that work on this server now, and the bank account for a bank transfer.",
+		Errors:      []int{http.StatusUnauthorized},
+	}, func(ctx context.Context, _ *struct{}) (*DepositOptionsOutput, error) {
+		if _, err := currentUser(ctx, accounts); err != nil {
+			return nil, fail(ctx, err)
+		}
+		o, err := wallets.DepositOptions(ctx)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		body := depositOptionsBody{Mode: o.Mode, Methods: o.Methods, Instant: o.Instant}
+		bank, err := site.BankTransfer(ctx)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		if bank != nil {
+			body.BankTransfer = &bankTransferBody{AccountName: bank.AccountName, AccountNumber: bank.AccountNumber,
+				BankName: bank.BankName, RoutingNumber: bank.RoutingNumber, Instructions: bank.Instructions}
+		}
+		return &DepositOptionsOutput{Body: ok(body)}, nil
+	})
+
+	adminOnly := []int{http.StatusUnauthorized, http.StatusForbidden}
+	huma.Register(a, huma.Operation{
+		OperationID: "admin-deposits-pending", Method: http.MethodGet, Path: "/api/admin/deposits",
+		Tags: []string{"Admin"}, Summary: "Bank-transfer deposits waiting for an admin",
+		Description: "Pending bank-transfer deposits, oldest first, with the account that made them.",
+		Errors:      adminOnly,
+	}, func(ctx context.Context, _ *struct{}) (*PendingDepositsOutput, error) {
+		if _, err := requireAdmin(ctx, accounts); err != nil {
+			return nil, fail(ctx, err)
+		}
+		txs, err := wallets.PendingManualDeposits(ctx)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		out := make([]pendingDepositBody, len(txs))
+		for i := range txs {
+			out[i] = pendingDepositBody{transactionBody: toTransactionBody(&txs[i]), UserID: txs[i].UserID}
+			if u, err := accounts.ByID(ctx, txs[i].UserID); err == nil {
+				out[i].Username, out[i].Email = u.Username, u.Email
+			}
+		}
+		return &PendingDepositsOutput{Body: ok(out)}, nil
+	})
+
+	review := func(approve bool) func(ctx context.Context, in *ReviewDepositInput) (*ReviewDepositOutput, error) {
+		return func(ctx context.Context, in *ReviewDepositInput) (*ReviewDepositOutput, error) {
+			admin, err := requireAdmin(ctx, accounts)
+			if err != nil {
+				return nil, fail(ctx, err)
+			}
+			t, err := wallets.ReviewDeposit(ctx, admin.ID, in.ID, approve)
+			if err != nil {
+				return nil, fail(ctx, err)
+			}
+			return &ReviewDepositOutput{Body: ok(toTransactionBody(t))}, nil
+		}
+	}
+	huma.Register(a, huma.Operation{
+		OperationID: "admin-deposit-confirm", Method: http.MethodPost, Path: "/api/admin/deposits/{id}/confirm",
+		Tags: []string{"Admin"}, Summary: "Confirm a bank-transfer deposit",
+		Description: "Marks a pending bank-transfer deposit completed once the money has arrived: the wallet is " +
+			"credited exactly once and the receipt mailed. Confirming it again changes nothing. Audited.",
+		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict),
+	}, review(true))
+	huma.Register(a, huma.Operation{
+		OperationID: "admin-deposit-reject", Method: http.MethodPost, Path: "/api/admin/deposits/{id}/reject",
+		Tags: []string{"Admin"}, Summary: "Reject a bank-transfer deposit",
+		Description: "Marks a pending bank-transfer deposit failed (no money arrived); the wallet is unchanged. Audited.",
+		Errors:      append(adminOnly, http.StatusNotFound, http.StatusConflict),
+	}, review(false))
+}
