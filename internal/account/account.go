@@ -73,7 +73,9 @@ type Service struct {
 	db *db.DB
 	// keys keep API keys unreadable at rest: sealed so the owner can see
 	// the key again, and hashed for lookup.
-	keys       *sealer.Sealer
+	keys *sealer.Sealer
+	// links make the tokens of mailed links (see linkToken).
+	links      *sealer.Sealer
 	sessionTTL time.Duration
 	now        func() time.Time
 	publicURL  string
@@ -85,13 +87,17 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	links, err := sealer.New(opts.Secret, "mail-link")
+	if err != nil {
+		return nil, err
+	}
 	if opts.SessionTTL <= 0 {
 		opts.SessionTTL = 7 * 24 * time.Hour
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{db: d, keys: keys, sessionTTL: opts.SessionTTL, now: opts.Now,
+	return &Service{db: d, keys: keys, links: links, sessionTTL: opts.SessionTTL, now: opts.Now,
 		publicURL: strings.TrimRight(opts.PublicURL, "/")}, nil
 }
 

@@ -61,7 +61,8 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
-	mail, err := notify.NewService(d, notify.Options{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom, PublicURL: cfg.PublicURL})
+	mail, err := notify.NewService(d, notify.Options{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom, PublicURL: cfg.PublicURL,
+		Secrets: accounts.MailSecrets()})
 	if err != nil {
 		return Services{}, err
 	}
