@@ -48,6 +48,10 @@ type User struct {
 	DisabledAt   time.Time `bun:"disabled_at,nullzero"`
 	CreatedAt    time.Time `bun:"created_at"`
 	UpdatedAt    time.Time `bun:"updated_at"`
+
+	// appliesFor is the tier a registrar asked for at sign-up, applied for
+	// when the account is created.
+	appliesFor string `bun:"-"`
 }
 
 // IsRegistrar reports whether u is a registrar partner.
@@ -116,8 +120,9 @@ type SignUp struct {
 	Tier            string
 }
 
-// Register creates an end-user or registrar account. A registrar gets its tier
-// (basic by default) and an API key. Returns invalid for bad input and
+// Register creates an end-user or registrar account. A registrar gets the
+// basic tier and an API key; asking for premium or enterprise files a
+// pending tier application that an admin decides. Returns invalid for bad input and
 // conflict when the username or email is taken.
 func (s *Service) Register(ctx context.Context, in SignUp) (*User, error) {
 	in.Username = strings.TrimSpace(in.Username)
@@ -131,9 +136,11 @@ func (s *Service) Register(ctx context.Context, in SignUp) (*User, error) {
 	}
 	u := &User{Username: in.Username, Email: in.Email, FullName: in.FullName, UserType: in.UserType}
 	if in.UserType == TypeRegistrar {
-		u.Tier = in.Tier
-		if u.Tier == "" {
-			u.Tier = TierBasic
+		// Every registrar starts on basic; a higher tier asked for becomes
+		// an application an admin decides (see tier.go).
+		u.Tier = TierBasic
+		if in.Tier != "" && in.Tier != TierBasic {
+			u.appliesFor = in.Tier
 		}
 	}
 	if err := s.create(ctx, u, in.Password); err != nil {
@@ -178,7 +185,14 @@ func (s *Service) create(ctx context.Context, u *User, password string) error {
 	if err := s.checkTaken(ctx, u.Username, u.Email); err != nil {
 		return err
 	}
-	if _, err := s.db.Bun.NewInsert().Model(u).Exec(ctx); err != nil {
+	// What comes with a new account (a pending tier application…) commits
+	// with it: see afterCreate.
+	if err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.NewInsert().Model(u).Exec(ctx); err != nil {
+			return err
+		}
+		return s.afterCreate(ctx, tx, u)
+	}); err != nil {
 		// Two sign-ups raced past checkTaken: the unique index decides.
 		if detail, ok := db.UniqueViolation(err); ok {
 			if strings.Contains(detail, "email") {

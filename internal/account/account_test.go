@@ -160,7 +160,11 @@ func TestRegistrarGetsTierAndSealedAPIKey(t *testing.T) {
 		premium.Tier = account.TierPremium
 		p, err := b.svc.Register(ctx, premium)
 		require.NoError(t, err)
-		require.Equal(t, account.TierPremium, p.Tier)
+		require.Equal(t, account.TierBasic, p.Tier, "premium is applied for, not taken")
+		app, err := b.svc.LatestTierApplication(ctx, p)
+		require.NoError(t, err)
+		require.Equal(t, account.TierPremium, app.RequestedTier)
+		require.Equal(t, account.ApplicationPending, app.Status)
 
 		// A user never gets a tier or a key, whatever the form sent.
 		plain := signUp("enduser", "user")
@@ -171,6 +175,9 @@ func TestRegistrarGetsTierAndSealedAPIKey(t *testing.T) {
 		k, err := b.svc.APIKey(eu)
 		require.NoError(t, err)
 		require.Empty(t, k)
+		apps, err := b.svc.TierApplications(ctx, "")
+		require.NoError(t, err)
+		require.Len(t, apps, 1, "only the registrar applied")
 	})
 }
 

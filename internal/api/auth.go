@@ -80,7 +80,7 @@ func addAuthRoutes(a huma.API, accounts *account.Service) {
 	huma.Register(a, huma.Operation{
 		OperationID: "auth-register", Method: http.MethodPost, Path: "/api/auth/register", Tags: []string{"Auth"},
 		Summary:       "Create an account",
-		Description:   "Creates an end-user or registrar account and logs it in. A registrar gets its tier (basic by default) and an API key.",
+		Description:   "Creates an end-user or registrar account and logs it in. A registrar gets the basic tier and an API key; asking for premium or enterprise files a tier application that an admin approves.",
 		DefaultStatus: http.StatusCreated,
 		Errors:        []int{http.StatusConflict, http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *RegisterInput) (*SessionOutput, error) {

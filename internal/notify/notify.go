@@ -45,6 +45,11 @@ const (
 	// KindPasswordReset: resetId (which reset; the link itself is made at
 	// send time by the kind's SecretFunc, see Options.Secrets).
 	KindPasswordReset = "password_reset"
+	// KindTierApproved: tier (the registrar tier granted).
+	KindTierApproved = "tier_approved"
+	// KindTierDeclined: tier (the tier applied for), currentTier; optional
+	// reason (the admin's words).
+	KindTierDeclined = "tier_declined"
 )
 
 // requiredData lists the Data keys each kind cannot do without.
@@ -57,6 +62,8 @@ var requiredData = map[string][]string{
 	KindDomainExpired:       {"domain", "expiresAt", "graceEndsAt"},
 	KindDomainReleased:      {"domain"},
 	KindPasswordReset:       {"resetId"},
+	KindTierApproved:        {"tier"},
+	KindTierDeclined:        {"tier", "currentTier"},
 }
 
 // secretKinds are the kinds whose mail carries something that grants access

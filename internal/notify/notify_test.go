@@ -218,6 +218,12 @@ func TestEveryKindReadsWell(t *testing.T) {
 		{notify.KindPasswordReset, map[string]string{"resetId": "abc"},
 			"Reset your Nameport password",
 			[]string{"(username: bo)", "https://nameport.example/reset-password?token=tok_abc", "expires in one hour", "ignore this email"}},
+		{notify.KindTierApproved, map[string]string{"tier": "enterprise"},
+			"Your Enterprise tier application is approved",
+			[]string{"application for the Enterprise registrar tier has been", "https://nameport.example/registrar-dashboard"}},
+		{notify.KindTierDeclined, map[string]string{"tier": "premium", "currentTier": "basic", "reason": "Tell us\r\nmore\nabout volumes."},
+			"Your Premium tier application",
+			[]string{"the Premium registrar tier", "stays on the Basic tier", "Our note: Tell us more about volumes.\n"}},
 	}
 	ctx := context.Background()
 	for i, c := range cases {

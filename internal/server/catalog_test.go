@@ -171,6 +171,7 @@ func TestCatalogOverHTTP(t *testing.T) {
 			in := signUp("bigreseller", "registrar")
 			in["tier"] = "enterprise"
 			require.Equal(t, http.StatusCreated, enterprise.do("POST", "/api/auth/register", in).status)
+			approveTier(t, admin, "bigreseller")
 			basic := signedUp(t, ts, "smallreseller", "registrar")
 			check := func(b *browser, q string) map[string]any {
 				t.Helper()

@@ -189,7 +189,7 @@ func TestRegistrarSignUpShowsAPIKeyToItsOwnerOnly(t *testing.T) {
 	require.Equal(t, http.StatusCreated, r.status, r.raw)
 	created := data(t, r)
 	require.Equal(t, "registrar", created["userType"])
-	require.Equal(t, "enterprise", created["tier"])
+	require.Equal(t, "basic", created["tier"], "enterprise is applied for, not taken")
 	key, _ := created["apiKey"].(string)
 	require.True(t, strings.HasPrefix(key, "np_"))
 	require.Equal(t, key, data(t, reseller.do("GET", "/api/auth/me", nil))["apiKey"], "the owner sees it again")

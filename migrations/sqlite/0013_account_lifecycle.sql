@@ -1,0 +1,15 @@
+-- Registrar tier applications: sign-up gives every registrar the basic tier;
+-- premium and enterprise are applied for and granted by an admin. At most
+-- one application per account is pending.
+CREATE TABLE tier_applications (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id         INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    requested_tier  TEXT NOT NULL CHECK (requested_tier IN ('premium', 'enterprise')),
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'declined')),
+    reason          TEXT NOT NULL DEFAULT '',
+    decided_by      INTEGER REFERENCES users (id) ON DELETE SET NULL,
+    decided_at      TIMESTAMP,
+    created_at      TIMESTAMP NOT NULL
+);
+CREATE UNIQUE INDEX tier_applications_pending_key ON tier_applications (user_id) WHERE status = 'pending';
+CREATE INDEX tier_applications_status_idx ON tier_applications (status, id);
