@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import * as z from 'zod/mini'
 import { DashboardLoading } from '@/features/dashboard/components/DashboardHeading'
 import { RegistrarDashboard, type WalletBalanceState } from '@/features/dashboard/components/RegistrarDashboard'
+import { TierStatus } from '@/features/dashboard/components/TierStatus'
 import { domainsQueryOptions } from '@/lib/domains'
 import { DomainTable } from '@/features/domains/components/DomainTable'
 import { walletQueryOptions } from '@/lib/wallet'
@@ -47,6 +48,7 @@ function RegistrarDashboardRoute() {
       wallet={walletState}
       domainCount={domains.data?.length}
       domainList={<DomainTable />}
+      tierStatus={<TierStatus />}
       tab={tab}
       onTabChange={(next) => void navigate({ search: { tab: next === 'domains' ? undefined : next }, replace: true })}
     />

@@ -24,6 +24,7 @@ export function RegistrarDashboard({
   wallet,
   domainCount,
   domainList,
+  tierStatus,
   tab,
   onTabChange,
 }: {
@@ -32,6 +33,8 @@ export function RegistrarDashboard({
   /** How many domains the account holds; undefined while loading (or when the list cannot be read). */
   domainCount: number | undefined
   domainList: ReactNode
+  /** The partnership tier and its application (see TierStatus). */
+  tierStatus?: ReactNode
   tab: RegistrarTab
   onTabChange: (tab: RegistrarTab) => void
 }) {
@@ -75,6 +78,8 @@ export function RegistrarDashboard({
           <Text className="mt-1 font-mono">{apiKey ? `${apiKey.slice(0, 8)}...` : '--'}</Text>
         </Card>
       </div>
+
+      {tierStatus && <div className="mt-8">{tierStatus}</div>}
 
       <Tabs value={tab} onValueChange={(value) => onTabChange(value as RegistrarTab)} className="mt-8">
         <TabsList className="w-fit">
