@@ -35,6 +35,7 @@ type bundle struct {
 
 func setup(t *testing.T, d *db.DB) bundle {
 	t.Helper()
+	require.NoError(t, d.SetupJobs(db.JobsConfig{})) // insert-only: sign-up queues its verification mail
 	clock := &fakeClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	svc, err := account.NewService(d, account.Options{Secret: []byte(strings.Repeat("s", 32)), SessionTTL: 24 * time.Hour, Now: clock.Now})
 	require.NoError(t, err)

@@ -24,5 +24,6 @@ func (s *Service) linkToken(purpose, id string) string {
 func (s *Service) MailSecrets() map[string]notify.SecretFunc {
 	return map[string]notify.SecretFunc{
 		notify.KindPasswordReset: s.resetLink,
+		notify.KindVerifyEmail:   s.verifyLink,
 	}
 }

@@ -185,11 +185,16 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 	return err
 }
 
-// purgeResets deletes reset tokens that expired a day ago or more.
+// purgeResets deletes reset and email verification tokens that expired a
+// day ago or more.
 func (s *Service) purgeResets(ctx context.Context) error {
 	if _, err := s.db.Bun.NewDelete().Model((*passwordReset)(nil)).
 		Where("expires_at <= ?", s.clock().Add(-24*time.Hour)).Exec(ctx); err != nil {
 		return fmt.Errorf("account: purge password resets: %w", err)
+	}
+	if _, err := s.db.Bun.NewDelete().Model((*emailVerification)(nil)).
+		Where("expires_at <= ?", s.clock().Add(-24*time.Hour)).Exec(ctx); err != nil {
+		return fmt.Errorf("account: purge email verifications: %w", err)
 	}
 	return nil
 }

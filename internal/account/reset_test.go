@@ -32,6 +32,12 @@ func setupReset(t *testing.T, d *db.DB) bundle {
 // resetMails returns the queued password_reset messages, oldest first.
 func resetMails(t *testing.T, d *db.DB) []notify.SendArgs {
 	t.Helper()
+	return queuedMails(t, d, notify.KindPasswordReset)
+}
+
+// queuedMails returns the queued messages of kind, oldest first.
+func queuedMails(t *testing.T, d *db.DB, kind string) []notify.SendArgs {
+	t.Helper()
 	args := "args::text"
 	if d.Engine == db.SQLite {
 		args = "json(args)" // riversqlite keeps args as binary JSON
@@ -39,10 +45,13 @@ func resetMails(t *testing.T, d *db.DB) []notify.SendArgs {
 	var raw []string
 	require.NoError(t, d.Bun.NewSelect().Table("river_job").ColumnExpr(args).
 		Where("kind = ?", notify.SendArgs{}.Kind()).Order("id").Scan(context.Background(), &raw))
-	out := make([]notify.SendArgs, len(raw))
-	for i, r := range raw {
-		require.NoError(t, json.Unmarshal([]byte(r), &out[i]))
-		require.Equal(t, notify.KindPasswordReset, out[i].Template)
+	var out []notify.SendArgs
+	for _, r := range raw {
+		var m notify.SendArgs
+		require.NoError(t, json.Unmarshal([]byte(r), &m))
+		if m.Template == kind {
+			out = append(out, m)
+		}
 	}
 	return out
 }

@@ -62,9 +62,15 @@ var errNotRegistrar = apperr.New(apperr.Forbidden, "Only registrar accounts have
 
 var errApplicationPending = apperr.New(apperr.Conflict, "You already have a tier application pending review")
 
-// afterCreate runs in the transaction that creates u: a registrar that
-// asked for a higher tier at sign-up gets its pending application.
+// afterCreate runs in the transaction that creates u: an address not yet
+// verified gets its verification mail, and a registrar that asked for a
+// higher tier at sign-up gets its pending application.
 func (s *Service) afterCreate(ctx context.Context, tx *db.Tx, u *User) error {
+	if !u.EmailVerified() {
+		if err := s.sendVerification(ctx, tx, u); err != nil {
+			return err
+		}
+	}
 	if u.IsRegistrar() && u.appliesFor != "" {
 		app := &TierApplication{UserID: u.ID, RequestedTier: u.appliesFor, Status: ApplicationPending, CreatedAt: u.CreatedAt}
 		if _, err := tx.NewInsert().Model(app).Exec(ctx); err != nil {

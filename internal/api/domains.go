@@ -100,10 +100,13 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 		Description: "Registers a name for the logged-in account and pays years × the yearly price from its wallet, " +
 			"priced on the server (wholesale for registrars).",
 		DefaultStatus: http.StatusCreated,
-		Errors:        []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusConflict, http.StatusUnprocessableEntity},
+		Errors:        []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *RegisterDomainInput) (*RegisterDomainOutput, error) {
 		u, err := currentUser(ctx, accounts)
 		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		if err := u.MayTransact(); err != nil { // email verified
 			return nil, fail(ctx, err)
 		}
 		b := in.Body

@@ -113,10 +113,13 @@ func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Ser
 		Summary:       "Add funds to my wallet",
 		Description:   "Without a payment provider (demo mode) the deposit completes at once; with one it stays pending until the provider confirms it.",
 		DefaultStatus: http.StatusCreated,
-		Errors:        []int{http.StatusUnauthorized, http.StatusUnprocessableEntity},
+		Errors:        []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *DepositInput) (*DepositOutput, error) {
 		u, err := currentUser(ctx, accounts)
 		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		if err := u.MayTransact(); err != nil { // email verified
 			return nil, fail(ctx, err)
 		}
 		cents, ok := money.FromDollars(in.Body.Amount)

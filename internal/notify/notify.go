@@ -45,6 +45,9 @@ const (
 	// KindPasswordReset: resetId (which reset; the link itself is made at
 	// send time by the kind's SecretFunc, see Options.Secrets).
 	KindPasswordReset = "password_reset"
+	// KindVerifyEmail: verificationId (which verification; the link is made
+	// at send time, like a password reset's).
+	KindVerifyEmail = "verify_email"
 	// KindTierApproved: tier (the registrar tier granted).
 	KindTierApproved = "tier_approved"
 	// KindTierDeclined: tier (the tier applied for), currentTier; optional
@@ -62,6 +65,7 @@ var requiredData = map[string][]string{
 	KindDomainExpired:       {"domain", "expiresAt", "graceEndsAt"},
 	KindDomainReleased:      {"domain"},
 	KindPasswordReset:       {"resetId"},
+	KindVerifyEmail:         {"verificationId"},
 	KindTierApproved:        {"tier"},
 	KindTierDeclined:        {"tier", "currentTier"},
 }
@@ -71,7 +75,7 @@ var requiredData = map[string][]string{
 // made when the mail is sent, by the SecretFunc the owning service gives
 // (Options.Secrets), so neither the job table, River UI, the jobs API nor a
 // backup of the database can open an account.
-var secretKinds = map[string]bool{KindPasswordReset: true}
+var secretKinds = map[string]bool{KindPasswordReset: true, KindVerifyEmail: true}
 
 // secretData are Data keys that grant access (a link with a token). They
 // never enter job arguments (Enqueue refuses them), and when the mail really

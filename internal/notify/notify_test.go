@@ -147,6 +147,9 @@ var resetLinks = map[string]notify.SecretFunc{
 		}
 		return map[string]string{"link": "https://nameport.example/reset-password?token=tok_" + data["resetId"]}, nil
 	},
+	notify.KindVerifyEmail: func(_ context.Context, _ int64, data map[string]string) (map[string]string, error) {
+		return map[string]string{"link": "https://nameport.example/verify-email?token=tok_" + data["verificationId"]}, nil
+	},
 }
 
 func TestSecretsNeverEnterJobArguments(t *testing.T) {
@@ -218,6 +221,9 @@ func TestEveryKindReadsWell(t *testing.T) {
 		{notify.KindPasswordReset, map[string]string{"resetId": "abc"},
 			"Reset your Nameport password",
 			[]string{"(username: bo)", "https://nameport.example/reset-password?token=tok_abc", "expires in one hour", "ignore this email"}},
+		{notify.KindVerifyEmail, map[string]string{"verificationId": "v1"},
+			"Verify your email address for Nameport",
+			[]string{"(username: bo)", "https://nameport.example/verify-email?token=tok_v1", "expires in 48 hours"}},
 		{notify.KindTierApproved, map[string]string{"tier": "enterprise"},
 			"Your Enterprise tier application is approved",
 			[]string{"application for the Enterprise registrar tier has been", "https://nameport.example/registrar-dashboard"}},

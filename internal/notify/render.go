@@ -162,6 +162,19 @@ func render(kind string, data map[string]string, r recipient, publicURL string) 
 		line("If you did not ask for this, ignore this email: your password stays")
 		line("as it is.")
 
+	case KindVerifyEmail:
+		subject = "Verify your email address for Nameport"
+		line("Welcome to Nameport! Please confirm that this address belongs to your")
+		line("account (username: %s) by opening this link:", r.Username)
+		line("")
+		line("%s", d("link"))
+		line("")
+		line("Until you do, you can sign in but not register names or add funds.")
+		line("The link works once and expires in 48 hours; your dashboard can send")
+		line("a new one.")
+		line("")
+		line("If you did not sign up for Nameport, ignore this email.")
+
 	case KindTierApproved:
 		tier := tierName(d("tier"))
 		registrar := strings.TrimRight(publicURL, "/") + "/registrar-dashboard"

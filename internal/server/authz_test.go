@@ -116,6 +116,11 @@ var authzOps = map[string]authzOp{
 	}},
 	"POST /api/registrar/api-key":         {access: authzRegistrar, phase: phaseSession},
 	"GET /api/registrar/tier-application": {access: authzRegistrar},
+	"POST /api/auth/verify-email": {access: authzPublic, body: func(authzCall) any {
+		return map[string]any{"token": "not-a-token"}
+	}},
+	"GET /api/auth/email-verification":         {access: authzAccount},
+	"POST /api/auth/email-verification/resend": {access: authzAccount},
 	"POST /api/registrar/tier-application": {access: authzRegistrar,
 		body: func(authzCall) any { return map[string]any{"tier": "premium"} }},
 

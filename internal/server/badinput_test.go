@@ -396,7 +396,7 @@ func fillPath(path string, params map[string]string) string {
 var snapshotTables = []string{"users", "wallets", "transactions", "domains", "dns_records", "premium_domains",
 	"extensions", "length_rules", "site_settings", "payment_intents", "payment_events", "password_resets",
 	"mail_outbox", "audit_log", "domain_notices", "idempotent_requests", "idempotency_keys", "zone_version",
-	"catalog_version", "tier_applications"}
+	"catalog_version", "tier_applications", "email_verifications"}
 
 func snapshot(t *testing.T, d *db.DB) map[string][]string {
 	t.Helper()
@@ -550,8 +550,10 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"auth-forgot-password": {caller: "visitor", body: map[string]any{"email": "nobody@example.com"}, ok: http.StatusOK},
 			"auth-reset-password": {caller: "visitor", body: map[string]any{"token": "not-a-token", "newPassword": "secret9",
 				"confirmPassword": "secret9"}},
-			"registrar-api-key-rotate": {caller: "user"},
-			"admin-users-update":       {caller: "admin", params: map[string]string{"id": aliceID}, body: map[string]any{"disabled": false}, ok: http.StatusOK},
+			"registrar-api-key-rotate":       {caller: "user"},
+			"admin-users-update":             {caller: "admin", params: map[string]string{"id": aliceID}, body: map[string]any{"disabled": false}, ok: http.StatusOK},
+			"auth-verify-email":              {caller: "visitor", body: map[string]any{"token": "not-a-token"}},
+			"auth-email-verification-resend": {caller: "user"},
 			"registrar-tier-application-create": {caller: "registrar-web", body: map[string]any{"tier": "enterprise"},
 				ok: http.StatusCreated},
 			"admin-tier-application-approve": {caller: "admin", params: map[string]string{"id": applications["applicant1"]},

@@ -39,6 +39,10 @@ func seedDemo(ctx context.Context, svc Services, logger *slog.Logger) error {
 		if err != nil {
 			return err
 		}
+		// Demo accounts work at once: nobody reads their mail.
+		if err := accounts.MarkEmailVerified(ctx, u.ID); err != nil {
+			return err
+		}
 		if tier := demoTiers[in.Username]; tier != "" && admin != nil {
 			if _, err := accounts.SetTier(ctx, admin, u.ID, tier); err != nil {
 				return err

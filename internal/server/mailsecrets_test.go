@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -45,8 +46,9 @@ func waitForMail(t *testing.T, smtp *mailtest.Server, to, want string) string {
 	return body
 }
 
-// Finding 5: the reset link (and any other secret) is in no job's
-// arguments, no log line and no outbox row; only the mail carries it.
+// Finding 5: the reset link (and any other secret: the verification link,
+// the API key, sessions) is in no job's arguments, no log line and no
+// outbox row; only the mail carries the links.
 func TestResetLinkIsOnlyInTheMail(t *testing.T) {
 	t.Parallel()
 	for _, engine := range dbtest.Engines() {
@@ -61,6 +63,9 @@ func TestResetLinkIsOnlyInTheMail(t *testing.T) {
 			r := alice.do("POST", "/api/auth/register", signUp("alice", "registrar"))
 			require.Equal(t, http.StatusCreated, r.status, r.raw)
 			secrets := []string{sessionCookie(t, r).Value, data(t, r)["apiKey"].(string)}
+			verifyMail := waitForMail(t, smtp, "alice@example.com", "/verify-email?token=")
+			verifyToken := regexp.MustCompile(`/verify-email\?token=([A-Za-z0-9_-]+)`).FindStringSubmatch(verifyMail)[1]
+			secrets = append(secrets, verifyToken)
 
 			r = newBrowser(t, ts).do("POST", "/api/auth/forgot-password", map[string]any{"email": "alice@example.com"})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
@@ -72,12 +77,13 @@ func TestResetLinkIsOnlyInTheMail(t *testing.T) {
 			var outbox []map[string]any
 			require.Eventually(t, func() bool {
 				outbox, _ = outboxMails(t, admin, "?limit=100")
+				sent := 0
 				for _, m := range outbox {
-					if m["kind"] == "password_reset" && m["status"] == "sent" {
-						return true
+					if (m["kind"] == "password_reset" || m["kind"] == "verify_email") && m["status"] == "sent" {
+						sent++
 					}
 				}
-				return false
+				return sent == 2
 			}, 10*time.Second, 20*time.Millisecond)
 
 			// What a reader of the database, the jobs API, the outbox or
@@ -107,6 +113,8 @@ func TestResetLinkIsOnlyInTheMail(t *testing.T) {
 				"newPassword": "n3w-secret", "confirmPassword": "n3w-secret"})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
 			r = newBrowser(t, ts).do("POST", "/api/auth/login", map[string]any{"username": "alice", "password": "n3w-secret"})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			r = newBrowser(t, ts).do("POST", "/api/auth/verify-email", map[string]any{"token": verifyToken})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
 		})
 	}

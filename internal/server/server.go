@@ -122,11 +122,6 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 	if err := svc.Catalog.Load(ctx); err != nil {
 		return err
 	}
-	if cfg.Demo {
-		if err := seedDemo(ctx, svc, logger); err != nil {
-			return fmt.Errorf("server: demo data: %w", err)
-		}
-	}
 	// Admin changes on other nodes reach this one within a second.
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
@@ -145,6 +140,12 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 	}
 	if err := d.SetupJobs(jobsCfg); err != nil {
 		return err
+	}
+	// Demo accounts are made once jobs can be queued (sign-up mails).
+	if cfg.Demo {
+		if err := seedDemo(ctx, svc, logger); err != nil {
+			return fmt.Errorf("server: demo data: %w", err)
+		}
 	}
 	if cfg.HasRole(config.RoleWorker) {
 		if err := d.StartJobs(ctx); err != nil {

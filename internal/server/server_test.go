@@ -39,6 +39,14 @@ func startWith(t *testing.T, engine db.Engine, edit func(*config.Config)) *testS
 
 func freeDNSAddr(t *testing.T) string { return servertest.FreeDNSAddr(t) }
 
+// verifyEmail follows the verification link mailed to email (see
+// servertest.VerifyEmail): sign-up helpers call it so the accounts they
+// make may register names and add funds.
+func verifyEmail(t *testing.T, ts *testServer, email string) {
+	t.Helper()
+	servertest.VerifyEmail(t, ts.url, email)
+}
+
 // browser is an HTTP client with a cookie jar, like a browser tab.
 type browser struct {
 	t      *testing.T

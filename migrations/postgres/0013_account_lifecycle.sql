@@ -13,3 +13,20 @@ CREATE TABLE tier_applications (
 );
 CREATE UNIQUE INDEX tier_applications_pending_key ON tier_applications (user_id) WHERE status = 'pending';
 CREATE INDEX tier_applications_status_idx ON tier_applications (status, id);
+
+-- Email verification: an account whose address is not verified can sign in
+-- but neither register names nor add funds. Accounts that exist already are
+-- verified (they were made before the rule). A verification link's token is
+-- stored hashed, like a password reset's.
+ALTER TABLE users ADD COLUMN email_verified_at TIMESTAMPTZ;
+UPDATE users SET email_verified_at = created_at;
+
+CREATE TABLE email_verifications (
+    token_hash   TEXT PRIMARY KEY,
+    user_id      BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    expires_at   TIMESTAMPTZ NOT NULL,
+    used_at      TIMESTAMPTZ,
+    created_at   TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX email_verifications_user_id_idx ON email_verifications (user_id);
+CREATE INDEX email_verifications_expires_at_idx ON email_verifications (expires_at);
