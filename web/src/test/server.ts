@@ -29,6 +29,9 @@ export const server = setupServer(
   http.get('/api/auth/me', () => HttpResponse.json({ success: false, error: 'Not authenticated' }, { status: 401 })),
   http.get('/api/domain-extensions', () => HttpResponse.json({ success: true, data: serverExtensions })),
   http.get('/api/premium-domains', () => HttpResponse.json({ success: true, data: [] })),
+  http.get('/api/auth/email-verification', () =>
+    HttpResponse.json({ success: true, data: { email: 'alice@example.com', verified: true } }),
+  ),
   http.get('/api/registrar/tier-application', () =>
     HttpResponse.json({ success: true, data: { tier: 'premium', application: null } }),
   ),

@@ -8,6 +8,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { formatUsd } from '@/lib/format'
 import type { User } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { EmailVerificationBanner } from '@/components/EmailVerificationBanner'
 import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { AccountSettings } from './AccountSettings'
 import { ApiAccessPanel } from './ApiAccessPanel'
@@ -45,6 +46,7 @@ export function RegistrarDashboard({
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+      <EmailVerificationBanner />
       <DashboardHeading
         title="Registrar Dashboard"
         help={<HelpTooltip topic="registrar-account" userAction="managing my registrar account" />}
