@@ -163,7 +163,9 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 			}
 			return err
 		}
+		// The link came by mail, so the address is the account's: verified.
 		if _, err := tx.NewUpdate().Model(&u).Set("password_hash = ?", hash).Set("updated_at = ?", now).
+			Set("email_verified_at = COALESCE(email_verified_at, ?)", now).
 			Where("id = ?", u.ID).Exec(ctx); err != nil {
 			return err
 		}

@@ -75,6 +75,21 @@ func TestEmailVerification(t *testing.T) {
 	})
 }
 
+func TestPasswordResetVerifiesTheAddress(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		b := setupReset(t, d)
+		cy, err := b.svc.Register(ctx, signUp("cyd", account.TypeUser))
+		require.NoError(t, err)
+		require.NoError(t, b.svc.RequestPasswordReset(ctx, "cyd@example.com", client))
+		require.NoError(t, b.svc.ResetPassword(ctx, tokenOf(t, b, resetMails(t, d)[0]), "n3w-secret", "n3w-secret"))
+		cy, err = b.svc.ByID(ctx, cy.ID)
+		require.NoError(t, err)
+		require.NoError(t, cy.MayTransact(), "the reset link proved the mailbox")
+	})
+}
+
 func TestEmailVerificationLinkExpiresAndResendIsThrottled(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
@@ -110,21 +125,32 @@ func TestMigrationGrandfathersExistingAccounts(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
-		// Back to the schema before 0013, with an account in it.
+		b := setupReset(t, d)
+		// Back to the schema before 0013, with an account in it, and a
+		// reset mailed the old way: its link in the job's arguments.
+		_, err := b.svc.Register(ctx, signUp("old", account.TypeUser))
+		require.NoError(t, err)
+		require.NoError(t, b.svc.RequestPasswordReset(ctx, "old@example.com", client))
 		for _, stmt := range []string{"DROP TABLE email_verifications", "DROP TABLE tier_applications",
 			"ALTER TABLE users DROP COLUMN email_verified_at", "DELETE FROM schema_migrations WHERE version = '0013_account_lifecycle'"} {
 			dbtest.MustExec(t, d, stmt)
 		}
-		dbtest.MustExec(t, d, `INSERT INTO users (username, email, full_name, password_hash, user_type, created_at, updated_at)
-			VALUES ('old', 'old@example.com', 'Old Timer', 'x', 'user', ?, ?)`, time.Now(), time.Now())
-		require.NoError(t, d.Migrate(ctx))
-
-		b := setupReset(t, d)
 		var id int64
 		require.NoError(t, d.Bun.NewSelect().Table("users").Column("id").Where("username = 'old'").Scan(ctx, &id))
+		leaked := "https://nameport.example/reset-password?token=leaked-0123456789"
+		require.NoError(t, d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			return tx.Enqueue(ctx, notify.SendArgs{UserID: id, Template: notify.KindPasswordReset,
+				Data: map[string]string{"link": leaked}}, nil)
+		}))
+		require.NoError(t, d.Migrate(ctx))
+
 		old, err := b.svc.ByID(ctx, id)
 		require.NoError(t, err)
 		require.NoError(t, old.MayTransact())
+		for _, m := range queuedMails(t, d, notify.KindPasswordReset) {
+			require.NotContains(t, m.Data, "link", "the old links are gone from the jobs")
+		}
+		requireInvalid(t, b.svc.ResetPassword(ctx, tokenOf(t, b, resetMails(t, d)[0]), "n3w-secret", "n3w-secret"), invalidLink)
 		fresh, err := b.svc.Register(ctx, signUp("fresh", account.TypeUser))
 		require.NoError(t, err)
 		require.Error(t, fresh.MayTransact())

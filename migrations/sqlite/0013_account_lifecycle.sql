@@ -30,3 +30,11 @@ CREATE TABLE email_verifications (
 );
 CREATE INDEX email_verifications_user_id_idx ON email_verifications (user_id);
 CREATE INDEX email_verifications_expires_at_idx ON email_verifications (expires_at);
+
+-- Reset links used to sit in the mail jobs' arguments (a reader of the
+-- database could take over accounts): remove them from the jobs River
+-- still keeps, and use up every reset token issued before, so none of the
+-- links that were exposed works.
+UPDATE river_job SET args = jsonb_remove(args, '$.data.link')
+WHERE kind = 'notify.send' AND json_extract(args, '$.data.link') IS NOT NULL;
+UPDATE password_resets SET used_at = expires_at WHERE used_at IS NULL;
