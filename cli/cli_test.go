@@ -135,6 +135,7 @@ func registrarKey(t *testing.T, url, username string) string {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
 	require.Equal(t, http.StatusCreated, resp.StatusCode)
 	require.NotEmpty(t, out.Data.APIKey)
+	servertest.VerifyEmail(t, url, username+"@example.com") // so the key may register and deposit
 	return out.Data.APIKey
 }
 

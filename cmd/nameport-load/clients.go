@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +37,9 @@ type world struct {
 	stats *stats
 	acks  *acks
 	think time.Duration
+	// db is the server's database, where sign-up reads the verification
+	// mail from the outbox (the server's mailbox without SMTP).
+	db *sql.DB
 }
 
 // client is one simulated account: an end user on the web app's /api with a
@@ -240,6 +245,9 @@ func (c *client) signUp(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("sign up %s: %w", c.username, err)
 	}
+	if err := c.verifyEmail(ctx, c.username+"@load.test"); err != nil {
+		return fmt.Errorf("sign up %s: %w", c.username, err)
+	}
 	c.userID = me.ID
 	if c.registrar && me.APIKey == "" {
 		// Logged in after a lost sign-up answer: the key is in no login
@@ -260,6 +268,36 @@ func (c *client) signUp(ctx context.Context) error {
 			sdk.WithHTTPClient(&http.Client{Timeout: 15 * time.Second}))
 	}
 	return nil
+}
+
+var verifyTokenInLink = regexp.MustCompile(`/verify-email\?token=([A-Za-z0-9_-]+)`)
+
+// verifyEmail follows the verification link mailed to email, as its owner
+// would: accounts must verify before they register names or add funds.
+func (c *client) verifyEmail(ctx context.Context, email string) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var body string
+		err := c.w.db.QueryRowContext(ctx, `SELECT body FROM mail_outbox WHERE kind = 'verify_email'
+			AND lower(to_address) = lower($1) ORDER BY id DESC LIMIT 1`, email).Scan(&body)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("read the verification mail: %w", err)
+		}
+		if m := verifyTokenInLink.FindStringSubmatch(body); m != nil {
+			err, _ := c.attempt(ctx, "", func(ctx context.Context) error {
+				return c.apiCall(ctx, http.MethodPost, "/api/auth/verify-email", "", map[string]any{"token": m[1]}, nil)
+			})
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no verification mail to %s", email)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // run does operations until ctx ends.

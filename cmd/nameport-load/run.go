@@ -128,7 +128,7 @@ func run(ctx context.Context, o options, out io.Writer) (_ *report, err error) {
 	for range 4 {
 		runID += string(alnum[rng.IntN(len(alnum))])
 	}
-	w := &world{baseURL: srv.baseURL(), runID: runID, extensions: exts, stats: newStats(), acks: newAcks(), think: o.Think}
+	w := &world{baseURL: srv.baseURL(), runID: runID, extensions: exts, stats: newStats(), acks: newAcks(), think: o.Think, db: sqlDB}
 
 	fmt.Fprintf(out, "nameport-load: run %s (seed %d), %d clients for %s, %d kill(s); server %s (DNS %s), log %s\n",
 		runID, o.Seed, o.Clients, o.Duration, o.Kills, srv.baseURL(), srv.dnsAddr, srv.logPath)

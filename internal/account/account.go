@@ -49,6 +49,13 @@ type User struct {
 	DisabledAt   time.Time `bun:"disabled_at,nullzero"`
 	CreatedAt    time.Time `bun:"created_at"`
 	UpdatedAt    time.Time `bun:"updated_at"`
+	// EmailVerifiedAt is when the address was verified; zero while it is
+	// not (see MayTransact).
+	EmailVerifiedAt time.Time `bun:"email_verified_at,nullzero"`
+
+	// appliesFor is the tier a registrar asked for at sign-up, applied for
+	// when the account is created.
+	appliesFor string `bun:"-"`
 }
 
 // IsRegistrar reports whether u is a registrar partner.
@@ -83,7 +90,9 @@ type Service struct {
 	db *db.DB
 	// keys keep API keys unreadable at rest: sealed so the owner can see
 	// the key again, and hashed for lookup.
-	keys       *sealer.Sealer
+	keys *sealer.Sealer
+	// links make the tokens of mailed links (see linkToken).
+	links      *sealer.Sealer
 	sessionTTL time.Duration
 	now        func() time.Time
 	publicURL  string
@@ -95,6 +104,10 @@ type Service struct {
 // NewService returns an account service over d.
 func NewService(d *db.DB, opts Options) (*Service, error) {
 	keys, err := sealer.New(opts.Secret, "api-key")
+	if err != nil {
+		return nil, err
+	}
+	links, err := sealer.New(opts.Secret, "mail-link")
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +126,7 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	if opts.SignUpLimit <= 0 {
 		opts.SignUpLimit = DefaultSignUpLimit
 	}
-	return &Service{db: d, keys: keys, sessionTTL: opts.SessionTTL, now: opts.Now,
+	return &Service{db: d, keys: keys, links: links, sessionTTL: opts.SessionTTL, now: opts.Now,
 		publicURL: strings.TrimRight(opts.PublicURL, "/"), hashes: newHashPool(opts.HashConcurrency, opts.HashWait),
 		signUpLimit: opts.SignUpLimit}, nil
 }
@@ -137,8 +150,9 @@ type SignUp struct {
 	Client Client
 }
 
-// Register creates an end-user or registrar account. A registrar gets its tier
-// (basic by default) and an API key. Returns invalid for bad input and
+// Register creates an end-user or registrar account. A registrar gets the
+// basic tier and an API key; asking for premium or enterprise files a
+// pending tier application that an admin decides. Returns invalid for bad input and
 // conflict when the username or email is taken.
 func (s *Service) Register(ctx context.Context, in SignUp) (*User, error) {
 	in.Username = strings.TrimSpace(in.Username)
@@ -157,9 +171,11 @@ func (s *Service) Register(ctx context.Context, in SignUp) (*User, error) {
 	}
 	u := &User{Username: in.Username, Email: in.Email, FullName: in.FullName, UserType: in.UserType}
 	if in.UserType == TypeRegistrar {
-		u.Tier = in.Tier
-		if u.Tier == "" {
-			u.Tier = TierBasic
+		// Every registrar starts on basic; a higher tier asked for becomes
+		// an application an admin decides (see tier.go).
+		u.Tier = TierBasic
+		if in.Tier != "" && in.Tier != TierBasic {
+			u.appliesFor = in.Tier
 		}
 	}
 	if err := s.create(ctx, u, in.Password); err != nil {
@@ -175,7 +191,8 @@ func (s *Service) CreateAdmin(ctx context.Context, username, email, password str
 	if err := validateSignUp(in); err != nil {
 		return nil, err
 	}
-	u := &User{Username: in.Username, Email: in.Email, FullName: in.FullName, UserType: TypeAdmin}
+	// An operator vouches for the address.
+	u := &User{Username: in.Username, Email: in.Email, FullName: in.FullName, UserType: TypeAdmin, EmailVerifiedAt: s.clock()}
 	if err := s.create(ctx, u, password); err != nil {
 		return nil, fmt.Errorf("account: create admin %s: %w", username, err)
 	}
@@ -205,7 +222,14 @@ func (s *Service) create(ctx context.Context, u *User, password string) error {
 	u.CreatedAt = s.clock()
 	u.UpdatedAt = u.CreatedAt
 
-	if _, err := s.db.Bun.NewInsert().Model(u).Exec(ctx); err != nil {
+	// What comes with a new account (a pending tier application…) commits
+	// with it: see afterCreate.
+	if err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.NewInsert().Model(u).Exec(ctx); err != nil {
+			return err
+		}
+		return s.afterCreate(ctx, tx, u)
+	}); err != nil {
 		// Two sign-ups raced past checkTaken: the unique index decides.
 		if detail, ok := db.UniqueViolation(err); ok {
 			if strings.Contains(detail, "email") {

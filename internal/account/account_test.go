@@ -36,6 +36,7 @@ type bundle struct {
 
 func setup(t *testing.T, d *db.DB) bundle {
 	t.Helper()
+	require.NoError(t, d.SetupJobs(db.JobsConfig{})) // insert-only: sign-up queues its verification mail
 	clock := &fakeClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	svc, err := account.NewService(d, account.Options{Secret: []byte(strings.Repeat("s", 32)), SessionTTL: 24 * time.Hour, Now: clock.Now})
 	require.NoError(t, err)
@@ -168,7 +169,11 @@ func TestRegistrarGetsTierAndSealedAPIKey(t *testing.T) {
 		premium.Tier = account.TierPremium
 		p, err := b.svc.Register(ctx, premium)
 		require.NoError(t, err)
-		require.Equal(t, account.TierPremium, p.Tier)
+		require.Equal(t, account.TierBasic, p.Tier, "premium is applied for, not taken")
+		app, err := b.svc.LatestTierApplication(ctx, p)
+		require.NoError(t, err)
+		require.Equal(t, account.TierPremium, app.RequestedTier)
+		require.Equal(t, account.ApplicationPending, app.Status)
 
 		// A user never gets a tier or a key, whatever the form sent.
 		plain := signUp("enduser", "user")
@@ -179,6 +184,9 @@ func TestRegistrarGetsTierAndSealedAPIKey(t *testing.T) {
 		k, err := b.svc.APIKey(eu)
 		require.NoError(t, err)
 		require.Empty(t, k)
+		apps, err := b.svc.TierApplications(ctx, "")
+		require.NoError(t, err)
+		require.Len(t, apps, 1, "only the registrar applied")
 	})
 }
 

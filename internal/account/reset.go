@@ -19,7 +19,11 @@ import (
 )
 
 // Password resets: a single-use token, valid for resetTokenTTL, mailed as a
-// link. Only the SHA-256 of the token is stored.
+// link. Only the SHA-256 of the token is stored. The token is not kept
+// anywhere else either: the mail job holds a random reset id, and the token
+// is HMAC(server secret, id), made again when the mail is sent (MailSecrets).
+// The server secret is not in the database, so neither a reader of the job
+// table (River UI, /api/admin/jobs, a backup) nor of the outbox can make it.
 const (
 	resetTokenTTL = time.Hour
 	// Requests are counted in the login throttle's table and window: per
@@ -52,10 +56,11 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email string, c Clie
 	if err := validateEmail(email); err != nil {
 		return err
 	}
-	token, err := newResetToken()
+	resetID, err := newResetToken()
 	if err != nil {
 		return err
 	}
+	token := s.linkToken(purposePasswordReset, resetID)
 	now := s.clock()
 	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		perClient, err := countRequest(ctx, tx, "reset-client:"+clientNetwork(c.IP), now)
@@ -83,9 +88,8 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email string, c Clie
 		if _, err := tx.NewInsert().Model(reset).Exec(ctx); err != nil {
 			return err
 		}
-		link := s.publicURL + "/reset-password?token=" + url.QueryEscape(token)
 		return notify.Enqueue(ctx, tx, notify.Message{UserID: u.ID, Kind: notify.KindPasswordReset,
-			Data: map[string]string{"link": link}})
+			Data: map[string]string{"resetId": resetID}})
 	})
 	if err != nil && apperr.Code(err) == apperr.Internal {
 		return fmt.Errorf("account: request password reset: %w", err)
@@ -159,7 +163,9 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 			}
 			return err
 		}
+		// The link came by mail, so the address is the account's: verified.
 		if _, err := tx.NewUpdate().Model(&u).Set("password_hash = ?", hash).Set("updated_at = ?", now).
+			Set("email_verified_at = COALESCE(email_verified_at, ?)", now).
 			Where("id = ?", u.ID).Exec(ctx); err != nil {
 			return err
 		}
@@ -180,15 +186,36 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 	return err
 }
 
-// purgeResets deletes reset tokens that expired a day ago or more.
+// purgeResets deletes reset and email verification tokens that expired a
+// day ago or more.
 func (s *Service) purgeResets(ctx context.Context) error {
 	if _, err := s.db.Bun.NewDelete().Model((*passwordReset)(nil)).
 		Where("expires_at <= ?", s.clock().Add(-24*time.Hour)).Exec(ctx); err != nil {
 		return fmt.Errorf("account: purge password resets: %w", err)
 	}
+	if _, err := s.db.Bun.NewDelete().Model((*emailVerification)(nil)).
+		Where("expires_at <= ?", s.clock().Add(-24*time.Hour)).Exec(ctx); err != nil {
+		return fmt.Errorf("account: purge email verifications: %w", err)
+	}
 	return nil
 }
 
+// resetLink makes, at send time, the link of the reset a password_reset
+// mail's job names. A reset that is gone (purged) cancels the mail.
+func (s *Service) resetLink(ctx context.Context, userID int64, data map[string]string) (map[string]string, error) {
+	token := s.linkToken(purposePasswordReset, data["resetId"])
+	n, err := s.db.Bun.NewSelect().Model((*passwordReset)(nil)).
+		Where("token_hash = ?", hashToken(token)).Where("user_id = ?", userID).Count(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("account: reset link: %w", err)
+	}
+	if n == 0 {
+		return nil, notify.ErrObsolete
+	}
+	return map[string]string{"link": s.publicURL + "/reset-password?token=" + url.QueryEscape(token)}, nil
+}
+
+// newResetToken returns 32 random bytes, URL-safe.
 func newResetToken() (string, error) {
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {

@@ -32,6 +32,12 @@ func setupReset(t *testing.T, d *db.DB) bundle {
 // resetMails returns the queued password_reset messages, oldest first.
 func resetMails(t *testing.T, d *db.DB) []notify.SendArgs {
 	t.Helper()
+	return queuedMails(t, d, notify.KindPasswordReset)
+}
+
+// queuedMails returns the queued messages of kind, oldest first.
+func queuedMails(t *testing.T, d *db.DB, kind string) []notify.SendArgs {
+	t.Helper()
 	args := "args::text"
 	if d.Engine == db.SQLite {
 		args = "json(args)" // riversqlite keeps args as binary JSON
@@ -39,18 +45,25 @@ func resetMails(t *testing.T, d *db.DB) []notify.SendArgs {
 	var raw []string
 	require.NoError(t, d.Bun.NewSelect().Table("river_job").ColumnExpr(args).
 		Where("kind = ?", notify.SendArgs{}.Kind()).Order("id").Scan(context.Background(), &raw))
-	out := make([]notify.SendArgs, len(raw))
-	for i, r := range raw {
-		require.NoError(t, json.Unmarshal([]byte(r), &out[i]))
-		require.Equal(t, notify.KindPasswordReset, out[i].Template)
+	var out []notify.SendArgs
+	for _, r := range raw {
+		var m notify.SendArgs
+		require.NoError(t, json.Unmarshal([]byte(r), &m))
+		if m.Template == kind {
+			out = append(out, m)
+		}
 	}
 	return out
 }
 
-// tokenOf reads the token out of a reset link.
-func tokenOf(t *testing.T, m notify.SendArgs) string {
+// tokenOf reads the token out of the reset link of m, made as the mail
+// worker makes it when sending.
+func tokenOf(t *testing.T, b bundle, m notify.SendArgs) string {
 	t.Helper()
-	link := m.Data["link"]
+	require.NotContains(t, m.Data, "link", "no link in the job")
+	secrets, err := b.svc.MailSecrets()[m.Template](context.Background(), m.UserID, m.Data)
+	require.NoError(t, err)
+	link := secrets["link"]
 	require.True(t, strings.HasPrefix(link, "https://nameport.example/reset-password?token="), link)
 	u, err := url.Parse(link)
 	require.NoError(t, err)
@@ -79,7 +92,7 @@ func TestPasswordReset(t *testing.T) {
 		mails := resetMails(t, d)
 		require.Len(t, mails, 1)
 		require.Equal(t, ann.ID, mails[0].UserID)
-		token := tokenOf(t, mails[0])
+		token := tokenOf(t, b, mails[0])
 		require.Len(t, token, 43)
 
 		// Bad new passwords keep the link usable.
@@ -117,8 +130,8 @@ func TestPasswordResetLinkExpiresAfterAnHour(t *testing.T) {
 		require.Len(t, mails, 2)
 
 		b.clock.Advance(time.Minute)
-		requireInvalid(t, b.svc.ResetPassword(ctx, tokenOf(t, mails[0]), "n3w-secret", "n3w-secret"), invalidLink)
-		require.NoError(t, b.svc.ResetPassword(ctx, tokenOf(t, mails[1]), "n3w-secret", "n3w-secret"))
+		requireInvalid(t, b.svc.ResetPassword(ctx, tokenOf(t, b, mails[0]), "n3w-secret", "n3w-secret"), invalidLink)
+		require.NoError(t, b.svc.ResetPassword(ctx, tokenOf(t, b, mails[1]), "n3w-secret", "n3w-secret"))
 	})
 }
 
@@ -133,9 +146,9 @@ func TestPasswordResetUsesUpEveryOtherLinkOfTheAccount(t *testing.T) {
 		require.NoError(t, b.svc.RequestPasswordReset(ctx, "cat@example.com", client))
 		mails := resetMails(t, d)
 		require.Len(t, mails, 2)
-		require.NotEqual(t, tokenOf(t, mails[0]), tokenOf(t, mails[1]))
-		require.NoError(t, b.svc.ResetPassword(ctx, tokenOf(t, mails[1]), "n3w-secret", "n3w-secret"))
-		requireInvalid(t, b.svc.ResetPassword(ctx, tokenOf(t, mails[0]), "other-secret", "other-secret"), invalidLink)
+		require.NotEqual(t, tokenOf(t, b, mails[0]), tokenOf(t, b, mails[1]))
+		require.NoError(t, b.svc.ResetPassword(ctx, tokenOf(t, b, mails[1]), "n3w-secret", "n3w-secret"))
+		requireInvalid(t, b.svc.ResetPassword(ctx, tokenOf(t, b, mails[0]), "other-secret", "other-secret"), invalidLink)
 	})
 }
 
@@ -183,5 +196,44 @@ func TestPasswordResetRequestsAreThrottled(t *testing.T) {
 		b.clock.Advance(15 * time.Minute)
 		require.NoError(t, b.svc.RequestPasswordReset(ctx, "eve@example.com", client))
 		require.Len(t, resetMails(t, d), 4)
+	})
+}
+
+func TestPasswordResetTokenIsInNoJob(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		b := setupReset(t, d)
+		fay, err := b.svc.Register(ctx, signUp("fay", account.TypeUser))
+		require.NoError(t, err)
+		require.NoError(t, b.svc.RequestPasswordReset(ctx, "fay@example.com", client))
+		mails := resetMails(t, d)
+		require.Len(t, mails, 1)
+		token := tokenOf(t, b, mails[0])
+
+		// Whatever the database holds (every job's arguments, the reset
+		// table): not the token, so a reader of the database cannot make
+		// the link; only the server secret can.
+		args := "args::text"
+		if d.Engine == db.SQLite {
+			args = "json(args)"
+		}
+		var all []string
+		require.NoError(t, d.Bun.NewSelect().Table("river_job").ColumnExpr(args).Scan(ctx, &all))
+		var resets []string
+		require.NoError(t, d.Bun.NewSelect().Table("password_resets").Column("token_hash").Scan(ctx, &resets))
+		for _, s := range append(all, resets...) {
+			require.NotContains(t, s, token)
+		}
+		other, err := account.NewService(d, account.Options{Secret: []byte(strings.Repeat("o", 32)), PublicURL: "https://nameport.example/"})
+		require.NoError(t, err)
+		_, err = other.MailSecrets()[notify.KindPasswordReset](ctx, fay.ID, mails[0].Data)
+		require.ErrorIs(t, err, notify.ErrObsolete, "another secret makes another token, which matches no reset")
+
+		// The link works; once used up and purged, its mail is obsolete.
+		require.NoError(t, b.svc.ResetPassword(ctx, token, "n3w-secret", "n3w-secret"))
+		dbtest.MustExec(t, d, "DELETE FROM password_resets")
+		_, err = b.svc.MailSecrets()[notify.KindPasswordReset](ctx, fay.ID, mails[0].Data)
+		require.ErrorIs(t, err, notify.ErrObsolete)
 	})
 }

@@ -85,6 +85,8 @@ func addRoutes(a huma.API, svc Services) {
 	addNotifyRoutes(a, svc.Accounts, svc.Mail)
 	addJobRoutes(a, svc.Accounts, svc.Jobs)
 	addAdminUserRoutes(a, svc.Accounts, svc.Audit)
+	addTierApplicationRoutes(a, svc.Accounts)
+	addEmailVerificationRoutes(a, svc.Accounts)
 	addStatsRoutes(a, svc.Accounts, svc.Stats)
 	addSettingRoutes(a, svc.Accounts, svc.Settings, svc.Audit)
 

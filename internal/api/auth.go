@@ -89,7 +89,7 @@ func addAuthRoutes(a huma.API, accounts *account.Service) {
 	huma.Register(a, huma.Operation{
 		OperationID: "auth-register", Method: http.MethodPost, Path: "/api/auth/register", Tags: []string{"Auth"},
 		Summary:       "Create an account",
-		Description:   "Creates an end-user or registrar account and logs it in. A registrar gets its tier (basic by default) and an API key, shown once in this answer. Sign-ups are throttled per client network.",
+		Description:   "Creates an end-user or registrar account and logs it in. A registrar gets the basic tier and an API key, shown once in this answer; asking for premium or enterprise files a tier application that an admin approves. Sign-ups are throttled per client network.",
 		DefaultStatus: http.StatusCreated,
 		Errors:        []int{http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
 	}, func(ctx context.Context, in *RegisterInput) (*SessionOutput, error) {

@@ -103,7 +103,7 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 			"priced on the server (wholesale for registrars). Counts against the account's 20 registrations a " +
 			"minute, shared with /v1.",
 		DefaultStatus: http.StatusCreated,
-		Errors: []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusConflict,
+		Errors: []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden, http.StatusConflict,
 			http.StatusUnprocessableEntity, http.StatusTooManyRequests},
 	}, func(ctx context.Context, in *RegisterDomainInput) (*RegisterDomainOutput, error) {
 		u, err := currentUser(ctx, accounts)
@@ -111,6 +111,9 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 			return nil, fail(ctx, err)
 		}
 		if err := limits.Account(u.ID, ratelimit.Registrations).Err(); err != nil {
+			return nil, fail(ctx, err)
+		}
+		if err := u.MayTransact(); err != nil { // email verified
 			return nil, fail(ctx, err)
 		}
 		b := in.Body

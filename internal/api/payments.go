@@ -89,10 +89,13 @@ func addPaymentRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 		Tags: []string{"Payments"}, Summary: "Start a card payment",
 		Description: "Creates a Stripe PaymentIntent (amount in cents, USD) whose client secret the browser " +
 			"confirms. In demo mode the intent and its secret are simulated (pi_demo_...).",
-		Errors: []int{http.StatusUnauthorized, http.StatusUnprocessableEntity},
+		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *CreatePaymentIntentInput) (*CreatePaymentIntentOutput, error) {
 		u, err := currentUser(ctx, accounts)
 		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		if err := u.MayTransact(); err != nil { // email verified
 			return nil, fail(ctx, err)
 		}
 		cents, valid := money.FromDollars(in.Body.Amount)

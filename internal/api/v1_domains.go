@@ -112,9 +112,12 @@ func addV1DomainRoutes(v *v1, domains *registration.Service, wallets *billing.Se
 		Description: "Registers the name for your account and pays years × its yearly price from your wallet, in one " +
 			"transaction. Name servers given become the domain's NS records.",
 		DefaultStatus: http.StatusCreated,
-		Errors:        []int{http.StatusPaymentRequired, http.StatusConflict, http.StatusUnprocessableEntity},
+		Errors:        []int{http.StatusPaymentRequired, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
 	}, &ratelimit.Registrations, func(ctx context.Context, in *V1RegisterInput) (*V1RegisterOutput, error) {
 		u := keyUser(ctx)
+		if err := u.MayTransact(); err != nil { // email verified
+			return nil, problem(ctx, err)
+		}
 		b := in.Body
 		label, ext, err := splitDomain(b.Domain)
 		if err != nil {

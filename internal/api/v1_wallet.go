@@ -53,9 +53,12 @@ func addV1WalletRoutes(v *v1, wallets *billing.Service) {
 		Summary:       "Add funds to your wallet",
 		Description:   "Without a payment provider (demo mode) the deposit completes at once; with one it stays pending until the provider confirms it.",
 		DefaultStatus: http.StatusCreated,
-		Errors:        []int{http.StatusUnprocessableEntity},
+		Errors:        []int{http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, nil, func(ctx context.Context, in *V1DepositInput) (*V1DepositOutput, error) {
 		u := keyUser(ctx)
+		if err := u.MayTransact(); err != nil { // email verified
+			return nil, problem(ctx, err)
+		}
 		cents, ok := money.FromDollars(in.Body.Amount)
 		if !ok {
 			return nil, problem(ctx, apperr.New(apperr.Invalid, "Amount must have at most 2 decimals"))

@@ -115,10 +115,13 @@ func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Ser
 			"is confirmed (by Stripe for a card, by an admin for a bank transfer). Without any payment method " +
 			"configured it is refused with 503 and nothing is recorded (see GET /api/wallet/deposit-options).",
 		DefaultStatus: http.StatusCreated,
-		Errors:        []int{http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
+		Errors:        []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
 	}, func(ctx context.Context, in *DepositInput) (*DepositOutput, error) {
 		u, err := currentUser(ctx, accounts)
 		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		if err := u.MayTransact(); err != nil { // email verified
 			return nil, fail(ctx, err)
 		}
 		cents, ok := money.FromDollars(in.Body.Amount)

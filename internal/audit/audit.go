@@ -24,6 +24,8 @@ const (
 	ActionPremiumDelete   = "premium.delete"
 	ActionPremiumBulk     = "premium.bulk"
 	ActionUserTier        = "user.tier"
+	ActionTierApprove     = "tier_application.approve"
+	ActionTierDecline     = "tier_application.decline"
 	ActionUserDisable     = "user.disable"
 	ActionUserEnable      = "user.enable"
 	ActionSettingCreate   = "setting.create"

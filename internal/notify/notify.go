@@ -8,6 +8,7 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -41,8 +42,17 @@ const (
 	KindDomainExpired = "domain_expired"
 	// KindDomainReleased: domain.
 	KindDomainReleased = "domain_released"
-	// KindPasswordReset: link (the one-hour reset link).
+	// KindPasswordReset: resetId (which reset; the link itself is made at
+	// send time by the kind's SecretFunc, see Options.Secrets).
 	KindPasswordReset = "password_reset"
+	// KindVerifyEmail: verificationId (which verification; the link is made
+	// at send time, like a password reset's).
+	KindVerifyEmail = "verify_email"
+	// KindTierApproved: tier (the registrar tier granted).
+	KindTierApproved = "tier_approved"
+	// KindTierDeclined: tier (the tier applied for), currentTier; optional
+	// reason (the admin's words).
+	KindTierDeclined = "tier_declined"
 )
 
 // requiredData lists the Data keys each kind cannot do without.
@@ -54,13 +64,33 @@ var requiredData = map[string][]string{
 	KindExpiryWarning:       {"domain", "days", "expiresAt"},
 	KindDomainExpired:       {"domain", "expiresAt", "graceEndsAt"},
 	KindDomainReleased:      {"domain"},
-	KindPasswordReset:       {"link"},
+	KindPasswordReset:       {"resetId"},
+	KindVerifyEmail:         {"verificationId"},
+	KindTierApproved:        {"tier"},
+	KindTierDeclined:        {"tier", "currentTier"},
 }
 
-// secretData are Data keys that grant access (a reset link). When the mail
-// really goes out by SMTP, the outbox keeps the message with them removed,
-// so reading the outbox never lets anyone into an account.
+// secretKinds are the kinds whose mail carries something that grants access
+// (a link with a token). Their job arguments hold only an id; the secret is
+// made when the mail is sent, by the SecretFunc the owning service gives
+// (Options.Secrets), so neither the job table, River UI, the jobs API nor a
+// backup of the database can open an account.
+var secretKinds = map[string]bool{KindPasswordReset: true, KindVerifyEmail: true}
+
+// secretData are Data keys that grant access (a link with a token). They
+// never enter job arguments (Enqueue refuses them), and when the mail really
+// goes out by SMTP, the outbox keeps the message with them removed, so
+// reading the outbox never lets anyone into an account either.
 var secretData = []string{"link"}
+
+// SecretFunc returns, at send time, the secret Data of a message of a secret
+// kind (e.g. "link"), from the Data stored in its job. It returns
+// ErrObsolete when the message should no longer be sent (its token is gone).
+type SecretFunc func(ctx context.Context, userID int64, data map[string]string) (map[string]string, error)
+
+// ErrObsolete, from a SecretFunc, cancels the mail: what it would carry no
+// longer works.
+var ErrObsolete = errors.New("notify: the message is obsolete")
 
 // Message is one mail to one account.
 type Message struct {
@@ -99,6 +129,11 @@ func (m Message) check() error {
 	for _, key := range required {
 		if m.Data[key] == "" {
 			return fmt.Errorf("notify: %s message without %s", m.Kind, key)
+		}
+	}
+	for _, key := range secretData {
+		if _, ok := m.Data[key]; ok {
+			return fmt.Errorf("notify: %s message with %s: secrets never go into job arguments", m.Kind, key)
 		}
 	}
 	return nil

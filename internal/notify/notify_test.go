@@ -3,17 +3,13 @@ package notify_test
 import (
 	"bufio"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
 	"mime"
 	"mime/quotedprintable"
-	"net"
 	"net/mail"
-	"net/textproto"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +19,7 @@ import (
 
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dbtest"
+	"github.com/nameport/nameport/internal/mailtest"
 	"github.com/nameport/nameport/internal/notify"
 )
 
@@ -141,10 +138,55 @@ func TestEnqueueRefusesMalformedMessages(t *testing.T) {
 	require.Empty(t, queuedMail(t, d))
 }
 
+// resetLinks stands in for the account service's secrets: the link of
+// reset id X has token tok_X.
+var resetLinks = map[string]notify.SecretFunc{
+	notify.KindPasswordReset: func(_ context.Context, _ int64, data map[string]string) (map[string]string, error) {
+		if data["resetId"] == "gone" {
+			return nil, notify.ErrObsolete
+		}
+		return map[string]string{"link": "https://nameport.example/reset-password?token=tok_" + data["resetId"]}, nil
+	},
+	notify.KindVerifyEmail: func(_ context.Context, _ int64, data map[string]string) (map[string]string, error) {
+		return map[string]string{"link": "https://nameport.example/verify-email?token=tok_" + data["verificationId"]}, nil
+	},
+}
+
+func TestSecretsNeverEnterJobArguments(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		require.NoError(t, d.SetupJobs(db.JobsConfig{}))
+		user := addUser(t, d, "sam", "Sam")
+		err := d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			return notify.Enqueue(ctx, tx, notify.Message{UserID: user, Kind: notify.KindPasswordReset,
+				Data: map[string]string{"resetId": "1", "link": "https://nameport.example/reset-password?token=tok_1"}})
+		})
+		require.ErrorContains(t, err, "secrets never go into job arguments")
+		require.Empty(t, queuedMail(t, d))
+
+		// A secret kind is sent only with its secrets made at send time; an
+		// obsolete one, or one nothing makes secrets for, is cancelled.
+		var cancel *river.JobCancelError
+		s := newService(t, d, notify.Options{Secrets: resetLinks})
+		err = work(ctx, s, 7, notify.SendArgs{UserID: user, Template: notify.KindPasswordReset, Data: map[string]string{"resetId": "gone"}})
+		require.ErrorAs(t, err, &cancel)
+		require.ErrorIs(t, err, notify.ErrObsolete)
+		bare := newService(t, d, notify.Options{})
+		err = work(ctx, bare, 8, notify.SendArgs{UserID: user, Template: notify.KindPasswordReset, Data: map[string]string{"resetId": "1"}})
+		require.ErrorAs(t, err, &cancel)
+		require.Empty(t, outbox(t, s))
+
+		require.NoError(t, work(ctx, s, 9, notify.SendArgs{UserID: user, Template: notify.KindPasswordReset, Data: map[string]string{"resetId": "1"}}))
+		require.Contains(t, outbox(t, s)[0].Body, "https://nameport.example/reset-password?token=tok_1",
+			"without SMTP the outbox is the mailbox")
+	})
+}
+
 func TestEveryKindReadsWell(t *testing.T) {
 	t.Parallel()
 	d := dbtest.Open(t, db.SQLite)
-	s := newService(t, d, notify.Options{})
+	s := newService(t, d, notify.Options{Secrets: resetLinks})
 	user := addUser(t, d, "bo", "Bo Tester")
 	expires := notify.Time(time.Date(2027, 5, 1, 0, 0, 0, 0, time.UTC))
 	grace := notify.Time(time.Date(2027, 5, 31, 0, 0, 0, 0, time.UTC))
@@ -176,9 +218,18 @@ func TestEveryKindReadsWell(t *testing.T) {
 			"acme.inf.nz has expired", []string{"expired on May 1, 2027", "grace period until May 31, 2027"}},
 		{notify.KindDomainReleased, map[string]string{"domain": "acme.inf.nz"},
 			"acme.inf.nz has been released", []string{"anyone may register it"}},
-		{notify.KindPasswordReset, map[string]string{"link": "https://nameport.example/reset-password?token=abc"},
+		{notify.KindPasswordReset, map[string]string{"resetId": "abc"},
 			"Reset your Nameport password",
-			[]string{"(username: bo)", "https://nameport.example/reset-password?token=abc", "expires in one hour", "ignore this email"}},
+			[]string{"(username: bo)", "https://nameport.example/reset-password?token=tok_abc", "expires in one hour", "ignore this email"}},
+		{notify.KindVerifyEmail, map[string]string{"verificationId": "v1"},
+			"Verify your email address for Nameport",
+			[]string{"(username: bo)", "https://nameport.example/verify-email?token=tok_v1", "expires in 48 hours"}},
+		{notify.KindTierApproved, map[string]string{"tier": "enterprise"},
+			"Your Enterprise tier application is approved",
+			[]string{"application for the Enterprise registrar tier has been", "https://nameport.example/registrar-dashboard"}},
+		{notify.KindTierDeclined, map[string]string{"tier": "premium", "currentTier": "basic", "reason": "Tell us\r\nmore\nabout volumes."},
+			"Your Premium tier application",
+			[]string{"the Premium registrar tier", "stays on the Basic tier", "Our note: Tell us more about volumes.\n"}},
 	}
 	ctx := context.Background()
 	for i, c := range cases {
@@ -205,126 +256,24 @@ func TestAJobForAMissingUserIsCancelled(t *testing.T) {
 	require.Empty(t, outbox(t, s))
 }
 
-// fakeSMTP is a mail server at the edge: it speaks just enough SMTP for
-// net/smtp and keeps what it receives.
-type fakeSMTP struct {
-	addr      string
-	offerAuth bool
-
-	mu        sync.Mutex
-	rcptReply string // "" accepts
-	auth      []string
-	mails     []capturedMail
-}
-
-type capturedMail struct {
-	from, to string
-	data     []byte
-}
-
-func startFakeSMTP(t *testing.T, offerAuth bool) *fakeSMTP {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	t.Cleanup(func() { l.Close() })
-	f := &fakeSMTP{addr: l.Addr().String(), offerAuth: offerAuth}
-	go func() {
-		for {
-			conn, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go f.serve(conn)
-		}
-	}()
-	return f
-}
-
-func (f *fakeSMTP) serve(conn net.Conn) {
-	defer conn.Close()
-	tp := textproto.NewConn(conn)
-	reply := func(lines ...string) { _ = tp.PrintfLine("%s", strings.Join(lines, "\r\n")) }
-	reply("220 fake.test ESMTP ready")
-	var cur capturedMail
-	for {
-		line, err := tp.ReadLine()
-		if err != nil {
-			return
-		}
-		verb, arg, _ := strings.Cut(line, " ")
-		switch strings.ToUpper(verb) {
-		case "EHLO":
-			if f.offerAuth {
-				reply("250-fake.test", "250-8BITMIME", "250 AUTH PLAIN")
-			} else {
-				reply("250-fake.test", "250 8BITMIME")
-			}
-		case "HELO", "NOOP", "RSET":
-			reply("250 OK")
-		case "AUTH":
-			mech, initial, _ := strings.Cut(arg, " ")
-			creds, _ := base64.StdEncoding.DecodeString(initial)
-			f.mu.Lock()
-			f.auth = append(f.auth, mech+" "+string(creds))
-			f.mu.Unlock()
-			reply("235 2.7.0 Authentication successful")
-		case "MAIL":
-			cur = capturedMail{from: arg}
-			reply("250 OK")
-		case "RCPT":
-			f.mu.Lock()
-			r := f.rcptReply
-			f.mu.Unlock()
-			if r != "" {
-				reply(r)
-				continue
-			}
-			cur.to = arg
-			reply("250 OK")
-		case "DATA":
-			reply("354 End data with <CR><LF>.<CR><LF>")
-			data, err := io.ReadAll(tp.DotReader())
-			if err != nil {
-				return
-			}
-			cur.data = data
-			f.mu.Lock()
-			f.mails = append(f.mails, cur)
-			f.mu.Unlock()
-			reply("250 2.0.0 queued")
-		case "QUIT":
-			reply("221 2.0.0 bye")
-			return
-		default:
-			reply("502 5.5.2 command not recognized")
-		}
-	}
-}
-
-func (f *fakeSMTP) received() []capturedMail {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]capturedMail(nil), f.mails...)
-}
-
 func TestMailGoesOutBySMTP(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
-		server := startFakeSMTP(t, true)
-		s := newService(t, d, notify.Options{SMTPURL: "smtp://mailer:s3cret@" + server.addr,
-			From: "Nameport Billing <billing@nameport.example>"})
+		server := mailtest.Start(t, true)
+		s := newService(t, d, notify.Options{SMTPURL: "smtp://mailer:s3cret@" + server.Addr,
+			From: "Nameport Billing <billing@nameport.example>", Secrets: resetLinks})
 		user := addUser(t, d, "cleo", "Cléo Martin")
 		link := "https://nameport.example/reset-password?token=tok_123"
-		args := notify.SendArgs{UserID: user, Template: notify.KindPasswordReset, Data: map[string]string{"link": link}}
+		args := notify.SendArgs{UserID: user, Template: notify.KindPasswordReset, Data: map[string]string{"resetId": "123"}}
 		require.NoError(t, work(ctx, s, 42, args))
 
-		require.Equal(t, []string{"PLAIN \x00mailer\x00s3cret"}, server.auth)
-		mails := server.received()
+		require.Equal(t, []string{"PLAIN \x00mailer\x00s3cret"}, server.Auth())
+		mails := server.Received()
 		require.Len(t, mails, 1)
-		require.True(t, strings.HasPrefix(mails[0].from, "FROM:<billing@nameport.example>"), mails[0].from)
-		require.Equal(t, "TO:<cleo@example.com>", mails[0].to)
-		msg, err := mail.ReadMessage(bufio.NewReader(strings.NewReader(string(mails[0].data))))
+		require.True(t, strings.HasPrefix(mails[0].From, "FROM:<billing@nameport.example>"), mails[0].From)
+		require.Equal(t, "TO:<cleo@example.com>", mails[0].To)
+		msg, err := mail.ReadMessage(bufio.NewReader(strings.NewReader(string(mails[0].Data))))
 		require.NoError(t, err)
 		subject, err := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
 		require.NoError(t, err)
@@ -354,9 +303,9 @@ func TestAFailedSendIsRetriedOnTheSameOutboxRow(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
-		server := startFakeSMTP(t, false)
-		server.rcptReply = "451 4.3.0 Mailbox temporarily unavailable"
-		s := newService(t, d, notify.Options{SMTPURL: "smtp://" + server.addr})
+		server := mailtest.Start(t, false)
+		server.RejectRecipients("451 4.3.0 Mailbox temporarily unavailable")
+		s := newService(t, d, notify.Options{SMTPURL: "smtp://" + server.Addr})
 		user := addUser(t, d, "dee", "Dee")
 		args := notify.SendArgs{UserID: user, Template: notify.KindDomainReleased, Data: map[string]string{"domain": "old.inf.nz"}}
 
@@ -367,24 +316,15 @@ func TestAFailedSendIsRetriedOnTheSameOutboxRow(t *testing.T) {
 		require.Equal(t, notify.StatusFailed, list[0].Status)
 		require.Contains(t, list[0].Error, "Mailbox temporarily unavailable")
 
-		server.mu.Lock()
-		server.rcptReply = ""
-		server.mu.Unlock()
+		server.RejectRecipients("")
 		require.NoError(t, work(ctx, s, 9, args))
 		list = outbox(t, s)
 		require.Len(t, list, 1, "one row per message, however many attempts")
 		require.Equal(t, notify.StatusSent, list[0].Status)
 		require.Empty(t, list[0].Error)
-		require.Len(t, server.received(), 1)
-		require.Equal(t, `"Nameport" <no-reply@nameport.localhost>`, headerOf(t, server.received()[0], "From"))
+		require.Len(t, server.Received(), 1)
+		require.Equal(t, `"Nameport" <no-reply@nameport.localhost>`, server.Received()[0].Header(t, "From"))
 	})
-}
-
-func headerOf(t *testing.T, m capturedMail, key string) string {
-	t.Helper()
-	msg, err := mail.ReadMessage(bufio.NewReader(strings.NewReader(string(m.data))))
-	require.NoError(t, err)
-	return msg.Header.Get(key)
 }
 
 func TestOutboxPagesNewestFirst(t *testing.T) {

@@ -162,6 +162,42 @@ func render(kind string, data map[string]string, r recipient, publicURL string) 
 		line("If you did not ask for this, ignore this email: your password stays")
 		line("as it is.")
 
+	case KindVerifyEmail:
+		subject = "Verify your email address for Nameport"
+		line("Welcome to Nameport! Please confirm that this address belongs to your")
+		line("account (username: %s) by opening this link:", r.Username)
+		line("")
+		line("%s", d("link"))
+		line("")
+		line("Until you do, you can sign in but not register names or add funds.")
+		line("The link works once and expires in 48 hours; your dashboard can send")
+		line("a new one.")
+		line("")
+		line("If you did not sign up for Nameport, ignore this email.")
+
+	case KindTierApproved:
+		tier := tierName(d("tier"))
+		registrar := strings.TrimRight(publicURL, "/") + "/registrar-dashboard"
+		subject = fmt.Sprintf("Your %s tier application is approved", tier)
+		line("Good news: your application for the %s registrar tier has been", tier)
+		line("approved. Your account is on the %s tier from now on, and its", tier)
+		line("wholesale prices apply to your next registrations and renewals.")
+		line("")
+		line("Your registrar dashboard: %s", registrar)
+
+	case KindTierDeclined:
+		tier := tierName(d("tier"))
+		subject = fmt.Sprintf("Your %s tier application", tier)
+		line("We have reviewed your application for the %s registrar tier and", tier)
+		line("cannot grant it at this time. Your account stays on the %s tier", tierName(d("currentTier")))
+		line("and keeps working as before.")
+		if reason := oneLine(d("reason")); reason != "" {
+			line("")
+			line("Our note: %s", reason)
+		}
+		line("")
+		line("Questions? Reply to this email and our team will get back to you.")
+
 	default:
 		return rendered{}, fmt.Errorf("notify: unknown message kind %q", kind)
 	}
@@ -173,6 +209,18 @@ func render(kind string, data map[string]string, r recipient, publicURL string) 
 	line("You receive this email because you have a Nameport account.")
 	return rendered{Subject: subject, Body: b.String()}, nil
 }
+
+// tierName is how mails name a registrar tier: "Premium".
+func tierName(tier string) string {
+	if tier == "" {
+		return ""
+	}
+	return strings.ToUpper(tier[:1]) + tier[1:]
+}
+
+// oneLine keeps free text on one line: a line break in it cannot forge the
+// rest of a mail.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // table lines up label: value rows.
 func table(b *strings.Builder, rows [][2]string) {

@@ -41,6 +41,9 @@ type Options struct {
 	TLSConfig *tls.Config
 	// Now is the clock; tests inject their own.
 	Now func() time.Time
+	// Secrets make the secret Data of the secret kinds (the password reset
+	// link…) at send time; a secret kind without one is not sent.
+	Secrets map[string]SecretFunc
 }
 
 // Service renders, sends and records mail.
@@ -50,6 +53,7 @@ type Service struct {
 	from      *mail.Address
 	publicURL string
 	now       func() time.Time
+	secrets   map[string]SecretFunc
 }
 
 // NewService returns a mail service over d. It fails for a malformed SMTP
@@ -65,7 +69,7 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	s := &Service{db: d, from: from, publicURL: strings.TrimRight(opts.PublicURL, "/"), now: opts.Now}
+	s := &Service{db: d, from: from, publicURL: strings.TrimRight(opts.PublicURL, "/"), now: opts.Now, secrets: opts.Secrets}
 	if opts.SMTPURL != "" {
 		if s.smtp, err = parseSMTPURL(opts.SMTPURL); err != nil {
 			return nil, err
@@ -152,7 +156,11 @@ func (s *Service) deliver(ctx context.Context, jobID int64, args SendArgs) error
 	if err != nil {
 		return fmt.Errorf("notify: %s for user %d: %w", args.Template, args.UserID, err)
 	}
-	msg, err := render(args.Template, args.Data, to, s.publicURL)
+	data, err := s.withSecrets(ctx, args)
+	if err != nil {
+		return err
+	}
+	msg, err := render(args.Template, data, to, s.publicURL)
 	if err != nil {
 		return river.JobCancel(err)
 	}
@@ -164,8 +172,8 @@ func (s *Service) deliver(ctx context.Context, jobID int64, args SendArgs) error
 	}
 
 	// What really goes out carries the link; what stays in the outbox does not.
-	redacted := make(map[string]string, len(args.Data))
-	for k, v := range args.Data {
+	redacted := make(map[string]string, len(data))
+	for k, v := range data {
 		redacted[k] = v
 	}
 	for _, k := range secretData {
@@ -189,6 +197,34 @@ func (s *Service) deliver(ctx context.Context, jobID int64, args SendArgs) error
 		return fmt.Errorf("notify: send %s to user %d: %w", args.Template, args.UserID, sendErr)
 	}
 	return nil
+}
+
+// withSecrets returns the Data of args with the secrets of its kind added
+// (a copy; args stay as stored). Errors are the job's: obsolete or
+// unprovided secrets cancel it, others are retried.
+func (s *Service) withSecrets(ctx context.Context, args SendArgs) (map[string]string, error) {
+	if !secretKinds[args.Template] {
+		return args.Data, nil
+	}
+	f := s.secrets[args.Template]
+	if f == nil {
+		return nil, river.JobCancel(fmt.Errorf("notify: %s for user %d: nothing makes its secrets", args.Template, args.UserID))
+	}
+	secrets, err := f(ctx, args.UserID, args.Data)
+	if errors.Is(err, ErrObsolete) {
+		return nil, river.JobCancel(fmt.Errorf("notify: %s for user %d: %w", args.Template, args.UserID, err))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("notify: %s for user %d: secrets: %w", args.Template, args.UserID, err)
+	}
+	data := make(map[string]string, len(args.Data)+len(secrets))
+	for k, v := range args.Data {
+		data[k] = v
+	}
+	for k, v := range secrets {
+		data[k] = v
+	}
+	return data, nil
 }
 
 // record writes the outbox row of a job, or updates it on a retry.

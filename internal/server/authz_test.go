@@ -115,8 +115,16 @@ var authzOps = map[string]authzOp{
 	"POST /api/auth/change-password": {access: authzAccount, phase: phaseSession, body: func(c authzCall) any {
 		return map[string]any{"currentPassword": c.as.password, "newPassword": "changed1", "confirmPassword": "changed1"}
 	}},
-	"GET /api/registrar/api-key":  {access: authzRegistrar},
-	"POST /api/registrar/api-key": {access: authzRegistrar, phase: phaseSession},
+	"GET /api/registrar/api-key":          {access: authzRegistrar},
+	"POST /api/registrar/api-key":         {access: authzRegistrar, phase: phaseSession},
+	"GET /api/registrar/tier-application": {access: authzRegistrar},
+	"POST /api/auth/verify-email": {access: authzPublic, body: func(authzCall) any {
+		return map[string]any{"token": "not-a-token"}
+	}},
+	"GET /api/auth/email-verification":         {access: authzAccount},
+	"POST /api/auth/email-verification/resend": {access: authzAccount},
+	"POST /api/registrar/tier-application": {access: authzRegistrar,
+		body: func(authzCall) any { return map[string]any{"tier": "premium"} }},
 
 	// Catalog: public reads, admin writes.
 	"GET /api/domains/check":     {access: authzPublic, query: "?name=authz-free&extension=.inf.nz"},
@@ -205,6 +213,12 @@ var authzOps = map[string]authzOp{
 		answers: []int{http.StatusConflict}},
 	"POST /api/admin/deposits/{id}/reject": {access: authzAdmin, params: map[string]string{"id": "deposit"},
 		answers: []int{http.StatusConflict}},
+	"GET /api/admin/tier-applications": {access: authzAdmin},
+	"POST /api/admin/tier-applications/{id}/approve": {access: authzAdmin,
+		params: map[string]string{"id": "tierApplication"}},
+	"POST /api/admin/tier-applications/{id}/decline": {access: authzAdmin,
+		params: map[string]string{"id": "tierApplication"},
+		body:   func(authzCall) any { return map[string]any{"reason": "Not now."} }},
 	"GET /api/admin/stats":             {access: authzAdmin},
 	"GET /api/admin/outbox":            {access: authzAdmin},
 	"GET /api/admin/jobs":              {access: authzAdmin},
@@ -340,6 +354,15 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 	r = admin.web.do("POST", "/api/site-settings", map[string]any{"key": "authz_hidden", "value": authzHiddenValue, "isPublic": false})
 	require.Equal(t, http.StatusCreated, r.status, r.raw)
 	f.global["user"] = idOf(t, data(t, f.spare.web.do("GET", "/api/auth/me", nil))["id"])
+	// A registrar's pending tier application, for the admin to decide.
+	applicant := signUp("applicant", "registrar")
+	applicant["tier"] = "enterprise"
+	r = newBrowser(t, ts).do("POST", "/api/auth/register", applicant)
+	require.Equal(t, http.StatusCreated, r.status, r.raw)
+	r = admin.web.do("GET", "/api/admin/tier-applications", nil)
+	require.Equal(t, http.StatusOK, r.status, r.raw)
+	require.Len(t, r.body["data"], 1, r.raw)
+	f.global["tierApplication"] = idOf(t, r.body["data"].([]any)[0].(map[string]any)["id"])
 	// Registrations queue receipts: a job to retry and cancel.
 	for deadline := time.Now().Add(10 * time.Second); f.global["job"] == ""; time.Sleep(50 * time.Millisecond) {
 		require.True(t, time.Now().Before(deadline), "no background job to retry and cancel")

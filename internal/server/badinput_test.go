@@ -140,7 +140,7 @@ func (s schemaRef) jsonType() string {
 // badInputFixture is how to call one operation well: who calls, the path
 // parameters and a body that would succeed.
 type badInputFixture struct {
-	caller string // "visitor", "user", "registrar" (API key) or "admin"
+	caller string // "visitor", "user", "registrar" (API key), "registrar-web" (its session) or "admin"
 	params map[string]string
 	body   map[string]any
 	// free are string fields whose content is the caller's own text
@@ -396,7 +396,7 @@ func fillPath(path string, params map[string]string) string {
 var snapshotTables = []string{"users", "wallets", "transactions", "domains", "dns_records", "premium_domains",
 	"extensions", "length_rules", "site_settings", "payment_intents", "payment_events", "password_resets",
 	"mail_outbox", "audit_log", "domain_notices", "idempotent_requests", "idempotency_keys", "zone_version",
-	"catalog_version"}
+	"catalog_version", "tier_applications", "email_verifications"}
 
 func snapshot(t *testing.T, d *db.DB) map[string][]string {
 	t.Helper()
@@ -512,7 +512,22 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 	recID := created(alice.do("POST", "/api/domains/"+domID+"/dns", map[string]any{"type": "A", "name": "www", "content": "192.0.2.1", "ttl": 3600}))
 	aliceID := strconv.FormatInt(int64(userNamed(t, admin, "alice")["id"].(float64)), 10)
 
-	_, key := registrar(t, ts, "reseller")
+	resellerWeb, key := registrar(t, ts, "reseller")
+	// Two pending tier applications: one to approve, one to decline.
+	applications := map[string]string{}
+	for _, name := range []string{"applicant1", "applicant2"} {
+		in := signUp(name, "registrar")
+		in["tier"] = "premium"
+		r := newBrowser(t, ts).do("POST", "/api/auth/register", in)
+		require.Equal(t, http.StatusCreated, r.status, r.raw)
+	}
+	r = admin.do("GET", "/api/admin/tier-applications", nil)
+	require.Equal(t, http.StatusOK, r.status, r.raw)
+	for _, a := range r.body["data"].([]any) {
+		a := a.(map[string]any)
+		applications[a["username"].(string)] = strconv.FormatInt(int64(a["id"].(float64)), 10)
+	}
+	require.Len(t, applications, 2)
 	require.Equal(t, http.StatusCreated, v1(t, ts, key, "POST", "/v1/wallet/deposits", map[string]any{"amount": 100}).status)
 	r = v1(t, ts, key, "POST", "/v1/domains/register", map[string]any{"domain": "resell.inf.nz"})
 	require.True(t, r.status < 300, r.raw)
@@ -521,7 +536,7 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 
 	record := map[string]any{"type": "A", "name": "api", "content": "192.0.2.7", "ttl": 3600}
 	return &badInputBundle{
-		browsers: map[string]*browser{"visitor": newBrowser(t, ts), "user": alice, "admin": admin,
+		browsers: map[string]*browser{"visitor": newBrowser(t, ts), "user": alice, "admin": admin, "registrar-web": resellerWeb,
 			"registrar": {t: t, base: ts.url, client: http.DefaultClient}},
 		key: key,
 		ops: map[string]badInputFixture{
@@ -539,9 +554,17 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"registrar-api-key-rotate": {caller: "user"},
 			// A demo deposit, which no admin reviews: never ok, and the
 			// sweep proves bad ids change nothing either.
-			"admin-deposit-confirm": {caller: "admin", params: map[string]string{"id": depositID}},
-			"admin-deposit-reject":  {caller: "admin", params: map[string]string{"id": depositID}},
-			"admin-users-update":    {caller: "admin", params: map[string]string{"id": aliceID}, body: map[string]any{"disabled": false}, ok: http.StatusOK},
+			"admin-deposit-confirm":          {caller: "admin", params: map[string]string{"id": depositID}},
+			"admin-deposit-reject":           {caller: "admin", params: map[string]string{"id": depositID}},
+			"admin-users-update":             {caller: "admin", params: map[string]string{"id": aliceID}, body: map[string]any{"disabled": false}, ok: http.StatusOK},
+			"auth-verify-email":              {caller: "visitor", body: map[string]any{"token": "not-a-token"}},
+			"auth-email-verification-resend": {caller: "user"},
+			"registrar-tier-application-create": {caller: "registrar-web", body: map[string]any{"tier": "enterprise"},
+				ok: http.StatusCreated},
+			"admin-tier-application-approve": {caller: "admin", params: map[string]string{"id": applications["applicant1"]},
+				ok: http.StatusOK},
+			"admin-tier-application-decline": {caller: "admin", params: map[string]string{"id": applications["applicant2"]},
+				body: map[string]any{"reason": "Tell us about your volumes first."}, free: []string{"reason"}, ok: http.StatusOK},
 			"extensions-create": {caller: "admin", body: map[string]any{"extension": ".orgn.uk", "description": "Organisations",
 				"basePrice": 8}, free: []string{"description", "verificationInstructions", "dnsApiKey", "dnsApiSecret", "dnsZoneId", "verificationDocuments"},
 				ok: http.StatusCreated},

@@ -40,11 +40,14 @@ func loginAdmin2(t *testing.T, ts *testServer) *browser {
 	return b
 }
 
+// signedUp signs username up and verifies its email address through the
+// mailed link, so the account may register names and add funds.
 func signedUp(t *testing.T, ts *testServer, username, userType string) *browser {
 	t.Helper()
 	b := newBrowser(t, ts)
 	r := b.do("POST", "/api/auth/register", signUp(username, userType))
 	require.Equal(t, http.StatusCreated, r.status, r.raw)
+	verifyEmail(t, ts, username+"@example.com")
 	return b
 }
 
@@ -171,6 +174,7 @@ func TestCatalogOverHTTP(t *testing.T) {
 			in := signUp("bigreseller", "registrar")
 			in["tier"] = "enterprise"
 			require.Equal(t, http.StatusCreated, enterprise.do("POST", "/api/auth/register", in).status)
+			approveTier(t, admin, "bigreseller")
 			basic := signedUp(t, ts, "smallreseller", "registrar")
 			check := func(b *browser, q string) map[string]any {
 				t.Helper()

@@ -44,6 +44,8 @@ func TestDashboardReadsAreOwnDataOnly(t *testing.T) {
 			alice, bob, visitor := newBrowser(t, ts), newBrowser(t, ts), newBrowser(t, ts)
 			require.Equal(t, http.StatusCreated, alice.do("POST", "/api/auth/register", signUp("alice", "user")).status)
 			require.Equal(t, http.StatusCreated, bob.do("POST", "/api/auth/register", signUp("bob", "registrar")).status)
+			verifyEmail(t, ts, "alice@example.com")
+			verifyEmail(t, ts, "bob@example.com")
 
 			// New accounts: nothing yet, honestly empty.
 			r := bob.do("GET", "/api/domains", nil)

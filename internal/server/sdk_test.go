@@ -65,6 +65,7 @@ func sdkSignUp(t *testing.T, url, username, userType string) (map[string]any, *h
 	}
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
 	require.Equal(t, http.StatusCreated, resp.StatusCode, out)
+	servertest.VerifyEmail(t, url, username+"@example.com")
 	return out.Data, hc
 }
 

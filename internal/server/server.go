@@ -66,7 +66,8 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
-	mail, err := notify.NewService(d, notify.Options{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom, PublicURL: cfg.PublicURL})
+	mail, err := notify.NewService(d, notify.Options{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom, PublicURL: cfg.PublicURL,
+		Secrets: accounts.MailSecrets()})
 	if err != nil {
 		return Services{}, err
 	}
@@ -131,14 +132,6 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 	if err := svc.Catalog.Load(ctx); err != nil {
 		return err
 	}
-	if cfg.Demo {
-		if err := seedDemo(ctx, svc, logger); err != nil {
-			return fmt.Errorf("server: demo data: %w", err)
-		}
-	}
-	if err := logPaymentMode(ctx, svc.Wallets, logger); err != nil {
-		return err
-	}
 	// Admin changes on other nodes reach this one within a second.
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
@@ -156,6 +149,15 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Wallets.AddWorkers(jobsCfg.Workers)...)
 	}
 	if err := d.SetupJobs(jobsCfg); err != nil {
+		return err
+	}
+	// Demo accounts are made once jobs can be queued (sign-up mails).
+	if cfg.Demo {
+		if err := seedDemo(ctx, svc, logger); err != nil {
+			return fmt.Errorf("server: demo data: %w", err)
+		}
+	}
+	if err := logPaymentMode(ctx, svc.Wallets, logger); err != nil {
 		return err
 	}
 	if cfg.HasRole(config.RoleWorker) {

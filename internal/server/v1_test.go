@@ -25,6 +25,7 @@ func registrar(t *testing.T, ts *testServer, username string) (*browser, string)
 	b := newBrowser(t, ts)
 	r := b.do("POST", "/api/auth/register", signUp(username, "registrar"))
 	require.Equal(t, http.StatusCreated, r.status, r.raw)
+	verifyEmail(t, ts, username+"@example.com")
 	return b, data(t, r)["apiKey"].(string)
 }
 

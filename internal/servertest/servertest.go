@@ -79,7 +79,11 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 			})
 			return stopErr
 		}}
-		t.Cleanup(func() { _ = s.Stop() })
+		databases.Store(s.URL, s.DatabaseURL)
+		t.Cleanup(func() {
+			_ = s.Stop()
+			databases.Delete(s.URL)
+		})
 		return s
 	case err := <-done:
 		cancel()

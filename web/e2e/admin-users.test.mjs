@@ -3,7 +3,7 @@
 // log in; the Statistics tab shows its KPI cards; both work on a phone.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { useApp } from './harness.mjs'
+import { uniqueName, useApp } from './harness.mjs'
 
 const app = useApp({ before, after })
 
@@ -24,7 +24,13 @@ describe('Users tab', () => {
     // A fresh account, signed up through the API.
     const signUp = await app.newPage()
     const res = await signUp.request.post('/api/auth/register', {
-      data: { username: 'victor', email: 'victor@example.com', password: 'secret1', confirmPassword: 'secret1', fullName: 'Victor' },
+      data: {
+        username: 'victor',
+        email: 'victor@example.com',
+        password: 'secret1',
+        confirmPassword: 'secret1',
+        fullName: 'Victor',
+      },
     })
     assert.equal(res.status(), 201)
     await signUp.context().close()
@@ -54,6 +60,50 @@ describe('Users tab', () => {
     await login(victor, 'victor', 'secret1')
     await victor.waitForURL((url) => url.pathname !== '/login')
     await victor.context().close()
+    await page.context().close()
+  })
+
+  test('a registrar applies for Enterprise at sign-up; an admin approves it', async () => {
+    // Sign-up through the form, from the partnership section's Contact Sales link.
+    const name = uniqueName('bigco')
+    const registrar = await app.newPage()
+    await registrar.goto('/register?type=registrar&tier=enterprise')
+    await registrar
+      .getByRole('note')
+      .getByText('your account starts on the Basic tier and your application stays pending', { exact: false })
+      .waitFor()
+    await registrar.getByLabel('Full name').fill(`Test ${name}`)
+    await registrar.getByLabel('Username').fill(name)
+    await registrar.getByLabel('Email').fill(`${name}@example.com`)
+    await registrar.getByLabel('Password', { exact: true }).fill('secret1')
+    await registrar.getByLabel('Confirm password').fill('secret1')
+    await registrar.getByRole('button', { name: 'Create Account' }).click()
+    await registrar.waitForURL('**/registrar-dashboard')
+    await registrar.getByText('Partnership tier: Basic', { exact: true }).waitFor()
+    await registrar.getByText('Your application for the Enterprise tier is pending review.', { exact: false }).waitFor()
+
+    const page = await app.newPage()
+    await loginDemoAdmin(page)
+    await page.goto('/admin-dashboard')
+    await page.getByRole('tab', { name: 'Users' }).click()
+    const panel = page.getByRole('tabpanel', { name: 'Users' })
+    const application = panel.getByRole('listitem', { name: `Application of ${name}` })
+    await application.getByText('Enterprise', { exact: true }).waitFor()
+    await application.getByRole('button', { name: 'Approve' }).click()
+    await page.getByText(`${name} is now on the Enterprise tier.`, { exact: true }).waitFor()
+    await application.waitFor({ state: 'detached' })
+    await panel.getByRole('list', { name: 'Audit log' }).getByText('approved the tier application of').first().waitFor()
+    await panel.getByRole('searchbox', { name: 'Search accounts' }).fill(name)
+    const tier = panel.getByRole('combobox', { name: `Tier of ${name}` })
+    await tier.waitFor()
+    assert.equal(await tier.inputValue(), 'enterprise')
+
+    // The registrar sees its new tier and its prices.
+    await registrar.reload()
+    await registrar.getByText('Partnership tier: Enterprise', { exact: true }).waitFor()
+    const check = await registrar.request.get('/api/domains/check?name=' + name + '&extension=.inf.nz')
+    assert.equal((await check.json()).data.price, 4)
+    await registrar.context().close()
     await page.context().close()
   })
 

@@ -2,7 +2,7 @@
 // against a real server.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { uniqueName, useApp } from './harness.mjs'
+import { uniqueName, useApp, verifyEmail } from './harness.mjs'
 
 const app = useApp({ before, after })
 
@@ -99,6 +99,29 @@ describe('accounts', () => {
     await page.getByRole('button', { name: 'Log in' }).click()
     await page.getByText('Username must be at least 3 characters').waitFor()
     assert.deepEqual(requests, [])
+    await page.context().close()
+  })
+
+  test('a new account verifies its email address through the mailed link before adding funds', async () => {
+    const page = await app.newPage()
+    const username = uniqueName('verify')
+    await register(page, { type: 'user', username })
+    await page.waitForURL('**/dashboard')
+    const banner = page.getByRole('region', { name: 'Email verification' })
+    await banner.getByText(`We sent a link to ${username}@example.com.`, { exact: false }).waitFor()
+
+    const refused = await page.request.post('/api/wallet/deposit', { data: { amount: 20 } })
+    assert.equal(refused.status(), 403)
+    assert.equal((await refused.json()).error, 'Verify your email address before registering names or adding funds.')
+
+    await banner.getByRole('button', { name: 'Resend email' }).click()
+    await page.getByText('Verification email sent', { exact: true }).waitFor()
+    await verifyEmail(page, `${username}@example.com`)
+    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor()
+    await page.waitForLoadState('networkidle')
+    assert.equal(await banner.count(), 0)
+    const deposit = await page.request.post('/api/wallet/deposit', { data: { amount: 20 } })
+    assert.equal(deposit.status(), 201)
     await page.context().close()
   })
 })

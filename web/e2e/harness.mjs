@@ -154,8 +154,47 @@ export function launchBrowser() {
 export const TEST_PASSWORD = 'correct-horse-9'
 
 /**
+ * Returns the newest link of a mail of kind to `email`, read from the outbox
+ * (the server's mailbox without SMTP) as demo-admin, as an operator would;
+ * waits for the worker to send it.
+ */
+export async function mailedLink(origin, email, kind, pattern) {
+  const login = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'demo-admin', password: 'demo1234' }),
+  })
+  if (login.status !== 200) throw new Error(`demo-admin login: ${login.status}`)
+  const cookie = login.headers.get('set-cookie').split(';')[0]
+  for (let i = 0; i < 150; i++) {
+    const res = await fetch(`${origin}/api/admin/outbox?limit=100`, { headers: { Cookie: cookie } })
+    const mail = (await res.json()).data.messages.find((m) => m.kind === kind && m.to === email)
+    const link = mail?.body.match(pattern)
+    if (link) return link[0]
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`no ${kind} mail to ${email} in the outbox`)
+}
+
+/**
+ * Verifies the email address of the account signed in on page, as its owner
+ * does: opens the mailed link, clicks Verify, and goes back to where the
+ * page was. Accounts must verify before they register names or add funds.
+ */
+export async function verifyEmail(page, email) {
+  const back = page.url()
+  const origin = new URL(back).origin
+  const link = await mailedLink(origin, email, 'verify_email', /\/verify-email\?token=[A-Za-z0-9_-]+/)
+  await page.goto(origin + link)
+  await page.getByRole('button', { name: 'Verify my email address' }).click()
+  await page.getByText('You can now register names and add funds to your wallet.', { exact: true }).waitFor()
+  await page.goto(back)
+}
+
+/**
  * Signs up username (an end user, or a registrar partner) through the
- * registration form and waits for the dashboard it lands on.
+ * registration form, waits for the dashboard it lands on and verifies the
+ * account's email address through the mailed link.
  */
 export async function signUp(page, username, { type = 'user' } = {}) {
   await page.goto(type === 'registrar' ? '/register?type=registrar' : '/register')
@@ -166,6 +205,7 @@ export async function signUp(page, username, { type = 'user' } = {}) {
   await page.getByLabel('Confirm password').fill(TEST_PASSWORD)
   await page.getByRole('button', { name: 'Create Account' }).click()
   await page.waitForURL(type === 'registrar' ? '**/registrar-dashboard' : '**/dashboard')
+  await verifyEmail(page, `${username}@example.com`)
 }
 
 /** A unique, valid username for one test run. */

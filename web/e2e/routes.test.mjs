@@ -72,6 +72,7 @@ const routes = [
   { name: 'register', path: '/register' },
   { name: 'forgot-password', path: '/forgot-password' },
   { name: 'reset-password', path: '/reset-password' },
+  { name: 'verify-email', path: '/verify-email?token=abc' },
   { name: 'dashboard', path: '/dashboard', user: 'demo' },
   { name: 'domain-management', path: () => `/domain-management/${domainId}`, user: 'demo' },
   { name: 'wallet', path: '/wallet', user: 'demo' },

@@ -14,6 +14,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { chromiumArgs, chromiumPath } from './browser.mjs'
+import { verifyEmail } from './harness.mjs'
 
 const [baseURL = 'http://127.0.0.1:4173', outDir = 'e2e/screenshots', ...paths] = process.argv.slice(2)
 const targets = paths.length
@@ -88,6 +89,7 @@ async function signUp(page, { type = 'user' } = {}) {
   await page.getByLabel('Confirm password').fill('screenshot-1')
   await page.getByRole('button', { name: 'Create Account' }).click()
   await page.waitForURL(/dashboard/)
+  await verifyEmail(page, `${username}@example.com`) // needs --demo (demo-admin reads the outbox)
 }
 
 async function openRegistration(page, name, extension) {

@@ -2,7 +2,7 @@
 // real server started with --demo (wallets start empty; .inf.nz costs $8).
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { uniqueName, useApp } from './harness.mjs'
+import { uniqueName, useApp, verifyEmail } from './harness.mjs'
 
 const app = useApp({ before, after })
 const PASSWORD = 'correct-horse-9'
@@ -19,6 +19,8 @@ async function fillSignUp(page, username) {
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
   await page.getByLabel('Confirm password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Create Account' }).click()
+  await page.waitForURL((url) => url.pathname !== '/register')
+  await verifyEmail(page, `${username}@example.com`)
 }
 
 async function searchLanding(page, name, extension = '.inf.nz') {

@@ -21,6 +21,7 @@ import { Route as PremiumDomainsRouteImport } from './routes/premium-domains'
 import { Route as RegisterRouteImport } from './routes/register'
 import { Route as RegistrarDashboardRouteImport } from './routes/registrar-dashboard'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
+import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as WalletRouteImport } from './routes/wallet'
 import { Route as DomainManagementIndexRouteImport } from './routes/domain-management/index'
 import { Route as DomainManagementIdRouteImport } from './routes/domain-management/$id'
@@ -85,6 +86,11 @@ const ResetPasswordRoute = ResetPasswordRouteImport.update({
   path: '/reset-password',
   getParentRoute: () => rootRouteImport,
 } as any)
+const VerifyEmailRoute = VerifyEmailRouteImport.update({
+  id: '/verify-email',
+  path: '/verify-email',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const WalletRoute = WalletRouteImport.update({
   id: '/wallet',
   path: '/wallet',
@@ -114,6 +120,7 @@ export interface FileRoutesByFullPath {
   '/register': typeof RegisterRoute
   '/registrar-dashboard': typeof RegistrarDashboardRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/verify-email': typeof VerifyEmailRoute
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
   '/domain-management/': typeof DomainManagementIndexRoute
@@ -131,6 +138,7 @@ export interface FileRoutesByTo {
   '/register': typeof RegisterRoute
   '/registrar-dashboard': typeof RegistrarDashboardRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/verify-email': typeof VerifyEmailRoute
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
   '/domain-management': typeof DomainManagementIndexRoute
@@ -149,6 +157,7 @@ export interface FileRoutesById {
   '/register': typeof RegisterRoute
   '/registrar-dashboard': typeof RegistrarDashboardRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/verify-email': typeof VerifyEmailRoute
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
   '/domain-management/': typeof DomainManagementIndexRoute
@@ -168,6 +177,7 @@ export interface FileRouteTypes {
     | '/register'
     | '/registrar-dashboard'
     | '/reset-password'
+    | '/verify-email'
     | '/wallet'
     | '/domain-management/$id'
     | '/domain-management/'
@@ -185,6 +195,7 @@ export interface FileRouteTypes {
     | '/register'
     | '/registrar-dashboard'
     | '/reset-password'
+    | '/verify-email'
     | '/wallet'
     | '/domain-management/$id'
     | '/domain-management'
@@ -202,6 +213,7 @@ export interface FileRouteTypes {
     | '/register'
     | '/registrar-dashboard'
     | '/reset-password'
+    | '/verify-email'
     | '/wallet'
     | '/domain-management/$id'
     | '/domain-management/'
@@ -220,6 +232,7 @@ export interface RootRouteChildren {
   RegisterRoute: typeof RegisterRoute
   RegistrarDashboardRoute: typeof RegistrarDashboardRoute
   ResetPasswordRoute: typeof ResetPasswordRoute
+  VerifyEmailRoute: typeof VerifyEmailRoute
   WalletRoute: typeof WalletRoute
   DomainManagementIdRoute: typeof DomainManagementIdRoute
   DomainManagementIndexRoute: typeof DomainManagementIndexRoute
@@ -311,6 +324,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ResetPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/verify-email': {
+      id: '/verify-email'
+      path: '/verify-email'
+      fullPath: '/verify-email'
+      preLoaderRoute: typeof VerifyEmailRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/wallet': {
       id: '/wallet'
       path: '/wallet'
@@ -348,6 +368,7 @@ const rootRouteChildren: RootRouteChildren = {
   RegisterRoute: RegisterRoute,
   RegistrarDashboardRoute: RegistrarDashboardRoute,
   ResetPasswordRoute: ResetPasswordRoute,
+  VerifyEmailRoute: VerifyEmailRoute,
   WalletRoute: WalletRoute,
   DomainManagementIdRoute: DomainManagementIdRoute,
   DomainManagementIndexRoute: DomainManagementIndexRoute,

@@ -5,6 +5,7 @@ import * as z from 'zod/mini'
 import { apiKeyQueryOptions } from '@/features/dashboard/api/apiKey'
 import { DashboardLoading } from '@/features/dashboard/components/DashboardHeading'
 import { RegistrarDashboard, type WalletBalanceState } from '@/features/dashboard/components/RegistrarDashboard'
+import { TierStatus } from '@/features/dashboard/components/TierStatus'
 import { domainsQueryOptions } from '@/lib/domains'
 import { DomainTable } from '@/features/domains/components/DomainTable'
 import { walletQueryOptions } from '@/lib/wallet'
@@ -52,6 +53,7 @@ function RegistrarDashboardRoute() {
       wallet={walletState}
       domainCount={domains.data?.length}
       domainList={<DomainTable />}
+      tierStatus={<TierStatus />}
       tab={tab}
       onTabChange={(next) => void navigate({ search: { tab: next === 'domains' ? undefined : next }, replace: true })}
     />

@@ -41,6 +41,12 @@ export const server = setupServer(
   ),
   http.get('/api/domain-extensions', () => HttpResponse.json({ success: true, data: serverExtensions })),
   http.get('/api/premium-domains', () => HttpResponse.json({ success: true, data: [] })),
+  http.get('/api/auth/email-verification', () =>
+    HttpResponse.json({ success: true, data: { email: 'alice@example.com', verified: true } }),
+  ),
+  http.get('/api/registrar/tier-application', () =>
+    HttpResponse.json({ success: true, data: { tier: 'premium', application: null } }),
+  ),
 )
 
 export const endUser: User = {

@@ -102,3 +102,40 @@ export function diffOf(before: unknown, after: unknown): { field: string; before
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
+
+/** A registrar's pending (or decided) application for a higher tier, as admins see it. */
+export interface AdminTierApplication {
+  id: number
+  userId: number
+  username: string
+  email: string
+  fullName: string
+  currentTier: Tier
+  requestedTier: Exclude<Tier, 'basic'>
+  status: 'pending' | 'approved' | 'declined'
+  reason?: string
+  decidedBy?: string
+  createdAt: string
+  decidedAt: string | null
+}
+
+export const TIER_APPLICATIONS_URL = '/api/admin/tier-applications'
+
+/** GET /api/admin/tier-applications: the pending applications, newest first. */
+export function pendingTierApplicationsQueryOptions() {
+  return queryOptions({
+    queryKey: [TIER_APPLICATIONS_URL, 'pending'],
+    queryFn: async () =>
+      unwrap(await apiRequest<ApiEnvelope<AdminTierApplication[]>>('GET', `${TIER_APPLICATIONS_URL}?status=pending`)),
+  })
+}
+
+/** POST /api/admin/tier-applications/{id}/approve: the registrar gets the tier it applied for. */
+export async function approveTierApplication(id: number) {
+  return unwrap(await apiRequest<ApiEnvelope<unknown>>('POST', `${TIER_APPLICATIONS_URL}/${id}/approve`))
+}
+
+/** POST /api/admin/tier-applications/{id}/decline: the reason is mailed to the applicant. */
+export async function declineTierApplication(id: number, reason: string) {
+  return unwrap(await apiRequest<ApiEnvelope<unknown>>('POST', `${TIER_APPLICATIONS_URL}/${id}/decline`, { reason }))
+}

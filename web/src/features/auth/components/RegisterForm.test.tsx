@@ -74,6 +74,19 @@ describe('register', () => {
       tier: 'enterprise',
     })
     expect(await screen.findByText('Registration successful')).toBeInTheDocument()
+    expect(
+      screen.getByText('Your account has been created! Your Enterprise tier application is pending review.'),
+    ).toBeInTheDocument()
+  })
+
+  it('says a tier above basic is applied for and stays pending until approved', async () => {
+    const { events } = renderApp('/register?type=registrar&tier=premium', { user: null })
+    const note = await screen.findByRole('note')
+    expect(note).toHaveTextContent(
+      'The Premium tier is granted after review: your account starts on the Basic tier and your application stays pending until our team approves it.',
+    )
+    await events.selectOptions(screen.getByLabelText('Partnership tier'), 'basic')
+    expect(screen.queryByRole('note')).not.toBeInTheDocument()
   })
 
   it("shows 'Registration failed' with the server's error", async () => {

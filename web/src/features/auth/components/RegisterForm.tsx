@@ -83,6 +83,7 @@ export function RegisterForm({
   const { errors } = form.formState
   const userType = form.watch('userType')
   const selectedTier = form.watch('tier') ?? 'basic'
+  const requestedTier = userType === 'registrar' ? selectedTier : 'basic'
 
   const mutation = useMutation({
     mutationFn: registerAccount,
@@ -96,7 +97,13 @@ export function RegisterForm({
         })
         return
       }
-      toast({ title: 'Registration successful', description: 'Your account has been created!' })
+      const applied = outcome.user.userType === 'registrar' && requestedTier !== 'basic'
+      toast({
+        title: 'Registration successful',
+        description: applied
+          ? `Your account has been created! Your ${registrarTiers[requestedTier].name} tier application is pending review.`
+          : 'Your account has been created!',
+      })
       const user = await refreshCurrentUser(queryClient, outcome.user)
       // Back to where the visitor started (a validated path on this site), else their dashboard.
       if (redirect) await navigate({ href: redirect })
@@ -166,6 +173,12 @@ export function RegisterForm({
               </Select>
             )}
           </Field>
+        )}
+        {userType === 'registrar' && selectedTier !== 'basic' && (
+          <p role="note" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+            The {registrarTiers[selectedTier].name} tier is granted after review: your account starts on the Basic tier
+            and your application stays pending until our team approves it. We will email you the decision.
+          </p>
         )}
 
         <Field label="Full name" error={errors.fullName?.message}>

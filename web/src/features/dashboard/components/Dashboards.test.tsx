@@ -42,6 +42,69 @@ function metric(label: string) {
   return screen.getByText(label).parentElement!
 }
 
+describe('registrar tier', () => {
+  it('shows a pending application, and no way to apply again meanwhile', async () => {
+    serveRegistrarData()
+    server.use(
+      http.get('/api/registrar/tier-application', () =>
+        HttpResponse.json({
+          success: true,
+          data: {
+            tier: 'basic',
+            application: {
+              id: 3,
+              requestedTier: 'enterprise',
+              status: 'pending',
+              createdAt: '2026-03-04T10:00:00Z',
+              decidedAt: null,
+            },
+          },
+        }),
+      ),
+    )
+    renderApp('/registrar-dashboard', { user: { ...registrar, tier: 'basic' } })
+    expect(await screen.findByText('Partnership tier: Basic')).toBeInTheDocument()
+    expect(screen.getByText('Application pending')).toBeInTheDocument()
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Your application for the Enterprise tier is pending review. You keep Basic prices until our team approves it',
+    )
+    expect(screen.queryByRole('button', { name: 'Apply' })).not.toBeInTheDocument()
+  })
+
+  it('applies for a higher tier after a decline', async () => {
+    serveRegistrarData()
+    let sent: unknown
+    let mine = {
+      tier: 'premium',
+      application: {
+        id: 3,
+        requestedTier: 'enterprise',
+        status: 'declined',
+        reason: 'Tell us about your volumes.',
+        createdAt: '2026-03-04T10:00:00Z',
+        decidedAt: '2026-03-05T10:00:00Z',
+      },
+    }
+    server.use(
+      http.get('/api/registrar/tier-application', () => HttpResponse.json({ success: true, data: mine })),
+      http.post('/api/registrar/tier-application', async ({ request }) => {
+        sent = await request.json()
+        mine = { tier: 'premium', application: { ...mine.application, id: 4, status: 'pending', reason: '' } }
+        return HttpResponse.json({ success: true, data: mine.application }, { status: 201 })
+      }),
+    )
+    const { events } = renderApp('/registrar-dashboard', { user: registrar })
+    expect(
+      await screen.findByText('Your application for the Enterprise tier was declined: Tell us about your volumes.'),
+    ).toBeInTheDocument()
+    expect(screen.getByRole('combobox', { name: 'Apply for a higher tier' })).toHaveValue('enterprise')
+    await events.click(screen.getByRole('button', { name: 'Apply' }))
+    expect(await screen.findByText('Application sent')).toBeInTheDocument()
+    expect(sent).toEqual({ tier: 'enterprise' })
+    expect(await screen.findByText('Application pending')).toBeInTheDocument()
+  })
+})
+
 describe('registrar dashboard cards', () => {
   it("shows '--' for Total Domains while the list loads, then the real count", async () => {
     serveRegistrarData({ domainsDelay: 150 })

@@ -9,6 +9,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { formatUsd } from '@/lib/format'
 import type { User } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { EmailVerificationBanner } from '@/components/EmailVerificationBanner'
 import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { apiKeyQueryOptions } from '../api/apiKey'
 import { AccountSettings } from './AccountSettings'
@@ -26,6 +27,7 @@ export function RegistrarDashboard({
   wallet,
   domainCount,
   domainList,
+  tierStatus,
   tab,
   onTabChange,
 }: {
@@ -34,6 +36,8 @@ export function RegistrarDashboard({
   /** How many domains the account holds; undefined while loading (or when the list cannot be read). */
   domainCount: number | undefined
   domainList: ReactNode
+  /** The partnership tier and its application (see TierStatus). */
+  tierStatus?: ReactNode
   tab: RegistrarTab
   onTabChange: (tab: RegistrarTab) => void
 }) {
@@ -44,6 +48,7 @@ export function RegistrarDashboard({
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+      <EmailVerificationBanner />
       <DashboardHeading
         title="Registrar Dashboard"
         help={<HelpTooltip topic="registrar-account" userAction="managing my registrar account" />}
@@ -77,6 +82,8 @@ export function RegistrarDashboard({
           <Text className="mt-1 font-mono">{apiKey ? `${apiKey.slice(0, 8)}...` : '--'}</Text>
         </Card>
       </div>
+
+      {tierStatus && <div className="mt-8">{tierStatus}</div>}
 
       <Tabs value={tab} onValueChange={(value) => onTabChange(value as RegistrarTab)} className="mt-8">
         <TabsList className="w-fit">

@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import type { User } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { EmailVerificationBanner } from '@/components/EmailVerificationBanner'
 import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { AccountSettings } from './AccountSettings'
 import { DashboardHeading } from './DashboardHeading'
@@ -16,6 +17,7 @@ export function UserDashboard({ user, domainList }: { user: User; domainList: Re
   useDocumentTitle('Dashboard')
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+      <EmailVerificationBanner />
       <DashboardHeading
         title="Dashboard"
         help={<HelpTooltip topic="domain-management" userAction="viewing my domains" />}

@@ -15,6 +15,8 @@ const actionLabels: Record<string, string> = {
   'premium.delete': 'Deleted premium domain',
   'premium.bulk': 'Bulk premium action',
   'user.tier': 'Changed tier',
+  'tier_application.approve': 'Approved the tier application of',
+  'tier_application.decline': 'Declined the tier application of',
   'user.disable': 'Disabled account',
   'user.enable': 'Enabled account',
   'setting.create': 'Added site setting',

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
 import { endUser, server } from '@/test/server'
-import type { AdminUser, AuditEntry } from '../api'
+import type { AdminTierApplication, AdminUser, AuditEntry } from '../api'
 import { diffOf } from '../api'
 
 const admin = { ...endUser, id: 9, username: 'root', userType: 'admin' as const }
@@ -34,6 +34,8 @@ function serveUsers() {
     urls: [] as string[],
     patches: [] as { id: string; body: unknown }[],
     audit: [] as AuditEntry[],
+    applications: [] as AdminTierApplication[],
+    decisions: [] as { id: string; decision: string; body: unknown }[],
   }
   server.use(
     http.get('/api/me', () => HttpResponse.json({ success: true, data: admin })),
@@ -65,6 +67,16 @@ function serveUsers() {
       return HttpResponse.json({ success: true, data: u })
     }),
     http.get('/api/admin/audit-log', () => HttpResponse.json({ success: true, data: { entries: state.audit } })),
+    http.get('/api/admin/tier-applications', () =>
+      HttpResponse.json({ success: true, data: state.applications.filter((a) => a.status === 'pending') }),
+    ),
+    http.post('/api/admin/tier-applications/:id/:decision', async ({ params, request }) => {
+      const body = params.decision === 'decline' ? await request.json() : null
+      state.decisions.push({ id: String(params.id), decision: String(params.decision), body })
+      const a = state.applications.find((x) => x.id === Number(params.id))!
+      a.status = params.decision === 'approve' ? 'approved' : 'declined'
+      return HttpResponse.json({ success: true, data: a })
+    }),
   )
   return state
 }
@@ -132,6 +144,53 @@ describe('Users tab', () => {
     const { panel, events } = await openUsersTab()
     await events.click(within(panel.getByRole('listitem', { name: 'ursula' })).getByRole('button', { name: 'Disable' }))
     expect(await screen.findByText('Account not found')).toBeInTheDocument()
+  })
+})
+
+describe('Tier applications', () => {
+  function application(id: number, username: string, requestedTier: 'premium' | 'enterprise'): AdminTierApplication {
+    return {
+      id,
+      userId: id + 100,
+      username,
+      email: `${username}@example.com`,
+      fullName: username,
+      currentTier: 'basic',
+      requestedTier,
+      status: 'pending',
+      createdAt: '2026-03-04T10:00:00Z',
+      decidedAt: null,
+    }
+  }
+
+  it('says when none is waiting', async () => {
+    serveUsers()
+    const { panel } = await openUsersTab()
+    expect(await panel.findByText('No applications are waiting.')).toBeInTheDocument()
+  })
+
+  it('approves one and declines another with a reason', async () => {
+    const state = serveUsers()
+    state.applications.push(application(1, 'bigco', 'enterprise'), application(2, 'midco', 'premium'))
+    const { panel, events } = await openUsersTab()
+    const big = within(await panel.findByRole('listitem', { name: 'Application of bigco' }))
+    expect(big.getByText('Basic')).toBeInTheDocument()
+    expect(big.getByText('Enterprise')).toBeInTheDocument()
+    await events.click(big.getByRole('button', { name: 'Approve' }))
+    expect(await screen.findByText('bigco is now on the Enterprise tier.')).toBeInTheDocument()
+    await waitFor(() => expect(panel.queryByRole('listitem', { name: 'Application of bigco' })).not.toBeInTheDocument())
+
+    const mid = within(panel.getByRole('listitem', { name: 'Application of midco' }))
+    await events.click(mid.getByRole('button', { name: 'Decline...' }))
+    expect(mid.getByRole('button', { name: 'Decline' })).toBeDisabled()
+    await events.type(mid.getByRole('textbox', { name: 'Reason for midco' }), 'Tell us about your volumes.')
+    await events.click(mid.getByRole('button', { name: 'Decline' }))
+    expect(await screen.findByText('midco stays on the Basic tier.')).toBeInTheDocument()
+    expect(state.decisions).toEqual([
+      { id: '1', decision: 'approve', body: null },
+      { id: '2', decision: 'decline', body: { reason: 'Tell us about your volumes.' } },
+    ])
+    expect(await panel.findByText('No applications are waiting.')).toBeInTheDocument()
   })
 })
 

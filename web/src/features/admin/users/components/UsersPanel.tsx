@@ -19,15 +19,20 @@ import {
   type UserType,
 } from '../api'
 import { AuditLog } from './AuditLog'
+import { TierApplications } from './TierApplications'
 
 const typeLabels: Record<UserType, string> = { user: 'User', registrar: 'Registrar', admin: 'Admin' }
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' })
 
-/** The Users tab: accounts with their tier and state, and the audit log of admins' changes. */
+/**
+ * The Users tab: registrars' pending tier applications, accounts with their
+ * tier and state, and the audit log of admins' changes.
+ */
 export function UsersPanel() {
   return (
     <div className="space-y-6">
+      <TierApplications />
       <AccountsCard />
       <AuditLog />
     </div>

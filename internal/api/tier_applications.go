@@ -1,0 +1,184 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/nameport/nameport/internal/account"
+)
+
+// Registrar tier applications: a registrar applies for premium or
+// enterprise (at sign-up, or from its dashboard), an admin approves or
+// declines in the Users tab.
+
+// tierApplicationBody is an application as its registrar and admins see it.
+type tierApplicationBody struct {
+	ID            int64      `json:"id"`
+	RequestedTier string     `json:"requestedTier" enum:"premium,enterprise"`
+	Status        string     `json:"status" enum:"pending,approved,declined"`
+	Reason        string     `json:"reason,omitempty" doc:"The admin's note with a decline"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	DecidedAt     *time.Time `json:"decidedAt"`
+}
+
+// adminTierApplicationBody adds the applicant and the deciding admin.
+type adminTierApplicationBody struct {
+	tierApplicationBody
+	UserID      int64  `json:"userId"`
+	Username    string `json:"username"`
+	Email       string `json:"email"`
+	FullName    string `json:"fullName"`
+	CurrentTier string `json:"currentTier" doc:"The applicant's tier now"`
+	DecidedBy   string `json:"decidedBy,omitempty" doc:"The deciding admin's username"`
+}
+
+func toTierApplicationBody(a *account.TierApplication) tierApplicationBody {
+	return tierApplicationBody{ID: a.ID, RequestedTier: a.RequestedTier, Status: a.Status, Reason: a.Reason,
+		CreatedAt: a.CreatedAt, DecidedAt: timeOrNil(a.DecidedAt)}
+}
+
+// myTierBody is a registrar's tier and its newest application.
+type myTierBody struct {
+	Tier        string               `json:"tier" enum:"basic,premium,enterprise"`
+	Application *tierApplicationBody `json:"application" doc:"The newest application; null when there is none"`
+}
+
+type MyTierApplicationOutput struct {
+	Body envelope[myTierBody]
+}
+
+type ApplyForTierInput struct {
+	Body struct {
+		Tier string `json:"tier" required:"false" doc:"premium or enterprise"`
+	}
+}
+
+type TierApplicationOutput struct {
+	Body envelope[tierApplicationBody]
+}
+
+type AdminTierApplicationsInput struct {
+	Status string `query:"status" doc:"pending (default), approved, declined or all"`
+}
+
+type AdminTierApplicationsOutput struct {
+	Body envelope[[]adminTierApplicationBody]
+}
+
+type ApproveTierApplicationInput struct {
+	ID int64 `path:"id"`
+}
+
+type DeclineTierApplicationInput struct {
+	ID   int64 `path:"id"`
+	Body struct {
+		Reason string `json:"reason" required:"false" doc:"Why, in one line: mailed to the applicant"`
+	}
+}
+
+func addTierApplicationRoutes(a huma.API, accounts *account.Service) {
+	huma.Register(a, huma.Operation{
+		OperationID: "registrar-tier-application-get", Method: http.MethodGet, Path: "/api/registrar/tier-application",
+		Tags: []string{"Auth"}, Summary: "My tier and tier application",
+		Description: "The registrar's tier and its newest tier application (pending, approved or declined), null when it has none.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
+	}, func(ctx context.Context, _ *struct{}) (*MyTierApplicationOutput, error) {
+		u, err := currentUser(ctx, accounts)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		app, err := accounts.LatestTierApplication(ctx, u)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		out := myTierBody{Tier: u.Tier}
+		if app != nil {
+			b := toTierApplicationBody(app)
+			out.Application = &b
+		}
+		return &MyTierApplicationOutput{Body: ok(out)}, nil
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "registrar-tier-application-create", Method: http.MethodPost, Path: "/api/registrar/tier-application",
+		Tags: []string{"Auth"}, Summary: "Apply for a higher tier",
+		Description: "Files an application for the premium or enterprise tier. The account keeps its tier until an admin " +
+			"approves; one application at a time.",
+		DefaultStatus: http.StatusCreated,
+		Errors:        []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
+	}, func(ctx context.Context, in *ApplyForTierInput) (*TierApplicationOutput, error) {
+		u, err := currentUser(ctx, accounts)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		app, err := accounts.ApplyForTier(ctx, u, in.Body.Tier)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &TierApplicationOutput{Body: ok(toTierApplicationBody(app))}, nil
+	})
+
+	huma.Register(a, huma.Operation{
+		OperationID: "admin-tier-applications-list", Method: http.MethodGet, Path: "/api/admin/tier-applications",
+		Tags: []string{"Admin"}, Summary: "Tier applications",
+		Description: "Registrars' applications for a higher tier, newest first (at most 100), with the applicant.",
+		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
+	}, func(ctx context.Context, in *AdminTierApplicationsInput) (*AdminTierApplicationsOutput, error) {
+		if _, err := requireAdmin(ctx, accounts); err != nil {
+			return nil, fail(ctx, err)
+		}
+		status := in.Status
+		switch status {
+		case "":
+			status = account.ApplicationPending
+		case "all":
+			status = ""
+		}
+		list, err := accounts.TierApplications(ctx, status)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		out := make([]adminTierApplicationBody, len(list))
+		for i := range list {
+			l := &list[i]
+			out[i] = adminTierApplicationBody{tierApplicationBody: toTierApplicationBody(&l.TierApplication),
+				UserID: l.UserID, Username: l.Username, Email: l.Email, FullName: l.FullName,
+				CurrentTier: l.CurrentTier, DecidedBy: l.DecidedByName}
+		}
+		return &AdminTierApplicationsOutput{Body: ok(out)}, nil
+	})
+
+	decide := func(ctx context.Context, id int64, approve bool, reason string) (*TierApplicationOutput, error) {
+		admin, err := requireAdmin(ctx, accounts)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		app, err := accounts.DecideTierApplication(ctx, admin, id, approve, reason)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		return &TierApplicationOutput{Body: ok(toTierApplicationBody(app))}, nil
+	}
+	decideErrors := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict,
+		http.StatusUnprocessableEntity}
+	huma.Register(a, huma.Operation{
+		OperationID: "admin-tier-application-approve", Method: http.MethodPost, Path: "/api/admin/tier-applications/{id}/approve",
+		Tags: []string{"Admin"}, Summary: "Approve a tier application",
+		Description: "Gives the registrar the tier it applied for, records the decision in the audit log and mails the applicant.",
+		Errors:      decideErrors,
+	}, func(ctx context.Context, in *ApproveTierApplicationInput) (*TierApplicationOutput, error) {
+		return decide(ctx, in.ID, true, "")
+	})
+	huma.Register(a, huma.Operation{
+		OperationID: "admin-tier-application-decline", Method: http.MethodPost, Path: "/api/admin/tier-applications/{id}/decline",
+		Tags: []string{"Admin"}, Summary: "Decline a tier application",
+		Description: "Declines the application (the registrar keeps its tier), records the decision in the audit log and " +
+			"mails the applicant the reason.",
+		Errors: decideErrors,
+	}, func(ctx context.Context, in *DeclineTierApplicationInput) (*TierApplicationOutput, error) {
+		return decide(ctx, in.ID, false, in.Body.Reason)
+	})
+}
