@@ -27,6 +27,7 @@ func newTestService(t *testing.T, d *db.DB, opts Options) *Service {
 func TestHashPoolTurnsAwayWhenFull(t *testing.T) {
 	t.Parallel()
 	d := dbtest.Open(t, db.SQLite)
+	require.NoError(t, d.SetupJobs(db.JobsConfig{})) // insert-only: sign-up queues its verification mail
 	svc := newTestService(t, d, Options{HashConcurrency: 1, HashWait: 10 * time.Millisecond})
 	ctx := context.Background()
 	_, err := svc.Register(ctx, SignUp{Username: "mia", Email: "mia@example.com", Password: "secret1",
