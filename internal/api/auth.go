@@ -86,7 +86,7 @@ type MeOutput struct {
 }
 
 func addAuthRoutes(a huma.API, accounts *account.Service) {
-	huma.Register(a, huma.Operation{
+	register(a, accessPublic, huma.Operation{
 		OperationID: "auth-register", Method: http.MethodPost, Path: "/api/auth/register", Tags: []string{"Auth"},
 		Summary:       "Create an account",
 		Description:   "Creates an end-user or registrar account and logs it in. A registrar gets the basic tier and an API key, shown once in this answer; asking for premium or enterprise files a tier application that an admin approves. Sign-ups are throttled per client network.",
@@ -113,7 +113,7 @@ func addAuthRoutes(a huma.API, accounts *account.Service) {
 		return sessionOutput(ctx, accounts, u, token, true)
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessPublic, huma.Operation{
 		OperationID: "auth-login", Method: http.MethodPost, Path: "/api/auth/login", Tags: []string{"Auth"},
 		Summary:     "Log in",
 		Description: "Checks a username and password and starts a new session. Failures slow further attempts down per account and client network, per client network, and per account for networks that have failed.",
@@ -127,7 +127,7 @@ func addAuthRoutes(a huma.API, accounts *account.Service) {
 		return sessionOutput(ctx, accounts, u, token, false)
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessPublic, huma.Operation{
 		OperationID: "auth-logout", Method: http.MethodPost, Path: "/api/auth/logout", Tags: []string{"Auth"},
 		Summary: "Log out", Description: "Ends the current session. Logging out without a session is not an error.",
 	}, func(ctx context.Context, _ *struct{}) (*LogoutOutput, error) {
@@ -144,21 +144,18 @@ func addAuthRoutes(a huma.API, accounts *account.Service) {
 	})
 
 	me := func(ctx context.Context, _ *struct{}) (*MeOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		body, err := toUserBody(accounts, u, false)
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
 		return &MeOutput{Body: ok(body)}, nil
 	}
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "auth-me", Method: http.MethodGet, Path: "/api/auth/me", Tags: []string{"Auth"},
 		Summary: "The logged-in account", Errors: []int{http.StatusUnauthorized},
 	}, me)
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "me", Method: http.MethodGet, Path: "/api/me", Tags: []string{"Auth"},
 		Summary: "The logged-in account (role check)", Errors: []int{http.StatusUnauthorized},
 	}, me)
@@ -187,28 +184,6 @@ func currentUser(ctx context.Context, accounts *account.Service) (*account.User,
 	return accounts.Authenticate(ctx, token)
 }
 
-// optionalUser returns the logged-in account, or nil for a visitor.
-func optionalUser(ctx context.Context, accounts *account.Service) (*account.User, error) {
-	u, err := currentUser(ctx, accounts)
-	if apperr.Code(err) == apperr.Unauthenticated {
-		return nil, nil
-	}
-	return u, err
-}
-
-// requireAdmin returns the logged-in admin: unauthenticated for visitors,
-// forbidden for everyone else.
-func requireAdmin(ctx context.Context, accounts *account.Service) (*account.User, error) {
-	u, err := currentUser(ctx, accounts)
-	if err != nil {
-		return nil, err
-	}
-	if !u.IsAdmin() {
-		return nil, apperr.New(apperr.Forbidden, "Admin access required")
-	}
-	return u, nil
-}
-
 type ChangePasswordInput struct {
 	Body struct {
 		CurrentPassword string `json:"currentPassword" required:"false"`
@@ -218,16 +193,13 @@ type ChangePasswordInput struct {
 }
 
 func addPasswordRoutes(a huma.API, accounts *account.Service) {
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "auth-change-password", Method: http.MethodPost, Path: "/api/auth/change-password", Tags: []string{"Auth"},
 		Summary:     "Change my password",
 		Description: "Checks the current password, sets the new one and logs out every other session of the account. Wrong current passwords are throttled like failed logins.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
 	}, func(ctx context.Context, in *ChangePasswordInput) (*DoneOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		b := in.Body
 		if err := accounts.ChangePassword(ctx, u, b.CurrentPassword, b.NewPassword, b.ConfirmPassword,
 			requestOf(ctx).sessionToken, requestOf(ctx).client); err != nil {
@@ -254,32 +226,26 @@ type apiKeyReadBody struct {
 }
 
 func addRegistrarRoutes(a huma.API, accounts *account.Service) {
-	huma.Register(a, huma.Operation{
+	register(a, accessRegistrar("Only registrar accounts have an API key"), huma.Operation{
 		OperationID: "registrar-api-key", Method: http.MethodGet, Path: "/api/registrar/api-key", Tags: []string{"Auth"},
 		Summary:     "My API key",
 		Description: "The logged-in registrar's API key, for the dashboard's API tab. It is in no login or session answer.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
 	}, func(ctx context.Context, _ *struct{}) (*APIKeyReadOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		key, err := accounts.RegistrarAPIKey(u)
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
 		return &APIKeyReadOutput{Body: ok(apiKeyReadBody{APIKey: key})}, nil
 	})
-	huma.Register(a, huma.Operation{
+	register(a, accessRegistrar("Only registrar accounts have an API key"), huma.Operation{
 		OperationID: "registrar-api-key-rotate", Method: http.MethodPost, Path: "/api/registrar/api-key", Tags: []string{"Auth"},
 		Summary:     "Generate a new API key",
 		Description: "Replaces the registrar's API key with a new one. The old key stops working at once.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
 	}, func(ctx context.Context, _ *struct{}) (*APIKeyOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		key, err := accounts.RotateAPIKey(ctx, u)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -293,7 +259,10 @@ func addRegistrarRoutes(a huma.API, accounts *account.Service) {
 func RequireAdminPage(accounts *account.Service) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, err := requireAdmin(r.Context(), accounts)
+			u, err := currentUser(r.Context(), accounts)
+			if err == nil {
+				err = accessAdmin.refuse(u)
+			}
 			switch {
 			case err == nil:
 				next.ServeHTTP(w, r)

@@ -398,9 +398,9 @@ type BulkOutput struct {
 	}]
 }
 
-func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Service, log *audit.Service,
+func addCatalogRoutes(a huma.API, cat *catalog.Service, log *audit.Service,
 	limits *ratelimit.Policy) {
-	huma.Register(a, huma.Operation{
+	register(a, accessOptional, huma.Operation{
 		OperationID: "domains-check", Method: http.MethodGet, Path: "/api/domains/check", Tags: []string{"Catalog"},
 		Summary: "Check a name's availability and price",
 		Description: "Tells whether a name can be registered and its yearly price for the caller (wholesale for a " +
@@ -408,10 +408,7 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 			"visitor, 60 a minute per client network (IPv4 address, IPv6 /64).",
 		Errors: []int{http.StatusUnprocessableEntity, http.StatusTooManyRequests},
 	}, func(ctx context.Context, in *CheckInput) (*CheckOutput, error) {
-		u, err := optionalUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		d := limits.Client(requestOf(ctx).client.IP, ratelimit.AnonymousChecks)
 		if u != nil {
 			d = limits.Account(u.ID, ratelimit.Checks)
@@ -428,15 +425,12 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 			RenewalPrice: money.Dollars(av.Quote.RenewalCents), Reason: av.Reason, Promotion: av.Quote.Promotion})}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessOptional, huma.Operation{
 		OperationID: "extensions-list", Method: http.MethodGet, Path: "/api/domain-extensions", Tags: []string{"Catalog"},
 		Summary:     "List extensions",
 		Description: "The active extensions with their prices; admins get every extension with its whole configuration.",
 	}, func(ctx context.Context, _ *struct{}) (*ExtensionListOutput, error) {
-		u, err := optionalUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		admin := u != nil && u.IsAdmin()
 		out := []extensionBody{}
 		for _, e := range cat.Extensions(admin) {
@@ -446,15 +440,12 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 	})
 
 	adminOnly := []int{http.StatusUnauthorized, http.StatusForbidden}
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "extensions-create", Method: http.MethodPost, Path: "/api/domain-extensions", Tags: []string{"Catalog admin"},
 		Summary: "Add an extension", DefaultStatus: http.StatusCreated,
 		Errors: append(adminOnly, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *ExtensionWriteInput) (*ExtensionOutput, error) {
-		admin, err := requireAdmin(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		admin := sessionUser(ctx)
 		input, err := in.Body.toInput()
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -469,15 +460,12 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		return &ExtensionOutput{Body: ok(body)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "extensions-update", Method: http.MethodPatch, Path: "/api/domain-extensions/{id}", Tags: []string{"Catalog admin"},
 		Summary: "Change an extension", Description: "Changes the fields sent; lengthBasedPricing, when sent, replaces every rule.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *ExtensionUpdateInput) (*ExtensionOutput, error) {
-		admin, err := requireAdmin(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		admin := sessionUser(ctx)
 		input, err := in.Body.toInput()
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -493,15 +481,12 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		return &ExtensionOutput{Body: ok(body)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "extensions-delete", Method: http.MethodDelete, Path: "/api/domain-extensions/{id}", Tags: []string{"Catalog admin"},
 		Summary: "Delete an extension", Description: "Refused while domains are registered under it: deactivate it instead.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict),
 	}, func(ctx context.Context, in *IDInput) (*DoneOutput, error) {
-		admin, err := requireAdmin(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		admin := sessionUser(ctx)
 		before := extensionBefore(cat, in.ID)
 		if err := cat.DeleteExtension(ctx, in.ID); err != nil {
 			return nil, fail(ctx, err)
@@ -511,15 +496,12 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		return done(), nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessOptional, huma.Operation{
 		OperationID: "premium-list", Method: http.MethodGet, Path: "/api/premium-domains", Tags: []string{"Catalog"},
 		Summary:     "List premium names",
 		Description: "The available premium names, featured first, with the caller's current price; admins get every name with all fields.",
 	}, func(ctx context.Context, _ *struct{}) (*PremiumListOutput, error) {
-		u, err := optionalUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		admin, buyer, now := u != nil && u.IsAdmin(), buyerOf(u), time.Now()
 		out := []premiumBody{}
 		for _, p := range cat.PremiumDomains(admin) {
@@ -528,15 +510,12 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		return &PremiumListOutput{Body: ok(out)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "premium-create", Method: http.MethodPost, Path: "/api/admin/premium-domains", Tags: []string{"Catalog admin"},
 		Summary: "Add a premium name", DefaultStatus: http.StatusCreated,
 		Errors: append(adminOnly, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *PremiumWriteInput) (*PremiumOutput, error) {
-		admin, err := requireAdmin(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		admin := sessionUser(ctx)
 		input, err := in.Body.toInput()
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -551,15 +530,12 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		return &PremiumOutput{Body: ok(body)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "premium-update", Method: http.MethodPut, Path: "/api/admin/premium-domains/{id}", Tags: []string{"Catalog admin"},
 		Summary: "Change a premium name", Description: "Changes the fields sent (the toggles send one field).",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *PremiumUpdateInput) (*PremiumOutput, error) {
-		admin, err := requireAdmin(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		admin := sessionUser(ctx)
 		input, err := in.Body.toInput()
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -575,14 +551,11 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		return &PremiumOutput{Body: ok(body)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "premium-delete", Method: http.MethodDelete, Path: "/api/admin/premium-domains/{id}", Tags: []string{"Catalog admin"},
 		Summary: "Delete a premium name", Errors: append(adminOnly, http.StatusNotFound),
 	}, func(ctx context.Context, in *IDInput) (*DoneOutput, error) {
-		admin, err := requireAdmin(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		admin := sessionUser(ctx)
 		before := premiumBefore(cat, in.ID)
 		if err := cat.DeletePremium(ctx, in.ID); err != nil {
 			return nil, fail(ctx, err)
@@ -592,14 +565,11 @@ func addCatalogRoutes(a huma.API, accounts *account.Service, cat *catalog.Servic
 		return done(), nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "premium-bulk", Method: http.MethodPost, Path: "/api/admin/premium-domains/bulk", Tags: []string{"Catalog admin"},
 		Summary: "Change many premium names at once", Errors: append(adminOnly, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *BulkInput) (*BulkOutput, error) {
-		admin, err := requireAdmin(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		admin := sessionUser(ctx)
 		before := premiumsBefore(cat, in.Body.IDs)
 		n, err := cat.BulkPremium(ctx, in.Body.Action, in.Body.IDs)
 		if err != nil {

@@ -51,15 +51,12 @@ type ReviewDepositOutput struct {
 }
 
 func addDepositRoutes(a huma.API, accounts *account.Service, wallets *billing.Service, site *settings.Service) {
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "wallet-deposit-options", Method: http.MethodGet, Path: "/api/wallet/deposit-options",
 		Tags: []string{"Wallet"}, Summary: "How I can pay a deposit",
 		Description: "The payment methods that work on this server now, and the bank account for a bank transfer.",
 		Errors:      []int{http.StatusUnauthorized},
 	}, func(ctx context.Context, _ *struct{}) (*DepositOptionsOutput, error) {
-		if _, err := currentUser(ctx, accounts); err != nil {
-			return nil, fail(ctx, err)
-		}
 		o, err := wallets.DepositOptions(ctx)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -77,15 +74,12 @@ func addDepositRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 	})
 
 	adminOnly := []int{http.StatusUnauthorized, http.StatusForbidden}
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-deposits-pending", Method: http.MethodGet, Path: "/api/admin/deposits",
 		Tags: []string{"Admin"}, Summary: "Bank-transfer deposits waiting for an admin",
 		Description: "Pending bank-transfer deposits, oldest first, with the account that made them.",
 		Errors:      adminOnly,
 	}, func(ctx context.Context, _ *struct{}) (*PendingDepositsOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
-			return nil, fail(ctx, err)
-		}
 		txs, err := wallets.PendingManualDeposits(ctx)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -102,10 +96,7 @@ func addDepositRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 
 	review := func(approve bool) func(ctx context.Context, in *ReviewDepositInput) (*ReviewDepositOutput, error) {
 		return func(ctx context.Context, in *ReviewDepositInput) (*ReviewDepositOutput, error) {
-			admin, err := requireAdmin(ctx, accounts)
-			if err != nil {
-				return nil, fail(ctx, err)
-			}
+			admin := sessionUser(ctx)
 			t, err := wallets.ReviewDeposit(ctx, admin.ID, in.ID, approve)
 			if err != nil {
 				return nil, fail(ctx, err)
@@ -113,14 +104,14 @@ func addDepositRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 			return &ReviewDepositOutput{Body: ok(toTransactionBody(t))}, nil
 		}
 	}
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-deposit-confirm", Method: http.MethodPost, Path: "/api/admin/deposits/{id}/confirm",
 		Tags: []string{"Admin"}, Summary: "Confirm a bank-transfer deposit",
 		Description: "Marks a pending bank-transfer deposit completed once the money has arrived: the wallet is " +
 			"credited exactly once and the receipt mailed. Confirming it again changes nothing. Audited.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict),
 	}, review(true))
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-deposit-reject", Method: http.MethodPost, Path: "/api/admin/deposits/{id}/reject",
 		Tags: []string{"Admin"}, Summary: "Reject a bank-transfer deposit",
 		Description: "Marks a pending bank-transfer deposit failed (no money arrived); the wallet is unchanged. Audited.",

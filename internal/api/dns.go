@@ -119,19 +119,13 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 	// owned returns the caller's domain id as the zone service knows it;
 	// another account's id is not found.
 	owned := func(ctx context.Context, id int64) (zone.Domain, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return zone.Domain{}, err
-		}
+		u := sessionUser(ctx)
 		return ownedBy(ctx, u, id)
 	}
 	// editable is owned, for changes: counted against the account's DNS
 	// limit (shared with /v1), and the extension must allow DNS management.
 	editable := func(ctx context.Context, id int64) (zone.Domain, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return zone.Domain{}, err
-		}
+		u := sessionUser(ctx)
 		if err := limits.Account(u.ID, ratelimit.DNSChanges).Err(); err != nil {
 			return zone.Domain{}, err
 		}
@@ -147,7 +141,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 	errs := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound}
 	tags := []string{"DNS"}
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "dns-list", Method: http.MethodGet, Path: "/api/domains/{id}/dns", Tags: tags,
 		Summary: "List my domain's DNS records", Errors: errs,
 	}, func(ctx context.Context, in *DomainIDInput) (*RecordListOutput, error) {
@@ -162,7 +156,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		return &RecordListOutput{Body: ok(toRecordBodies(rs))}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "dns-create", Method: http.MethodPost, Path: "/api/domains/{id}/dns", Tags: tags,
 		Summary: "Add a DNS record", DefaultStatus: http.StatusCreated,
 		Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests),
@@ -178,7 +172,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		return &RecordOutput{Body: ok(toRecordBody(*r))}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "dns-update", Method: http.MethodPut, Path: "/api/domains/{id}/dns/{recordId}", Tags: tags,
 		Summary: "Change a DNS record", Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests),
 	}, func(ctx context.Context, in *RecordUpdateInput) (*RecordOutput, error) {
@@ -193,7 +187,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		return &RecordOutput{Body: ok(toRecordBody(*r))}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "dns-delete", Method: http.MethodDelete, Path: "/api/domains/{id}/dns/{recordId}", Tags: tags,
 		Summary: "Delete a DNS record", Errors: append(errs, http.StatusTooManyRequests),
 	}, func(ctx context.Context, in *RecordIDInput) (*DoneOutput, error) {
@@ -207,7 +201,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		return done(), nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "zone-export", Method: http.MethodGet, Path: "/api/domains/{id}/zone", Tags: tags,
 		Summary: "Export my domain's records as a BIND zone file", Errors: errs,
 	}, func(ctx context.Context, in *DomainIDInput) (*ZoneExportOutput, error) {
@@ -222,7 +216,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		return &ZoneExportOutput{Body: ok(zoneFileBody{Filename: d.String() + ".zone", ZoneFile: text})}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "zone-import-preview", Method: http.MethodPost, Path: "/api/domains/{id}/zone/preview", Tags: tags,
 		Summary: "Preview importing a zone file", Description: "What importing would add, change and remove. Changes nothing.",
 		Errors: append(errs, http.StatusUnprocessableEntity),
@@ -238,7 +232,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		return &ZonePlanOutput{Body: ok(toPlanBody(p))}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "zone-import", Method: http.MethodPost, Path: "/api/domains/{id}/zone/import", Tags: tags,
 		Summary:     "Import a zone file",
 		Description: "Replaces the domain's records with the file's in one transaction and returns what changed.",

@@ -96,7 +96,7 @@ type DomainGetOutput struct {
 
 func addDomainRoutes(a huma.API, accounts *account.Service, domains *registration.Service, wallets *billing.Service,
 	limits *ratelimit.Policy) {
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "domains-register", Method: http.MethodPost, Path: "/api/domains", Tags: []string{"Domains"},
 		Summary: "Register a domain",
 		Description: "Registers a name for the logged-in account and pays years × the yearly price from its wallet, " +
@@ -106,10 +106,7 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 		Errors: []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden, http.StatusConflict,
 			http.StatusUnprocessableEntity, http.StatusTooManyRequests},
 	}, func(ctx context.Context, in *RegisterDomainInput) (*RegisterDomainOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		if err := limits.Account(u.ID, ratelimit.Registrations).Err(); err != nil {
 			return nil, fail(ctx, err)
 		}
@@ -130,14 +127,11 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 			Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(w)})}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "domains-update", Method: http.MethodPatch, Path: "/api/domains/{id}", Tags: []string{"Domains"},
 		Summary: "Turn auto-renewal of my domain on or off", Errors: []int{http.StatusUnauthorized, http.StatusNotFound},
 	}, func(ctx context.Context, in *DomainPatchInput) (*DomainGetOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		d, err := domains.SetAutoRenew(ctx, u.ID, in.ID, in.Body.AutoRenew)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -145,17 +139,14 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 		return &DomainGetOutput{Body: ok(domainBodies{domains, buyerOf(u)}.of(*d))}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "domains-renew", Method: http.MethodPost, Path: "/api/domains/{id}/renew", Tags: []string{"Domains"},
 		Summary: "Renew my domain",
 		Description: "Adds one renewal period to the domain's expiry and pays its renewal price from the wallet. " +
 			"An expired domain in its grace period resolves again.",
 		Errors: []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *DomainRenewInput) (*RenewDomainOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		r, err := domains.Renew(ctx, u.ID, in.ID, buyerOf(u), in.IdempotencyKey)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -168,14 +159,11 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 			Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(w)})}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "domains-list", Method: http.MethodGet, Path: "/api/domains", Tags: []string{"Domains"},
 		Summary: "List my domains", Errors: []int{http.StatusUnauthorized},
 	}, func(ctx context.Context, _ *struct{}) (*DomainListOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		list, err := domains.List(ctx, u.ID)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -187,14 +175,11 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 		return &DomainListOutput{Body: ok(out)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "domains-get", Method: http.MethodGet, Path: "/api/domains/{id}", Tags: []string{"Domains"},
 		Summary: "Get one of my domains", Errors: []int{http.StatusUnauthorized, http.StatusNotFound},
 	}, func(ctx context.Context, in *DomainGetInput) (*DomainGetOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		d, err := domains.Get(ctx, u.ID, in.ID)
 		if err != nil {
 			return nil, fail(ctx, err)

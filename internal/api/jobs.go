@@ -8,7 +8,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/jobs"
 )
 
@@ -74,16 +73,13 @@ func toJobBody(j *jobs.Job) jobBody {
 	return b
 }
 
-func addJobRoutes(a huma.API, accounts *account.Service, js *jobs.Service) {
-	huma.Register(a, huma.Operation{
+func addJobRoutes(a huma.API, js *jobs.Service) {
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-jobs-list", Method: http.MethodGet, Path: "/api/admin/jobs", Tags: []string{"Admin"},
 		Summary:     "List background jobs",
 		Description: "Background jobs (renewals, notifications, clean-ups), newest first, with the number of jobs in each state. Admins only.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *JobListInput) (*JobListOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
-			return nil, fail(ctx, err)
-		}
 		page, err := js.List(ctx, jobs.Filter{State: in.State, Kind: in.Kind, Limit: in.Limit, Cursor: in.Cursor})
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -101,15 +97,12 @@ func addJobRoutes(a huma.API, accounts *account.Service, js *jobs.Service) {
 		return &JobListOutput{Body: ok(body)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-job-retry", Method: http.MethodPost, Path: "/api/admin/jobs/{id}/retry", Tags: []string{"Admin"},
 		Summary:     "Retry a job",
 		Description: "Makes the job available to run at once. A failed (discarded) or cancelled job runs again, with one more attempt if it had used them all. A running job cannot be retried. Admins only.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict},
 	}, func(ctx context.Context, in *IDInput) (*JobOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
-			return nil, fail(ctx, err)
-		}
 		j, err := js.Retry(ctx, in.ID)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -117,15 +110,12 @@ func addJobRoutes(a huma.API, accounts *account.Service, js *jobs.Service) {
 		return &JobOutput{Body: ok(toJobBody(j))}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-job-cancel", Method: http.MethodPost, Path: "/api/admin/jobs/{id}/cancel", Tags: []string{"Admin"},
 		Summary:     "Cancel a job",
 		Description: "Cancels a job that is waiting or retrying; a running job is asked to stop. A completed or discarded job cannot be cancelled. Admins only.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict},
 	}, func(ctx context.Context, in *IDInput) (*JobOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
-			return nil, fail(ctx, err)
-		}
 		j, err := js.Cancel(ctx, in.ID)
 		if err != nil {
 			return nil, fail(ctx, err)

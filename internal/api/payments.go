@@ -8,7 +8,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/pkg/money"
@@ -74,8 +73,8 @@ type StripeWebhookOutput struct {
 	Body webhookBody
 }
 
-func addPaymentRoutes(a huma.API, accounts *account.Service, wallets *billing.Service) {
-	huma.Register(a, huma.Operation{
+func addPaymentRoutes(a huma.API, wallets *billing.Service) {
+	register(a, accessPublic, huma.Operation{
 		OperationID: "payments-config", Method: http.MethodGet, Path: "/api/payments/config", Tags: []string{"Payments"},
 		Summary: "How card payments run: through Stripe or simulated (demo)",
 	}, func(ctx context.Context, _ *struct{}) (*PaymentConfigOutput, error) {
@@ -84,17 +83,14 @@ func addPaymentRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 			TestMode: wallets.TestPaymentsAllowed()})}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "create-payment-intent", Method: http.MethodPost, Path: "/api/create-payment-intent",
 		Tags: []string{"Payments"}, Summary: "Start a card payment",
 		Description: "Creates a Stripe PaymentIntent (amount in cents, USD) whose client secret the browser " +
 			"confirms. In demo mode the intent and its secret are simulated (pi_demo_...).",
 		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *CreatePaymentIntentInput) (*CreatePaymentIntentOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		if err := u.MayTransact(); err != nil { // email verified
 			return nil, fail(ctx, err)
 		}
@@ -118,7 +114,7 @@ func addPaymentRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 			PaymentIntentID: intent.ID, Mode: intent.Mode, PublishableKey: wallets.PublishableKey()})}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "payments-confirm-test", Method: http.MethodPost, Path: "/api/payments/confirm-test",
 		Tags: []string{"Payments"}, Summary: "Pay with a test card, without Stripe.js",
 		Description: "The server-side test path of the payment demo, for browsers that cannot load Stripe.js. " +
@@ -127,10 +123,7 @@ func addPaymentRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict,
 			http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *ConfirmTestPaymentInput) (*ConfirmTestPaymentOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		ref := in.Body.PaymentIntentID
 		if ref == "" {
 			ref = in.Body.ClientSecret
@@ -149,7 +142,7 @@ func addPaymentRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 		return &ConfirmTestPaymentOutput{Body: ok(body)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessPublic, huma.Operation{
 		OperationID: "stripe-webhook", Method: http.MethodPost, Path: "/api/webhooks/stripe",
 		Tags: []string{"Payments"}, Summary: "Stripe webhook endpoint",
 		Description: "Receives Stripe events signed with the webhook secret. Each event is stored once and " +

@@ -7,7 +7,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/settings"
 )
@@ -60,18 +59,15 @@ type SettingListOutput struct {
 	Body envelope[[]settingBody]
 }
 
-func addSettingRoutes(a huma.API, accounts *account.Service, svc *settings.Service, log *audit.Service) {
+func addSettingRoutes(a huma.API, svc *settings.Service, log *audit.Service) {
 	adminOnly := []int{http.StatusUnauthorized, http.StatusForbidden}
 
-	huma.Register(a, huma.Operation{
+	register(a, accessOptional, huma.Operation{
 		OperationID: "site-settings-list", Method: http.MethodGet, Path: "/api/site-settings", Tags: []string{"Site settings"},
 		Summary:     "List site settings",
 		Description: "Everyone gets the public settings; admins get every setting, including payment_gateways with its secrets masked.",
 	}, func(ctx context.Context, _ *struct{}) (*SettingListOutput, error) {
-		u, err := optionalUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		list, err := svc.List(ctx, u == nil || !u.IsAdmin())
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -83,16 +79,13 @@ func addSettingRoutes(a huma.API, accounts *account.Service, svc *settings.Servi
 		return &SettingListOutput{Body: ok(body)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "site-settings-create", Method: http.MethodPost, Path: "/api/site-settings", Tags: []string{"Site settings"},
 		Summary: "Create a site setting", Description: "Admins only. The key must be new.",
 		DefaultStatus: http.StatusCreated,
 		Errors:        append(adminOnly, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *SettingCreateInput) (*SettingOutput, error) {
-		admin, err := requireAdmin(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		admin := sessionUser(ctx)
 		s, err := svc.Create(ctx, in.Body.input())
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -103,15 +96,12 @@ func addSettingRoutes(a huma.API, accounts *account.Service, svc *settings.Servi
 		return &SettingOutput{Body: ok(body)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "site-settings-update", Method: http.MethodPatch, Path: "/api/site-settings/{id}", Tags: []string{"Site settings"},
 		Summary: "Change a site setting", Description: "Admins only. Changes the fields sent.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *SettingUpdateInput) (*SettingOutput, error) {
-		admin, err := requireAdmin(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		admin := sessionUser(ctx)
 		before := settingBefore(ctx, svc, in.ID)
 		s, err := svc.Update(ctx, in.ID, in.Body.input())
 		if err != nil {
@@ -123,15 +113,12 @@ func addSettingRoutes(a huma.API, accounts *account.Service, svc *settings.Servi
 		return &SettingOutput{Body: ok(body)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "site-settings-delete", Method: http.MethodDelete, Path: "/api/site-settings/{id}", Tags: []string{"Site settings"},
 		Summary: "Delete a site setting", Description: "Admins only.",
 		Errors: append(adminOnly, http.StatusNotFound),
 	}, func(ctx context.Context, in *IDInput) (*DoneOutput, error) {
-		admin, err := requireAdmin(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		admin := sessionUser(ctx)
 		before := settingBefore(ctx, svc, in.ID)
 		if err := svc.Delete(ctx, in.ID); err != nil {
 			return nil, fail(ctx, err)

@@ -80,16 +80,13 @@ type DeclineTierApplicationInput struct {
 }
 
 func addTierApplicationRoutes(a huma.API, accounts *account.Service) {
-	huma.Register(a, huma.Operation{
+	register(a, accessRegistrar("Only registrar accounts have a tier"), huma.Operation{
 		OperationID: "registrar-tier-application-get", Method: http.MethodGet, Path: "/api/registrar/tier-application",
 		Tags: []string{"Auth"}, Summary: "My tier and tier application",
 		Description: "The registrar's tier and its newest tier application (pending, approved or declined), null when it has none.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
 	}, func(ctx context.Context, _ *struct{}) (*MyTierApplicationOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		app, err := accounts.LatestTierApplication(ctx, u)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -102,7 +99,7 @@ func addTierApplicationRoutes(a huma.API, accounts *account.Service) {
 		return &MyTierApplicationOutput{Body: ok(out)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessRegistrar("Only registrar accounts have a tier"), huma.Operation{
 		OperationID: "registrar-tier-application-create", Method: http.MethodPost, Path: "/api/registrar/tier-application",
 		Tags: []string{"Auth"}, Summary: "Apply for a higher tier",
 		Description: "Files an application for the premium or enterprise tier. The account keeps its tier until an admin " +
@@ -110,10 +107,7 @@ func addTierApplicationRoutes(a huma.API, accounts *account.Service) {
 		DefaultStatus: http.StatusCreated,
 		Errors:        []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *ApplyForTierInput) (*TierApplicationOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		app, err := accounts.ApplyForTier(ctx, u, in.Body.Tier)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -121,15 +115,12 @@ func addTierApplicationRoutes(a huma.API, accounts *account.Service) {
 		return &TierApplicationOutput{Body: ok(toTierApplicationBody(app))}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-tier-applications-list", Method: http.MethodGet, Path: "/api/admin/tier-applications",
 		Tags: []string{"Admin"}, Summary: "Tier applications",
 		Description: "Registrars' applications for a higher tier, newest first (at most 100), with the applicant.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *AdminTierApplicationsInput) (*AdminTierApplicationsOutput, error) {
-		if _, err := requireAdmin(ctx, accounts); err != nil {
-			return nil, fail(ctx, err)
-		}
 		status := in.Status
 		switch status {
 		case "":
@@ -152,10 +143,7 @@ func addTierApplicationRoutes(a huma.API, accounts *account.Service) {
 	})
 
 	decide := func(ctx context.Context, id int64, approve bool, reason string) (*TierApplicationOutput, error) {
-		admin, err := requireAdmin(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		admin := sessionUser(ctx)
 		app, err := accounts.DecideTierApplication(ctx, admin, id, approve, reason)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -164,7 +152,7 @@ func addTierApplicationRoutes(a huma.API, accounts *account.Service) {
 	}
 	decideErrors := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict,
 		http.StatusUnprocessableEntity}
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-tier-application-approve", Method: http.MethodPost, Path: "/api/admin/tier-applications/{id}/approve",
 		Tags: []string{"Admin"}, Summary: "Approve a tier application",
 		Description: "Gives the registrar the tier it applied for, records the decision in the audit log and mails the applicant.",
@@ -172,7 +160,7 @@ func addTierApplicationRoutes(a huma.API, accounts *account.Service) {
 	}, func(ctx context.Context, in *ApproveTierApplicationInput) (*TierApplicationOutput, error) {
 		return decide(ctx, in.ID, true, "")
 	})
-	huma.Register(a, huma.Operation{
+	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-tier-application-decline", Method: http.MethodPost, Path: "/api/admin/tier-applications/{id}/decline",
 		Tags: []string{"Admin"}, Summary: "Decline a tier application",
 		Description: "Declines the application (the registrar keeps its tier), records the decision in the audit log and " +

@@ -63,6 +63,10 @@ func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, l
 // problem details in the document.
 func registerV1[I, O any](v *v1, op huma.Operation, class *ratelimit.Class, handler func(context.Context, *I) (*O, error)) {
 	op.Security = []map[string][]string{{"apiKey": {}}, {"bearer": {}}}
+	if op.Metadata == nil {
+		op.Metadata = map[string]any{}
+	}
+	op.Metadata[accessKey] = accessAPIKey
 	op.Middlewares = huma.Middlewares{v.authenticate}
 	if class != nil {
 		op.Middlewares = append(op.Middlewares, v.rateLimit(class))

@@ -30,7 +30,7 @@ type EmailVerificationOutput struct {
 }
 
 func addEmailVerificationRoutes(a huma.API, accounts *account.Service) {
-	huma.Register(a, huma.Operation{
+	register(a, accessPublic, huma.Operation{
 		OperationID: "auth-verify-email", Method: http.MethodPost, Path: "/api/auth/verify-email", Tags: []string{"Auth"},
 		Summary:     "Verify an email address",
 		Description: "Uses the token of a verification link (single use, 48 hours) and marks its account's address verified.",
@@ -42,29 +42,23 @@ func addEmailVerificationRoutes(a huma.API, accounts *account.Service) {
 		return done(), nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "auth-email-verification-get", Method: http.MethodGet, Path: "/api/auth/email-verification",
 		Tags: []string{"Auth"}, Summary: "Is my email address verified?",
 		Description: "Unverified accounts can sign in but cannot register names or add funds.",
 		Errors:      []int{http.StatusUnauthorized},
 	}, func(ctx context.Context, _ *struct{}) (*EmailVerificationOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		return &EmailVerificationOutput{Body: ok(emailVerificationBody{Email: u.Email, Verified: u.EmailVerified()})}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "auth-email-verification-resend", Method: http.MethodPost, Path: "/api/auth/email-verification/resend",
 		Tags: []string{"Auth"}, Summary: "Send the verification email again",
 		Description: "Mails a new verification link. A few per 15 minutes; more answer 429.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusConflict, http.StatusTooManyRequests},
 	}, func(ctx context.Context, _ *struct{}) (*DoneOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		if err := accounts.ResendVerification(ctx, u); err != nil {
 			return nil, fail(ctx, err)
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/pkg/money"
@@ -73,15 +72,12 @@ type TransactionListOutput struct {
 	Body envelope[[]transactionBody]
 }
 
-func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Service) {
-	huma.Register(a, huma.Operation{
+func addWalletRoutes(a huma.API, wallets *billing.Service) {
+	register(a, accessAccount, huma.Operation{
 		OperationID: "wallet-get", Method: http.MethodGet, Path: "/api/wallet", Tags: []string{"Wallet"},
 		Summary: "My wallet balance", Errors: []int{http.StatusUnauthorized},
 	}, func(ctx context.Context, _ *struct{}) (*WalletOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		w, err := wallets.Wallet(ctx, u.ID)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -89,14 +85,11 @@ func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Ser
 		return &WalletOutput{Body: ok(toWalletBody(w))}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "transactions-list", Method: http.MethodGet, Path: "/api/transactions", Tags: []string{"Wallet"},
 		Summary: "My wallet transactions, newest first", Errors: []int{http.StatusUnauthorized},
 	}, func(ctx context.Context, _ *struct{}) (*TransactionListOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		txs, err := wallets.Transactions(ctx, u.ID)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -108,7 +101,7 @@ func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Ser
 		return &TransactionListOutput{Body: ok(out)}, nil
 	})
 
-	huma.Register(a, huma.Operation{
+	register(a, accessAccount, huma.Operation{
 		OperationID: "wallet-deposit", Method: http.MethodPost, Path: "/api/wallet/deposit", Tags: []string{"Wallet"},
 		Summary: "Add funds to my wallet",
 		Description: "In demo mode the deposit completes at once; otherwise it stays pending until its payment " +
@@ -117,10 +110,7 @@ func addWalletRoutes(a huma.API, accounts *account.Service, wallets *billing.Ser
 		DefaultStatus: http.StatusCreated,
 		Errors:        []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
 	}, func(ctx context.Context, in *DepositInput) (*DepositOutput, error) {
-		u, err := currentUser(ctx, accounts)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
+		u := sessionUser(ctx)
 		if err := u.MayTransact(); err != nil { // email verified
 			return nil, fail(ctx, err)
 		}

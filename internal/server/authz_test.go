@@ -38,6 +38,19 @@ func (a authzAccess) String() string {
 	return [...]string{"public", "any account", "registrar only", "admin only", "API key"}[a]
 }
 
+// schemes are the security schemes the OpenAPI document names for an
+// operation of access a: the session cookie for /api operations that need
+// an account, the API key (either header) for /v1, none for public ones.
+func (a authzAccess) schemes() []string {
+	switch a {
+	case authzAccount, authzRegistrar, authzAdmin:
+		return []string{"session"}
+	case authzAPIKey:
+		return []string{"apiKey", "bearer"}
+	}
+	return nil
+}
+
 // Phases order the matrix so that changes cannot spoil later checks.
 const (
 	phaseNormal  = iota // reads and additive writes
@@ -376,8 +389,9 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 
 // authzDocOp is an operation as the OpenAPI document lists it.
 type authzDocOp struct {
-	key, id  string
-	secured  bool
+	key, id string
+	// schemes are the security schemes the document names, sorted.
+	schemes  []string
 	method   string
 	template string
 }
@@ -404,7 +418,12 @@ func documentOps(t *testing.T, ts *testServer) []authzDocOp {
 			}
 			require.NoError(t, json.Unmarshal(raw, &op))
 			m := strings.ToUpper(method)
-			ops = append(ops, authzDocOp{key: m + " " + path, id: op.OperationID, secured: len(op.Security) > 0, method: m, template: path})
+			var schemes []string
+			for _, req := range op.Security {
+				schemes = append(schemes, slices.Collect(maps.Keys(req))...)
+			}
+			slices.Sort(schemes)
+			ops = append(ops, authzDocOp{key: m + " " + path, id: op.OperationID, schemes: schemes, method: m, template: path})
 		}
 	}
 	return ops
@@ -430,8 +449,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 					t.Errorf("operation %s (%s) is not classified: add it to authzOps in authz_test.go with who may call it", op.key, op.id)
 					continue
 				}
-				if op.secured != (c.access == authzAPIKey) {
-					t.Errorf("%s (%s): the document says API-key security is %v, the table says %s", op.key, op.id, op.secured, c.access)
+				if want := c.access.schemes(); !slices.Equal(op.schemes, want) {
+					t.Errorf("%s (%s): the document names security schemes %v, the table says %s (%v)", op.key, op.id, op.schemes, c.access, want)
 				}
 			}
 			for key := range authzOps {

@@ -1,0 +1,179 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/nameport/nameport/internal/account"
+	"github.com/nameport/nameport/internal/apperr"
+)
+
+// access is who may call an operation. Every operation declares one (see
+// register and registerV1); authorize enforces it for /api before huma reads
+// the request's parameters and body, so that a caller who may not call an
+// operation learns nothing about what it accepts: an anonymous malformed
+// request is a 401, not a 422.
+type access struct {
+	level accessLevel
+	// forbidden is the 403 message of registrar-only operations.
+	forbidden string
+}
+
+type accessLevel int
+
+const (
+	levelPublic    accessLevel = iota // anyone; nobody is authenticated
+	levelOptional                     // anyone; a signed-in account is known to the handler
+	levelAccount                      // any signed-in account
+	levelRegistrar                    // a signed-in registrar
+	levelAdmin                        // a signed-in admin
+	levelAPIKey                       // /v1: a registrar's API key (see v1.authenticate)
+)
+
+var (
+	// accessPublic operations serve everyone alike and look at no session
+	// (sign-up, login and logout read the cookie themselves).
+	accessPublic = access{level: levelPublic}
+	// accessOptional operations serve visitors and accounts, answering
+	// accounts differently (prices for registrars, drafts for admins): a
+	// valid session makes sessionUser the account, a missing or expired one
+	// makes the caller a visitor.
+	accessOptional = access{level: levelOptional}
+	// accessAccount operations need a session of any account.
+	accessAccount = access{level: levelAccount}
+	// accessAdmin operations need an admin's session.
+	accessAdmin  = access{level: levelAdmin}
+	accessAPIKey = access{level: levelAPIKey}
+)
+
+// accessRegistrar operations need a registrar's session; other accounts
+// get forbidden, with message.
+func accessRegistrar(forbidden string) access {
+	return access{level: levelRegistrar, forbidden: forbidden}
+}
+
+// accessKey is the operation metadata key of an operation's access.
+const accessKey = "nameport.access"
+
+// sessionScheme is the OpenAPI security scheme of /api's session cookie.
+const sessionScheme = "session"
+
+// register registers an /api operation that who may call: authorize
+// checks the session before huma reads the request, and the handler finds
+// the account with sessionUser. 401 (and 403 where an account may be
+// refused) join the documented errors.
+func register[I, O any](a huma.API, who access, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
+	if op.Metadata == nil {
+		op.Metadata = map[string]any{}
+	}
+	op.Metadata[accessKey] = who
+	if who.level >= levelAccount {
+		op.Security = []map[string][]string{{sessionScheme: {}}}
+		if !slices.Contains(op.Errors, http.StatusUnauthorized) {
+			op.Errors = append(op.Errors, http.StatusUnauthorized)
+		}
+	}
+	if who.level >= levelRegistrar && !slices.Contains(op.Errors, http.StatusForbidden) {
+		op.Errors = append(op.Errors, http.StatusForbidden)
+	}
+	huma.Register(a, op, handler)
+}
+
+type sessionUserKey struct{}
+
+// sessionUser returns the account whose session authorize found: never nil
+// in an operation that needs an account, nil for a visitor of an
+// accessOptional operation.
+func sessionUser(ctx context.Context) *account.User {
+	u, _ := ctx.Value(sessionUserKey{}).(*account.User)
+	return u
+}
+
+// useAuthorization makes a enforce every /api operation's access. It must
+// come before the first operation is registered: huma fixes an
+// operation's middlewares when it registers it.
+func useAuthorization(a huma.API, accounts *account.Service) {
+	oapi := a.OpenAPI()
+	if oapi.Components.SecuritySchemes == nil {
+		oapi.Components.SecuritySchemes = map[string]*huma.SecurityScheme{}
+	}
+	oapi.Components.SecuritySchemes[sessionScheme] = &huma.SecurityScheme{Type: "apiKey", In: "cookie",
+		Name: SessionCookie, Description: "The web app's login session, from POST /api/auth/login."}
+	a.UseMiddleware(func(ctx huma.Context, next func(huma.Context)) {
+		who := accessOf(ctx.Operation())
+		if who.level == levelPublic || who.level == levelAPIKey {
+			next(ctx)
+			return
+		}
+		u, err := currentUser(ctx.Context(), accounts)
+		if who.level == levelOptional && apperr.Code(err) == apperr.Unauthenticated {
+			next(ctx)
+			return
+		}
+		if err == nil {
+			err = who.refuse(u)
+		}
+		if err != nil {
+			writeEnvelopeError(ctx, fail(ctx.Context(), err))
+			return
+		}
+		next(huma.WithValue(ctx, sessionUserKey{}, u))
+	})
+}
+
+// refuse returns forbidden when u may not call an operation of access who.
+func (who access) refuse(u *account.User) error {
+	switch {
+	case who.level == levelAdmin && !u.IsAdmin():
+		return apperr.New(apperr.Forbidden, "Admin access required")
+	case who.level == levelRegistrar && !u.IsRegistrar():
+		return apperr.New(apperr.Forbidden, "%s", who.forbidden)
+	}
+	return nil
+}
+
+// accessOf returns the access an operation declared.
+func accessOf(op *huma.Operation) access {
+	who, ok := op.Metadata[accessKey].(access)
+	if !ok {
+		// mustDeclareAccess makes this unreachable.
+		panic(fmt.Sprintf("api: operation %s declares no access", op.OperationID))
+	}
+	return who
+}
+
+// mustDeclareAccess panics unless every operation of a declares who may
+// call it: an operation registered with huma.Register instead of register
+// or registerV1 would be open to anyone.
+func mustDeclareAccess(a huma.API) {
+	for path, item := range a.OpenAPI().Paths {
+		for _, op := range []*huma.Operation{item.Get, item.Put, item.Post, item.Delete, item.Options,
+			item.Head, item.Patch, item.Trace} {
+			if op == nil {
+				continue
+			}
+			if _, ok := op.Metadata[accessKey].(access); !ok {
+				panic(fmt.Sprintf("api: %s %s (%s) declares no access: register it with register", op.Method, path, op.OperationID))
+			}
+		}
+	}
+}
+
+// writeEnvelopeError answers with err, an /api error from fail, in the
+// envelope.
+func writeEnvelopeError(ctx huma.Context, err error) {
+	e, ok := err.(*envelopeError)
+	if !ok {
+		e = &envelopeError{status: http.StatusInternalServerError, Message: "An unexpected error occurred"}
+	}
+	for name, values := range e.headers {
+		for _, v := range values {
+			ctx.AppendHeader(name, v)
+		}
+	}
+	writeJSONTo(ctx, e.status, "application/json", e)
+}
