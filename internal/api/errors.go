@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -138,12 +137,7 @@ func statusOf(code string) int {
 func fail(ctx context.Context, err error) error {
 	code := apperr.Code(err)
 	logFailure(ctx, code, err)
-	e := &envelopeError{status: statusOf(code), Message: clipMessage(apperr.Message(err))}
-	var ae *apperr.Error
-	if errors.As(err, &ae) && ae.RetryAfter > 0 {
-		e.headers = http.Header{"Retry-After": {strconv.Itoa(int(ae.RetryAfter.Seconds() + 0.999))}}
-	}
-	return e
+	return &envelopeError{status: statusOf(code), Message: clipMessage(apperr.Message(err)), headers: retryAfterOf(err)}
 }
 
 // logFailure logs what users are not told: the cause of an internal error,

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/nameport/nameport/internal/apperr"
-	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/sdk"
 )
 
@@ -40,10 +38,7 @@ func asProblem(ctx context.Context, err error) *problemError {
 	code := apperr.Code(err)
 	logFailure(ctx, code, err)
 	p := newProblem(ctx, statusOf(code), code, clipMessage(apperr.Message(err)))
-	var ae *apperr.Error
-	if errors.As(err, &ae) && ae.RetryAfter > 0 {
-		p.headers = http.Header{"Retry-After": {strconv.Itoa(ratelimit.CeilSeconds(ae.RetryAfter))}}
-	}
+	p.headers = retryAfterOf(err)
 	return p
 }
 

@@ -134,7 +134,7 @@ func (v *v1) rateLimit(class *ratelimit.Class) func(huma.Context, func(huma.Cont
 		ctx.SetHeader("RateLimit-Reset", strconv.Itoa(ratelimit.CeilSeconds(d.Reset)))
 		if err := d.Err(); err != nil {
 			p := newProblem(ctx.Context(), http.StatusTooManyRequests, sdk.CodeTooManyRequests, apperr.Message(err))
-			p.headers = http.Header{"Retry-After": {strconv.Itoa(ratelimit.CeilSeconds(d.RetryAfter))}}
+			p.headers = retryAfter(d.RetryAfter)
 			writeProblem(ctx, p)
 			return
 		}
@@ -180,7 +180,7 @@ func (v *v1) idempotent(ctx huma.Context, next func(huma.Context)) {
 		var busy *idempotency.InProgressError
 		if errors.As(err, &busy) {
 			p.Code = sdk.CodeIdempotencyInProgress
-			p.headers = http.Header{"Retry-After": {strconv.Itoa(ratelimit.CeilSeconds(busy.RetryAfter))}}
+			p.headers = retryAfter(busy.RetryAfter)
 		}
 		writeProblem(ctx, p)
 		return
