@@ -45,24 +45,12 @@ func addNotifyRoutes(a huma.API, accounts *account.Service, mail *notify.Service
 		Description: "Every message Nameport has sent or, without an SMTP server, only recorded: newest first, a page at a time.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, func(ctx context.Context, in *OutboxListInput) (*OutboxListOutput, error) {
-		before, err := decodeCursor(in.Cursor)
+		list, next, err := fetchPage(in.Cursor, in.Limit, func(m *notify.OutboxMessage) int64 { return m.ID },
+			func(before int64, n int) ([]notify.OutboxMessage, error) { return mail.Outbox(ctx, before, n) })
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		limit := in.Limit
-		if limit == 0 {
-			limit = 50
-		}
-		list, err := mail.Outbox(ctx, before, limit+1)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		// One more than asked tells whether another page follows.
-		page := outboxPageBody{Messages: []outboxMessageBody{}}
-		if len(list) > limit {
-			list = list[:limit]
-			page.NextCursor = encodeCursor(list[len(list)-1].ID)
-		}
+		page := outboxPageBody{Messages: []outboxMessageBody{}, NextCursor: next}
 		for _, m := range list {
 			b := outboxMessageBody{ID: m.ID, UserID: m.UserID, To: m.ToAddress, Kind: m.Kind, Subject: m.Subject,
 				Body: m.Body, Status: m.Status, Error: m.Error, CreatedAt: m.CreatedAt}

@@ -253,22 +253,6 @@ func (c *recordingContext) BodyWriter() io.Writer {
 	return io.MultiWriter(c.humaContext.BodyWriter(), &c.buf)
 }
 
-// Cursors are opaque to clients: the id to continue from, encoded.
-func encodeCursor(id int64) string {
-	return "c" + strconv.FormatInt(id, 36)
-}
-
-func decodeCursor(cursor string) (int64, error) {
-	if cursor == "" {
-		return 0, nil
-	}
-	id, err := strconv.ParseInt(strings.TrimPrefix(cursor, "c"), 36, 64)
-	if err != nil || !strings.HasPrefix(cursor, "c") || id <= 0 {
-		return 0, apperr.New(apperr.Invalid, "cursor is not valid: pass the nextCursor of the previous page")
-	}
-	return id, nil
-}
-
 // writeJSONTo is json for middlewares that answer before huma does.
 func writeJSONTo(ctx huma.Context, status int, contentType string, body any) {
 	ctx.SetHeader("Content-Type", contentType)

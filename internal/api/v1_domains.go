@@ -146,22 +146,10 @@ func addV1DomainRoutes(v *v1, domains *registration.Service, wallets *billing.Se
 		Errors: []int{http.StatusUnprocessableEntity},
 	}, nil, func(ctx context.Context, in *V1DomainListInput) (*V1DomainListOutput, error) {
 		u := keyUser(ctx)
-		after, err := decodeCursor(in.Cursor)
+		list, next, err := fetchPage(in.Cursor, in.Limit, func(d *registration.Domain) int64 { return d.ID },
+			func(after int64, n int) ([]registration.Domain, error) { return domains.ListPage(ctx, u.ID, after, n) })
 		if err != nil {
 			return nil, problem(ctx, err)
-		}
-		limit := in.Limit
-		if limit == 0 {
-			limit = 50
-		}
-		list, err := domains.ListPage(ctx, u.ID, after, limit+1)
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
-		// One more than asked tells whether another page follows.
-		more := len(list) > limit
-		if more {
-			list = list[:limit]
 		}
 		ids := make([]int64, len(list))
 		for i, d := range list {
@@ -171,12 +159,9 @@ func addV1DomainRoutes(v *v1, domains *registration.Service, wallets *billing.Se
 		if err != nil {
 			return nil, problem(ctx, err)
 		}
-		page := sdk.DomainPage{Domains: make([]sdk.Domain, len(list))}
+		page := sdk.DomainPage{Domains: make([]sdk.Domain, len(list)), NextCursor: next}
 		for i, d := range list {
 			page.Domains[i] = toV1Domain(domains, d, ns[d.ID])
-		}
-		if more {
-			page.NextCursor = encodeCursor(list[len(list)-1].ID)
 		}
 		return &V1DomainListOutput{Body: page}, nil
 	})

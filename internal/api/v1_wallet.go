@@ -76,29 +76,16 @@ func addV1WalletRoutes(v *v1, wallets *billing.Service) {
 		Summary: "Your wallet transactions", Description: "Newest first, a page at a time: follow nextCursor until it is empty.",
 		Errors: []int{http.StatusUnprocessableEntity},
 	}, nil, func(ctx context.Context, in *V1TransactionListInput) (*V1TransactionListOutput, error) {
-		before, err := decodeCursor(in.Cursor)
+		txs, next, err := fetchPage(in.Cursor, in.Limit, func(t *billing.Transaction) int64 { return t.ID },
+			func(before int64, n int) ([]billing.Transaction, error) {
+				return wallets.TransactionsPage(ctx, keyUser(ctx).ID, before, n)
+			})
 		if err != nil {
 			return nil, problem(ctx, err)
 		}
-		limit := in.Limit
-		if limit == 0 {
-			limit = 50
-		}
-		txs, err := wallets.TransactionsPage(ctx, keyUser(ctx).ID, before, limit+1)
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
-		// One more than asked tells whether another page follows.
-		more := len(txs) > limit
-		if more {
-			txs = txs[:limit]
-		}
-		page := sdk.TransactionPage{Transactions: make([]sdk.Transaction, len(txs))}
+		page := sdk.TransactionPage{Transactions: make([]sdk.Transaction, len(txs)), NextCursor: next}
 		for i := range txs {
 			page.Transactions[i] = toV1Transaction(&txs[i])
-		}
-		if more {
-			page.NextCursor = encodeCursor(txs[len(txs)-1].ID)
 		}
 		return &V1TransactionListOutput{Body: page}, nil
 	})
