@@ -13,7 +13,7 @@ import (
 )
 
 // access is who may call an operation. Every operation declares one (see
-// register and registerV1); authorize enforces it for /api before huma reads
+// register and registerV1); useAuthorization enforces it for /api before huma reads
 // the request's parameters and body, so that a caller who may not call an
 // operation learns nothing about what it accepts: an anonymous malformed
 // request is a 401, not a 422.
@@ -46,7 +46,9 @@ var (
 	// accessAccount operations need a session of any account.
 	accessAccount = access{level: levelAccount}
 	// accessAdmin operations need an admin's session.
-	accessAdmin  = access{level: levelAdmin}
+	accessAdmin = access{level: levelAdmin}
+	// accessAPIKey is every /v1 operation's: registerV1 authenticates the
+	// key in the operation's own middleware.
 	accessAPIKey = access{level: levelAPIKey}
 )
 
@@ -62,22 +64,28 @@ const accessKey = "nameport.access"
 // sessionScheme is the OpenAPI security scheme of /api's session cookie.
 const sessionScheme = "session"
 
-// register registers an /api operation that who may call: authorize
-// checks the session before huma reads the request, and the handler finds
-// the account with sessionUser. 401 (and 403 where an account may be
-// refused) join the documented errors.
+// register registers an /api operation that who may call: the middleware
+// of useAuthorization checks the session before huma reads the request,
+// and the handler finds the account with sessionUser. For operations that
+// need a session the document names the session scheme, and 401 (and 403
+// where an account may be refused) join the documented errors.
 func register[I, O any](a huma.API, who access, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
 	if op.Metadata == nil {
 		op.Metadata = map[string]any{}
 	}
 	op.Metadata[accessKey] = who
-	if who.level >= levelAccount {
-		op.Security = []map[string][]string{{sessionScheme: {}}}
-		if !slices.Contains(op.Errors, http.StatusUnauthorized) {
-			op.Errors = append(op.Errors, http.StatusUnauthorized)
-		}
+	// Operations of an area often share one Errors slice: append to a copy.
+	op.Errors = slices.Clone(op.Errors)
+	switch who.level {
+	case levelPublic, levelOptional, levelAPIKey:
+		huma.Register(a, op, handler)
+		return
 	}
-	if who.level >= levelRegistrar && !slices.Contains(op.Errors, http.StatusForbidden) {
+	op.Security = []map[string][]string{{sessionScheme: {}}}
+	if !slices.Contains(op.Errors, http.StatusUnauthorized) {
+		op.Errors = append(op.Errors, http.StatusUnauthorized)
+	}
+	if who.level != levelAccount && !slices.Contains(op.Errors, http.StatusForbidden) {
 		op.Errors = append(op.Errors, http.StatusForbidden)
 	}
 	huma.Register(a, op, handler)
@@ -85,7 +93,7 @@ func register[I, O any](a huma.API, who access, op huma.Operation, handler func(
 
 type sessionUserKey struct{}
 
-// sessionUser returns the account whose session authorize found: never nil
+// sessionUser returns the account whose session useAuthorization found: never nil
 // in an operation that needs an account, nil for a visitor of an
 // accessOptional operation.
 func sessionUser(ctx context.Context) *account.User {
