@@ -177,6 +177,9 @@ func TestCLIAgainstTheServer(t *testing.T) {
 			require.Len(t, lines(table, "DOMAIN", "AVAILABLE", "PRICE/YEAR"), 1, table)
 			require.Len(t, lines(table, dom, "yes", dollars(price)), 1, table)
 
+			// The server judges --years: 0 is not the default.
+			c.fails(cli.ExitAPIError, "Years must be between 1 and 10", "domain", "register", dom, "--years", "0")
+
 			// No funds yet: exit 1, and the message says how much to add.
 			c.fails(cli.ExitAPIError, "Add "+dollars(2*price)+" to continue", "domain", "register", dom, "--years", "2")
 
@@ -303,7 +306,6 @@ func TestCLIUsageErrors(t *testing.T) {
 	}{
 		{"missing NAME.EXT", []string{"domain", "check"}},
 		{`unexpected argument "b.inf.nz"`, []string{"domain", "check", "a.inf.nz", "b.inf.nz"}},
-		{"--years must be between 1 and 10", []string{"domain", "register", "a.inf.nz", "--years", "0"}},
 		{`invalid argument "two"`, []string{"domain", "register", "a.inf.nz", "--years", "two"}},
 		{`required flag(s) "content", "name" not set`, []string{"dns", "upsert", "a.inf.nz", "--type", "A"}},
 		{`required flag(s) "name" not set`, []string{"dns", "delete", "a.inf.nz", "--type", "A"}},

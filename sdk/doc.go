@@ -15,7 +15,7 @@
 //		return err
 //	}
 //	if avail.Available {
-//		reg, err := client.Domains.Register(ctx, sdk.RegisterRequest{Domain: "example.inf.nz", Years: 1})
+//		reg, err := client.Domains.Register(ctx, sdk.RegisterRequest{Domain: "example.inf.nz", Years: sdk.Int(1)})
 //		if sdk.ErrorCode(err) == sdk.CodeInsufficientFunds {
 //			// err's message says how much to add: client.Wallet.Deposit(…)
 //		}

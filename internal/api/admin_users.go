@@ -62,7 +62,7 @@ type AdminUserOutput struct {
 
 type AuditLogInput struct {
 	Before int64 `query:"before" minimum:"0" doc:"The nextCursor of the previous page"`
-	Limit  int   `query:"limit" minimum:"0" maximum:"100" doc:"Default 25"`
+	Limit  int   `query:"limit" minimum:"1" maximum:"100" default:"25" doc:"Entries per page"`
 }
 
 type auditEntryBody struct {
@@ -159,11 +159,7 @@ func addAdminUserRoutes(a huma.API, accounts *account.Service, log *audit.Servic
 		if _, err := requireAdmin(ctx, accounts); err != nil {
 			return nil, fail(ctx, err)
 		}
-		limit := in.Limit
-		if limit < 1 {
-			limit = 25
-		}
-		items, next, err := log.List(ctx, in.Before, limit)
+		items, next, err := log.List(ctx, in.Before, in.Limit)
 		if err != nil {
 			return nil, fail(ctx, err)
 		}

@@ -147,7 +147,7 @@ func TestSDKRegisterAndPay(t *testing.T) {
 
 			// Without funds: 402, the message says how much to add, nothing
 			// is charged or registered.
-			_, err = c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "acme-site.inf.nz", Years: 2})
+			_, err = c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "acme-site.inf.nz", Years: sdk.Int(2)})
 			apiErr := sdkAPIError(t, err, http.StatusPaymentRequired, sdk.CodeInsufficientFunds)
 			require.Contains(t, apiErr.Error(), "Add "+dollarText(2*price))
 			require.Equal(t, sdk.CodeInsufficientFunds, sdk.ErrorCode(err))
@@ -169,7 +169,7 @@ func TestSDKRegisterAndPay(t *testing.T) {
 			_, err = c.Wallet.Deposit(ctx, sdk.DepositRequest{Amount: 0.5})
 			require.Contains(t, sdkAPIError(t, err, http.StatusUnprocessableEntity, sdk.CodeInvalid).Error(), "The minimum deposit is $1.00")
 
-			reg, err := c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "acme-site.inf.nz", Years: 2})
+			reg, err := c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "acme-site.inf.nz", Years: sdk.Int(2)})
 			require.NoError(t, err)
 			d := reg.Domain
 			require.Equal(t, "acme-site.inf.nz", d.Domain)
@@ -195,7 +195,7 @@ func TestSDKRegisterAndPay(t *testing.T) {
 
 			_, err = c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "acme-site.inf.nz"})
 			sdkAPIError(t, err, http.StatusConflict, sdk.CodeConflict)
-			_, err = c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "other.inf.nz", Years: 11})
+			_, err = c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "other.inf.nz", Years: sdk.Int(11)})
 			sdkAPIError(t, err, http.StatusUnprocessableEntity, sdk.CodeInvalid)
 			_, err = c.Domains.Check(ctx, "no-extension")
 			sdkAPIError(t, err, http.StatusUnprocessableEntity, sdk.CodeInvalid)
@@ -315,7 +315,7 @@ func TestSDKManagesDNSRecords(t *testing.T) {
 				return out
 			}
 
-			records, err := c.DNS.Upsert(ctx, dom, sdk.RecordSet{Name: "www", Type: "A", Values: []string{"192.0.2.10", "192.0.2.11"}, TTL: 300})
+			records, err := c.DNS.Upsert(ctx, dom, sdk.RecordSet{Name: "www", Type: "A", Values: []string{"192.0.2.10", "192.0.2.11"}, TTL: sdk.Int(300)})
 			require.NoError(t, err)
 			require.ElementsMatch(t, []rec{{"www", "A", "192.0.2.10", 300}, {"www", "A", "192.0.2.11", 300}}, has(records, "www", "A"))
 			listed, err := c.DNS.List(ctx, dom)
