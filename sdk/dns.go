@@ -37,7 +37,7 @@ func (s *DNSService) Upsert(ctx context.Context, domain string, set RecordSet) (
 		return nil, errEmpty("domain")
 	}
 	var out RecordList
-	if err := s.c.do(ctx, http.MethodPut, recordsPath(domain), nil, set, &out); err != nil {
+	if err := s.c.effect(ctx, http.MethodPut, recordsPath(domain), set, &out); err != nil {
 		return nil, err
 	}
 	return out.Records, nil
