@@ -156,6 +156,10 @@ type Problem struct {
 	Code      string          `json:"code" doc:"Stable machine-readable code" example:"insufficient_funds"`
 	RequestID string          `json:"requestId,omitempty" doc:"Quote it when asking for support"`
 	Errors    []ProblemDetail `json:"errors,omitempty" doc:"Which input fields are wrong, for validation errors"`
+	// Needed and Balance come with insufficient_funds (402): the US
+	// dollars missing (to add to the wallet) and the wallet's balance.
+	Needed  *float64 `json:"needed,omitempty" doc:"insufficient_funds (402) only: US dollars missing, to add to the wallet" example:"6"`
+	Balance *float64 `json:"balance,omitempty" doc:"insufficient_funds (402) only: the wallet's balance in US dollars" example:"10"`
 }
 
 // ProblemDetail names one invalid input.

@@ -40,6 +40,7 @@ func asProblem(ctx context.Context, err error) *problemError {
 	code := apperr.Code(err)
 	logFailure(ctx, code, err)
 	p := newProblem(ctx, statusOf(code), code, clipMessage(apperr.Message(err)))
+	p.Needed, p.Balance = shortfallOf(err)
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.RetryAfter > 0 {
 		p.headers = http.Header{"Retry-After": {strconv.Itoa(ratelimit.CeilSeconds(ae.RetryAfter))}}

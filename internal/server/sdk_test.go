@@ -150,6 +150,7 @@ func TestSDKRegisterAndPay(t *testing.T) {
 			_, err = c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "acme-site.inf.nz", Years: sdk.Int(2)})
 			apiErr := sdkAPIError(t, err, http.StatusPaymentRequired, sdk.CodeInsufficientFunds)
 			require.Contains(t, apiErr.Error(), "Add "+dollarText(2*price))
+			require.Equal(t, &sdk.Shortfall{Needed: 2 * price, Balance: 0}, apiErr.Shortfall)
 			require.Equal(t, sdk.CodeInsufficientFunds, sdk.ErrorCode(err))
 			w, err = c.Wallet.Get(ctx)
 			require.NoError(t, err)

@@ -78,6 +78,8 @@ func TestV1RegistrarFlow(t *testing.T) {
 			require.Equal(t, http.StatusPaymentRequired, r.status, r.raw)
 			require.Equal(t, "insufficient_funds", problemCode(t, r))
 			require.Contains(t, r.body["detail"], "Add $6.00 to continue")
+			require.Equal(t, 6.0, r.body["needed"], "the shortfall as problem extension members")
+			require.Equal(t, 0.0, r.body["balance"])
 
 			r = v1(t, ts, key, "POST", "/v1/wallet/deposits", map[string]any{"amount": 20})
 			require.Equal(t, http.StatusCreated, r.status, r.raw)
