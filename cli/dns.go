@@ -83,7 +83,9 @@ func NewCmdDNSUpsert(opts *Options, runF func(context.Context, *DNSUpsertOptions
 		Short: "Set every record of one name and type",
 		Long: `Set the records of one name and type: afterwards exactly the given contents
 exist for that name and type; records of that name and type not given are
-removed. Prints all records of the domain after the change.
+removed. Prints the records of that name and type after the change (the
+domain's other records are untouched and not shown; "nameportctl dns list"
+shows them all).
 
 --name is relative to the domain: @ is the domain itself, * the wildcard.`,
 		Example: `  nameportctl dns upsert example.inf.nz --type A --name www --content 192.0.2.10 --content 192.0.2.11

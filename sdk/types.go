@@ -84,8 +84,8 @@ type Record struct {
 	Priority *int   `json:"priority,omitempty" doc:"MX and SRV only"`
 }
 
-// RecordList is the records of a domain: the apex first, then by name and
-// type.
+// RecordList is records of a domain, the apex first, then by name and
+// type: all of them (List), or the one set an Upsert wrote.
 type RecordList struct {
 	Records []Record `json:"records"`
 }
