@@ -68,7 +68,8 @@ type DNSUpsertOptions struct {
 	Type     string
 	Name     string
 	Contents []string
-	TTL      int
+	// TTL is nil unless --ttl was given (the server's default, 3600).
+	TTL *int
 	// Priority is nil unless --priority was given.
 	Priority *int
 }
@@ -76,13 +77,15 @@ type DNSUpsertOptions struct {
 // NewCmdDNSUpsert returns `dns upsert DOMAIN --type T --name N --content C…`.
 func NewCmdDNSUpsert(opts *Options, runF func(context.Context, *DNSUpsertOptions) error) *cobra.Command {
 	o := &DNSUpsertOptions{Options: opts}
-	var priority int
+	var priority, ttl int
 	cmd := &cobra.Command{
 		Use:   "upsert DOMAIN --type T --name N --content C [--content C2]...",
 		Short: "Set every record of one name and type",
 		Long: `Set the records of one name and type: afterwards exactly the given contents
 exist for that name and type; records of that name and type not given are
-removed. Prints all records of the domain after the change.
+removed. Prints the records of that name and type after the change (the
+domain's other records are untouched and not shown; "nameportctl dns list"
+shows them all).
 
 --name is relative to the domain: @ is the domain itself, * the wildcard.`,
 		Example: `  nameportctl dns upsert example.inf.nz --type A --name www --content 192.0.2.10 --content 192.0.2.11
@@ -95,6 +98,9 @@ removed. Prints all records of the domain after the change.
 			if cmd.Flags().Changed("priority") {
 				o.Priority = &priority
 			}
+			if cmd.Flags().Changed("ttl") {
+				o.TTL = &ttl
+			}
 			return run(cmd, o, runF, dnsUpsertRun)
 		},
 	}
@@ -102,7 +108,7 @@ removed. Prints all records of the domain after the change.
 	f.StringVar(&o.Type, "type", "", "record type: A, AAAA, CNAME, MX, TXT, NS, SRV or CAA")
 	f.StringVar(&o.Name, "name", "", "record name relative to the domain: @, www, *, a.b")
 	f.StringArrayVar(&o.Contents, "content", nil, "record content (repeat for several records)")
-	f.IntVar(&o.TTL, "ttl", 0, "time to live in seconds, 300 to 604800 (default 3600)")
+	f.IntVar(&ttl, "ttl", 3600, "time to live in seconds, 300 to 604800")
 	f.IntVar(&priority, "priority", 0, "MX and SRV priority, 0 to 65535")
 	for _, name := range []string{"type", "name", "content"} {
 		_ = cmd.MarkFlagRequired(name)

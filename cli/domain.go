@@ -64,8 +64,10 @@ func domainCheckRun(ctx context.Context, o *DomainCheckOptions) error {
 // DomainRegisterOptions are the inputs of `domain register`.
 type DomainRegisterOptions struct {
 	*Options
-	Domain         string
-	Years          int
+	Domain string
+	// Years is nil unless --years was given: the server's default then
+	// applies, and the server judges any number given.
+	Years          *int
 	Nameservers    []string
 	NoAutoRenew    bool
 	IdempotencyKey string
@@ -74,6 +76,7 @@ type DomainRegisterOptions struct {
 // NewCmdDomainRegister returns `domain register NAME.EXT`.
 func NewCmdDomainRegister(opts *Options, runF func(context.Context, *DomainRegisterOptions) error) *cobra.Command {
 	o := &DomainRegisterOptions{Options: opts}
+	var years int
 	cmd := &cobra.Command{
 		Use:   "register NAME.EXT",
 		Short: "Register a domain, paid from your wallet",
@@ -91,14 +94,14 @@ the first run's result.`,
 		Args: exactArgs(1, "NAME.EXT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Domain = args[0]
-			if o.Years < 1 || o.Years > 10 {
-				return usageErrorf("--years must be between 1 and 10")
+			if cmd.Flags().Changed("years") {
+				o.Years = &years
 			}
 			return run(cmd, o, runF, domainRegisterRun)
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&o.Years, "years", 1, "registration period in years, 1 to 10")
+	f.IntVar(&years, "years", 1, "registration period in years, 1 to 10")
 	f.StringArrayVar(&o.Nameservers, "nameserver", nil, "delegate the domain to this name server (repeat for each)")
 	f.BoolVar(&o.NoAutoRenew, "no-auto-renew", false, "do not renew automatically from the wallet")
 	f.StringVar(&o.IdempotencyKey, "idempotency-key", "", "register at most once per key, however often the command runs")

@@ -127,25 +127,32 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	return c
 }
 
-// do sends one API call, retrying it as the policy allows, and decodes a
-// successful answer into out (when out is not nil). path is already escaped.
-//
-// A POST or PUT carries an Idempotency-Key, the caller's (WithIdempotencyKey)
-// or a fresh random one, the same on every retry: the server then runs the
-// call at most once however often it arrives.
+// do sends one API call without an effect (a read, or a check that only
+// asks), retrying it as the policy allows, and decodes a successful answer
+// into out (when out is not nil). path is already escaped.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, in, out any) error {
+	return c.send(ctx, method, path, query, in, out, "")
+}
+
+// effect sends a call with an effect (a registration, a deposit, a record
+// change) like do, with an Idempotency-Key: the caller's
+// (WithIdempotencyKey) or a fresh random one, the same on every retry, so
+// the server runs the call at most once however often it arrives.
+func (c *Client) effect(ctx context.Context, method, path string, in, out any) error {
+	key := idempotencyKeyFrom(ctx)
+	if key == "" {
+		key = newIdempotencyKey()
+	}
+	return c.send(ctx, method, path, nil, in, out, key)
+}
+
+// send sends a call with idemKey as its Idempotency-Key (none when empty).
+func (c *Client) send(ctx context.Context, method, path string, query url.Values, in, out any, idemKey string) error {
 	var body []byte
 	if in != nil {
 		var err error
 		if body, err = json.Marshal(in); err != nil {
 			return fmt.Errorf("nameport: encode %s %s: %w", method, path, err)
-		}
-	}
-	var idemKey string
-	if method == http.MethodPost || method == http.MethodPut {
-		idemKey = idempotencyKeyFrom(ctx)
-		if idemKey == "" {
-			idemKey = newIdempotencyKey()
 		}
 	}
 	target := c.baseURL + path

@@ -26,8 +26,9 @@ func (s *DNSService) List(ctx context.Context, domain string) ([]Record, error) 
 }
 
 // Upsert sets the records of one name and type: afterwards exactly
-// set.Values exist for set.Name and set.Type. It returns all of domain's
-// records after the change.
+// set.Values exist for set.Name and set.Type. It returns the records of
+// that set as stored (with their ids and normalized content), not the
+// domain's other records: List gives all of them.
 //
 // Errors: CodeInvalid with a message per wrong value (e.g. an A record that
 // is not an IPv4 address, a CNAME beside other records); CodeNotFound when
@@ -37,7 +38,7 @@ func (s *DNSService) Upsert(ctx context.Context, domain string, set RecordSet) (
 		return nil, errEmpty("domain")
 	}
 	var out RecordList
-	if err := s.c.do(ctx, http.MethodPut, recordsPath(domain), nil, set, &out); err != nil {
+	if err := s.c.effect(ctx, http.MethodPut, recordsPath(domain), set, &out); err != nil {
 		return nil, err
 	}
 	return out.Records, nil

@@ -15,7 +15,7 @@
 //		return err
 //	}
 //	if avail.Available {
-//		reg, err := client.Domains.Register(ctx, sdk.RegisterRequest{Domain: "example.inf.nz", Years: 1})
+//		reg, err := client.Domains.Register(ctx, sdk.RegisterRequest{Domain: "example.inf.nz", Years: sdk.Int(1)})
 //		if sdk.ErrorCode(err) == sdk.CodeInsufficientFunds {
 //			// err's message says how much to add: client.Wallet.Deposit(…)
 //		}
@@ -43,9 +43,10 @@
 // error that caused it is returned. A Retry-After longer than a minute is not
 // waited out either; the *Error comes back with its RetryAfter set.
 //
-// Every POST and PUT carries an Idempotency-Key, random and the same on
-// every retry of that call, so a retried registration or deposit happens
-// once. To make your own repeats safe too (a job that may run twice), give
+// Every call with an effect (Register, Deposit, DNS Upsert) carries an
+// Idempotency-Key, random and the same on every retry of that call, so a
+// retried registration or deposit happens once. Calls without an effect,
+// Check included, carry none and are simply sent again. To make your own repeats safe too (a job that may run twice), give
 // the call a key of yours with WithIdempotencyKey.
 //
 // # Lists

@@ -40,7 +40,7 @@ func (s *DomainsService) Register(ctx context.Context, in RegisterRequest) (*Reg
 		return nil, errEmpty("domain")
 	}
 	var out Registration
-	if err := s.c.do(ctx, http.MethodPost, "/v1/domains/register", nil, in, &out); err != nil {
+	if err := s.c.effect(ctx, http.MethodPost, "/v1/domains/register", in, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -15,7 +15,8 @@ import (
 // Error is an error answer of the API. Its Message is written for people
 // (for example "Insufficient funds: this registration costs $8.00 and your
 // balance is $0.00. Add $8.00 to continue."); Code is for programs: one of
-// the Code* constants.
+// the Code* constants. An insufficient_funds error also says how much the
+// wallet lacked, as numbers: Shortfall.
 //
 // Test for it with errors.As, or with ErrorCode and IsNotFound:
 //
@@ -38,6 +39,17 @@ type Error struct {
 	RetryAfter time.Duration
 	// Details names the invalid inputs of a validation error.
 	Details []ProblemDetail
+	// Shortfall is set for CodeInsufficientFunds: how much the wallet
+	// lacked. nil otherwise.
+	Shortfall *Shortfall
+}
+
+// Shortfall is what a payment from the wallet lacked, in US dollars.
+type Shortfall struct {
+	// Needed is the amount missing: deposit at least this much.
+	Needed float64
+	// Balance is the wallet's balance when the payment failed.
+	Balance float64
 }
 
 // Error returns the message, then the invalid inputs it does not name
@@ -100,6 +112,9 @@ func errorFromResponse(status int, h http.Header, body []byte, now time.Time) *E
 	if looksLikeJSON(h.Get("Content-Type"), body) && json.Unmarshal(body, &p) == nil &&
 		(p.Code != "" || p.Detail != "" || p.Title != "") {
 		e.Code, e.Details = p.Code, p.Errors
+		if p.Needed != nil && p.Balance != nil {
+			e.Shortfall = &Shortfall{Needed: *p.Needed, Balance: *p.Balance}
+		}
 		e.Message = p.Detail
 		if e.Message == "" {
 			e.Message = p.Title

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -30,8 +31,9 @@ func TestErrorFromResponse(t *testing.T) {
 			name: "problem", status: 402,
 			header: header("Content-Type", "application/problem+json", "X-Request-Id", "req-hdr"),
 			body: `{"type":"about:blank","title":"Payment Required","status":402,"code":"insufficient_funds",` +
-				`"detail":"Insufficient funds: this registration costs $8.00 and your balance is $0.00. Add $8.00 to continue.","requestId":"req-1"}`,
-			want: Error{StatusCode: 402, Code: CodeInsufficientFunds, RequestID: "req-1",
+				`"detail":"Insufficient funds: this registration costs $8.00 and your balance is $0.00. Add $8.00 to continue.","requestId":"req-1",` +
+				`"needed":8,"balance":0}`,
+			want: Error{StatusCode: 402, Code: CodeInsufficientFunds, RequestID: "req-1", Shortfall: &Shortfall{Needed: 8, Balance: 0},
 				Message: "Insufficient funds: this registration costs $8.00 and your balance is $0.00. Add $8.00 to continue."},
 			text: "Insufficient funds: this registration costs $8.00 and your balance is $0.00. Add $8.00 to continue.",
 		},
@@ -107,7 +109,7 @@ func TestErrorFromResponse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := errorFromResponse(tt.status, tt.header, []byte(tt.body), now)
-		if fmt.Sprintf("%#v", *got) != fmt.Sprintf("%#v", tt.want) {
+		if !reflect.DeepEqual(*got, tt.want) {
 			t.Errorf("%s:\n got %#v\nwant %#v", tt.name, *got, tt.want)
 		}
 		if got.Error() != tt.text {

@@ -47,7 +47,7 @@ func ExampleDomainsService_Register() {
 	ctx := context.Background()
 	reg, err := client.Domains.Register(ctx, sdk.RegisterRequest{
 		Domain:      "example.inf.nz",
-		Years:       2,
+		Years:       sdk.Int(2),
 		Nameservers: []string{"ns1.example.net", "ns2.example.net"},
 	})
 	var apiErr *sdk.Error
@@ -116,7 +116,7 @@ func ExampleDNSService_Upsert() {
 		Name:     "@",
 		Type:     "MX",
 		Values:   []string{"mail.example.net"},
-		TTL:      3600,
+		TTL:      sdk.Int(3600),
 		Priority: &priority,
 	})
 	if err != nil {

@@ -8,10 +8,12 @@ import (
 
 type idempotencyKeyCtx struct{}
 
-// WithIdempotencyKey returns a context whose POST or PUT call carries key as
-// its Idempotency-Key (at most 255 characters) instead of a random one.
+// WithIdempotencyKey returns a context whose call with an effect (Register,
+// Deposit, DNS Upsert) carries key as its Idempotency-Key (at most 255
+// characters) instead of a random one. Calls without an effect, Check
+// included, send no key: the server stores nothing for them.
 //
-// Every POST and PUT already gets a random key that stays the same across
+// Every call with an effect already gets a random key that stays the same across
 // the SDK's own retries. Set your own when your program may itself send the
 // same call again, e.g. after a crash: a key derived from your order number
 // makes the server register and charge at most once, and a second call with

@@ -29,8 +29,10 @@ type Availability struct {
 // RegisterRequest asks to register a domain and pay for it from the wallet.
 type RegisterRequest struct {
 	Domain string `json:"domain" example:"example.inf.nz"`
-	// Years is 1 to 10; 0 means 1.
-	Years int `json:"years,omitempty" minimum:"0" maximum:"10" doc:"1 to 10 (default 1)"`
+	// Years is 1 to 10; nil means 1 and is not sent. The server answers
+	// any other number, 0 included, with a CodeInvalid error. Set it
+	// with Int: Years: sdk.Int(2).
+	Years *int `json:"years,omitempty" doc:"1 to 10; absent means 1 (0 is invalid, not the default)"`
 	// Nameservers, when given, become the domain's NS records: the domain
 	// is then delegated to them.
 	Nameservers []string `json:"nameservers,omitempty" maxItems:"13" doc:"Host names; they become the domain's NS records"`
@@ -82,8 +84,8 @@ type Record struct {
 	Priority *int   `json:"priority,omitempty" doc:"MX and SRV only"`
 }
 
-// RecordList is the records of a domain: the apex first, then by name and
-// type.
+// RecordList is records of a domain, the apex first, then by name and
+// type: all of them (List), or the one set an Upsert wrote.
 type RecordList struct {
 	Records []Record `json:"records"`
 }
@@ -94,8 +96,9 @@ type RecordSet struct {
 	Name   string   `json:"name" doc:"Relative to the domain: @, www, *, a.b" example:"www"`
 	Type   string   `json:"type" enum:"A,AAAA,CNAME,MX,TXT,NS,SRV,CAA" example:"A"`
 	Values []string `json:"values" minItems:"1" maxItems:"100" doc:"The content of each record" example:"[\"192.0.2.10\",\"192.0.2.11\"]"`
-	// TTL is in seconds, 300 to 604800; 0 means 3600.
-	TTL int `json:"ttl,omitempty" doc:"Seconds, 300 to 604800 (default 3600)"`
+	// TTL is in seconds, 300 to 604800; nil means 3600 and is not sent.
+	// Set it with Int: TTL: sdk.Int(300).
+	TTL *int `json:"ttl,omitempty" doc:"Seconds, 300 to 604800; absent means 3600 (0 is invalid, not the default)"`
 	// Priority applies to every value of an MX or SRV set.
 	Priority *int `json:"priority,omitempty" doc:"MX and SRV: 0 to 65535, for every value"`
 }
@@ -153,6 +156,10 @@ type Problem struct {
 	Code      string          `json:"code" doc:"Stable machine-readable code" example:"insufficient_funds"`
 	RequestID string          `json:"requestId,omitempty" doc:"Quote it when asking for support"`
 	Errors    []ProblemDetail `json:"errors,omitempty" doc:"Which input fields are wrong, for validation errors"`
+	// Needed and Balance come with insufficient_funds (402): the US
+	// dollars missing (to add to the wallet) and the wallet's balance.
+	Needed  *float64 `json:"needed,omitempty" doc:"insufficient_funds (402) only: US dollars missing, to add to the wallet" example:"6"`
+	Balance *float64 `json:"balance,omitempty" doc:"insufficient_funds (402) only: the wallet's balance in US dollars" example:"10"`
 }
 
 // ProblemDetail names one invalid input.
@@ -176,3 +183,8 @@ const (
 	CodeUnavailable           = "unavailable"
 	CodeInternal              = "internal"
 )
+
+// Int returns a pointer to v, for the optional numbers of requests
+// (RegisterRequest.Years, RecordSet.TTL), where nil means the server's
+// default and any number is sent as it is.
+func Int(v int) *int { return &v }

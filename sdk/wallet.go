@@ -29,7 +29,7 @@ func (s *WalletService) Get(ctx context.Context) (*Wallet, error) {
 // decimals, or an unknown payment method.
 func (s *WalletService) Deposit(ctx context.Context, in DepositRequest) (*Deposit, error) {
 	var out Deposit
-	if err := s.c.do(ctx, http.MethodPost, "/v1/wallet/deposits", nil, in, &out); err != nil {
+	if err := s.c.effect(ctx, http.MethodPost, "/v1/wallet/deposits", in, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

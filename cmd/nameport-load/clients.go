@@ -461,7 +461,7 @@ func (c *client) register(ctx context.Context) {
 	var resolved bool
 	if c.registrar {
 		err, resolved = c.attempt(ctx, "registrations", func(ctx context.Context) error {
-			r, err := c.sdk.Domains.Register(sdk.WithIdempotencyKey(ctx, key), sdk.RegisterRequest{Domain: full, Years: years})
+			r, err := c.sdk.Domains.Register(sdk.WithIdempotencyKey(ctx, key), sdk.RegisterRequest{Domain: full, Years: &years})
 			if err == nil {
 				domainID, txID, txCents = r.Domain.ID, r.Transaction.ID, dollarsToCents(r.Transaction.Amount)
 			}
@@ -629,7 +629,7 @@ func (c *client) upsertRecords(ctx context.Context) {
 		err, resolved := c.attempt(ctx, "dns", func(ctx context.Context) error {
 			var err error
 			got, err = c.sdk.DNS.Upsert(sdk.WithIdempotencyKey(ctx, key), d.full,
-				sdk.RecordSet{Name: k.Name, Type: k.Type, Values: values, TTL: 300})
+				sdk.RecordSet{Name: k.Name, Type: k.Type, Values: values, TTL: sdk.Int(300)})
 			return err
 		})
 		if c.finish("dns_upsert", err, resolved) == outcomeOK {

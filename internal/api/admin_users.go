@@ -62,7 +62,7 @@ type AdminUserOutput struct {
 
 type AuditLogInput struct {
 	Before int64 `query:"before" minimum:"0" doc:"The nextCursor of the previous page"`
-	Limit  int   `query:"limit" minimum:"0" maximum:"100" doc:"Default 25"`
+	Limit  int   `query:"limit" minimum:"1" maximum:"100" default:"25" doc:"Entries per page"`
 }
 
 type auditEntryBody struct {
@@ -150,11 +150,7 @@ func addAdminUserRoutes(a huma.API, accounts *account.Service, log *audit.Servic
 		Description: "Every change made by admins, newest first: who, what, the object before and after, and when.",
 		Errors:      adminOnly,
 	}, func(ctx context.Context, in *AuditLogInput) (*AuditLogOutput, error) {
-		limit := in.Limit
-		if limit < 1 {
-			limit = 25
-		}
-		items, next, err := log.List(ctx, in.Before, limit)
+		items, next, err := log.List(ctx, in.Before, in.Limit)
 		if err != nil {
 			return nil, fail(ctx, err)
 		}

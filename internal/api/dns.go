@@ -40,7 +40,7 @@ type recordInputBody struct {
 	Type     string `json:"type" required:"false"`
 	Name     string `json:"name" required:"false"`
 	Content  string `json:"content" required:"false"`
-	TTL      int    `json:"ttl,omitempty" doc:"Seconds, 300 to 604800 (default 3600)"`
+	TTL      *int   `json:"ttl,omitempty" doc:"Seconds, 300 to 604800; absent means 3600 (0 is invalid, not the default)"`
 	Priority *int   `json:"priority,omitempty" doc:"MX and SRV: 0 to 65535"`
 }
 

@@ -51,7 +51,7 @@ type RegisterDomainInput struct {
 	Body           struct {
 		Name      string `json:"name" required:"false" doc:"Without the extension"`
 		Extension string `json:"extension" required:"false" example:".inf.nz"`
-		Years     int    `json:"years,omitempty" doc:"1 to 10 (default 1)"`
+		Years     *int   `json:"years,omitempty" doc:"1 to 10; absent means 1 (0 is invalid, not the default)"`
 		AutoRenew *bool  `json:"autoRenew,omitempty" doc:"Renew automatically from the wallet (default true)"`
 	}
 }

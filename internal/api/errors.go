@@ -12,15 +12,32 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/pkg/money"
 )
 
 // envelopeError is an /api error as the web app reads it:
-// {"success":false,"error":"message"}.
+// {"success":false,"error":"message","code":"not_found"}, and for a wallet
+// that cannot pay (402) also the shortfall: "needed" and "balance".
 type envelopeError struct {
 	status  int
 	headers http.Header
 	Success bool   `json:"success"`
 	Message string `json:"error" doc:"What went wrong, fit to show a user"`
+	Code    string `json:"code,omitempty" doc:"Stable machine-readable code (the codes of /v1), e.g. insufficient_funds; absent for requests refused before a service saw them (malformed bodies, cross-site writes)" example:"insufficient_funds"`
+	// Needed and Balance are the shortfall of an insufficient_funds error,
+	// in US dollars like the rest of the API (/v1 sends the same members).
+	Needed  *float64 `json:"needed,omitempty" doc:"insufficient_funds (402) only: US dollars missing, to add to the wallet" example:"6"`
+	Balance *float64 `json:"balance,omitempty" doc:"insufficient_funds (402) only: the wallet's balance in US dollars" example:"10"`
+}
+
+// shortfallOf returns the shortfall of err in US dollars, or nils.
+func shortfallOf(err error) (needed, balance *float64) {
+	s := apperr.ShortfallOf(err)
+	if s == nil {
+		return nil, nil
+	}
+	n, b := money.Dollars(s.NeededCents), money.Dollars(s.BalanceCents)
+	return &n, &b
 }
 
 func (e *envelopeError) Error() string           { return e.Message }
@@ -137,7 +154,10 @@ func statusOf(code string) int {
 func fail(ctx context.Context, err error) error {
 	code := apperr.Code(err)
 	logFailure(ctx, code, err)
-	return &envelopeError{status: statusOf(code), Message: clipMessage(apperr.Message(err)), headers: retryAfterOf(err)}
+	e := &envelopeError{status: statusOf(code), Message: clipMessage(apperr.Message(err)), Code: code,
+		headers: retryAfterOf(err)}
+	e.Needed, e.Balance = shortfallOf(err)
+	return e
 }
 
 // logFailure logs what users are not told: the cause of an internal error,

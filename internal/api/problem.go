@@ -39,6 +39,7 @@ func asProblem(ctx context.Context, err error) *problemError {
 	logFailure(ctx, code, err)
 	p := newProblem(ctx, statusOf(code), code, clipMessage(apperr.Message(err)))
 	p.headers = retryAfterOf(err)
+	p.Needed, p.Balance = shortfallOf(err)
 	return p
 }
 

@@ -49,9 +49,9 @@ func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, l
 		"shared with the web app's /api: 100 availability checks, 20 registrations and 50 DNS operations a " +
 		"minute; every answer carries " +
 		"RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, and a 429 says Retry-After (seconds). Send an " +
-		"Idempotency-Key with every POST and PUT: a retry with the same key and body returns the first answer " +
+		"Idempotency-Key with every call that has an effect (registering, depositing, setting records): a retry with the same key and body returns the first answer " +
 		"(Idempotent-Replayed: true) without registering or charging again; the same key with another body is " +
-		"a 422. Errors are RFC 9457 problem details (application/problem+json) with a stable code: invalid, " +
+		"a 422. Read-only calls, the availability check included, take no key and store nothing. Errors are RFC 9457 problem details (application/problem+json) with a stable code: invalid, " +
 		"unauthenticated, not_found, conflict, insufficient_funds, too_many_requests, idempotency_key_reused, " +
 		"idempotency_in_progress. Lists come a page at a time: pass nextCursor as cursor until it is absent. " +
 		"Money is in US dollars."})
@@ -59,8 +59,8 @@ func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, l
 }
 
 // registerV1 registers a /v1 operation: API-key authentication, its rate
-// limit (class may be nil), idempotency for POST and PUT, and errors as
-// problem details in the document.
+// limit (class may be nil), idempotency for the operations with an effect,
+// and errors as problem details in the document.
 func registerV1[I, O any](v *v1, op huma.Operation, class *ratelimit.Class, handler func(context.Context, *I) (*O, error)) {
 	op.Security = []map[string][]string{{"apiKey": {}}, {"bearer": {}}}
 	if op.Metadata == nil {
@@ -71,7 +71,7 @@ func registerV1[I, O any](v *v1, op huma.Operation, class *ratelimit.Class, hand
 	if class != nil {
 		op.Middlewares = append(op.Middlewares, v.rateLimit(class))
 	}
-	if op.Method == http.MethodPost || op.Method == http.MethodPut {
+	if takesIdempotencyKey(reflect.TypeFor[I]()) {
 		op.Middlewares = append(op.Middlewares, v.idempotent)
 	}
 	op.MaxBodyBytes = maxBodyBytes
@@ -89,6 +89,23 @@ func registerV1[I, O any](v *v1, op huma.Operation, class *ratelimit.Class, hand
 			Content: map[string]*huma.MediaType{problemContentType: {Schema: schema}}}
 	}
 	huma.Register(v.api, op, handler)
+}
+
+// takesIdempotencyKey tells whether an operation with input type in has an
+// effect worth guarding: it declares the Idempotency-Key header. That one
+// declaration puts the header in the document and the operation behind
+// v.idempotent, so the two cannot disagree; a read-only operation (a POST
+// that only asks, like a check) declares none and stores nothing.
+func takesIdempotencyKey(in reflect.Type) bool {
+	if in.Kind() != reflect.Struct {
+		return false
+	}
+	for i := range in.NumField() {
+		if in.Field(i).Tag.Get("header") == "Idempotency-Key" {
+			return true
+		}
+	}
+	return false
 }
 
 type keyUserKey struct{}
@@ -142,10 +159,10 @@ func (v *v1) rateLimit(class *ratelimit.Class) func(huma.Context, func(huma.Cont
 	}
 }
 
-// idempotent makes a POST or PUT with an Idempotency-Key safe to retry: the
-// first success is saved and replayed for the same key and body; the same
-// key with another body is refused. Failures are not saved, since they
-// changed nothing: retrying runs the request again.
+// idempotent makes an operation with an effect safe to retry when sent with
+// an Idempotency-Key: the first success is saved and replayed for the same
+// key and body; the same key with another body is refused. Failures are not
+// saved, since they changed nothing: retrying runs the request again.
 func (v *v1) idempotent(ctx huma.Context, next func(huma.Context)) {
 	key := idempotency.Normalize(ctx.Header("Idempotency-Key"))
 	if key == "" {

@@ -80,7 +80,8 @@ func addV1DNSRoutes(v *v1, domains *registration.Service, cat *catalog.Service, 
 		OperationID: "v1-records-upsert", Method: http.MethodPut, Path: "/v1/domains/{domain}/records", Tags: tags,
 		Summary: "Set a record set",
 		Description: "Replaces every record of the set's name and type with its values, in one change; " +
-			"values already there keep their record id. Returns the set.",
+			"values already there keep their record id. Returns the records of that set only, as stored; the " +
+			"domain's other records are untouched and not included (GET lists them all).",
 		Errors: []int{http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity},
 	}, &ratelimit.DNSChanges, func(ctx context.Context, in *V1RecordSetInput) (*V1RecordsOutput, error) {
 		d, err := editable(ctx, in.Domain)

@@ -16,9 +16,10 @@ import (
 	"github.com/nameport/nameport/sdk"
 )
 
+// V1CheckInput takes no Idempotency-Key: a check changes nothing, so it
+// stores nothing either (see takesIdempotencyKey).
 type V1CheckInput struct {
-	IdempotencyKey string `header:"Idempotency-Key" maxLength:"255" doc:"Retrying with the same key and body returns the first answer without repeating the effect; kept 24 hours"`
-	Body           sdk.CheckRequest
+	Body sdk.CheckRequest
 }
 
 type V1CheckOutput struct {

@@ -30,6 +30,17 @@ type Error struct {
 	Message string
 	// RetryAfter tells a throttled client when to try again.
 	RetryAfter time.Duration
+	// Shortfall is the money an insufficient_funds error is about; nil
+	// for other errors.
+	Shortfall *Shortfall
+}
+
+// Shortfall is what a payment from the wallet lacked, in cents.
+type Shortfall struct {
+	// NeededCents is the amount missing: what to add to the wallet.
+	NeededCents int64
+	// BalanceCents is the wallet's balance when the payment failed.
+	BalanceCents int64
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
@@ -46,6 +57,15 @@ func Code(err error) string {
 		return e.Code
 	}
 	return Internal
+}
+
+// ShortfallOf returns the shortfall err carries, or nil.
+func ShortfallOf(err error) *Shortfall {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Shortfall
+	}
+	return nil
 }
 
 // Message returns the user-facing message of err, or a generic one for

@@ -404,9 +404,11 @@ func (s *Service) Debit(ctx context.Context, tx *db.Tx, c Charge) (*Transaction,
 		if err != nil {
 			return nil, err
 		}
+		needed := c.AmountCents - w.BalanceCents
 		return nil, &apperr.Error{Code: apperr.InsufficientFunds, Message: fmt.Sprintf(
 			"Insufficient funds: %s costs %s and your balance is %s. Add %s to continue.",
-			c.What, Dollars(c.AmountCents), Dollars(w.BalanceCents), Dollars(c.AmountCents-w.BalanceCents))}
+			c.What, Dollars(c.AmountCents), Dollars(w.BalanceCents), Dollars(needed)),
+			Shortfall: &apperr.Shortfall{NeededCents: needed, BalanceCents: w.BalanceCents}}
 	}
 	t := &Transaction{UserID: c.UserID, Type: c.Type, AmountCents: -c.AmountCents, Status: StatusCompleted,
 		PaymentMethod: MethodWallet, Description: c.Description, DomainID: c.DomainID, CreatedAt: s.clock()}

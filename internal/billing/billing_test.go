@@ -114,6 +114,7 @@ func TestDebitNeverOverdraws(t *testing.T) {
 		err = charge(1001)
 		require.Equal(t, apperr.InsufficientFunds, apperr.Code(err))
 		require.Equal(t, "Insufficient funds: this renewal costs $10.01 and your balance is $10.00. Add $0.01 to continue.", apperr.Message(err))
+		require.Equal(t, &apperr.Shortfall{NeededCents: 1, BalanceCents: 1000}, apperr.ShortfallOf(err), "the numbers of the message")
 		require.NoError(t, charge(1000))
 		w, err := s.Wallet(ctx, alice)
 		require.NoError(t, err)
@@ -125,6 +126,7 @@ func TestDebitNeverOverdraws(t *testing.T) {
 			return err
 		})
 		require.Equal(t, apperr.InsufficientFunds, apperr.Code(err))
+		require.Equal(t, &apperr.Shortfall{NeededCents: 1, BalanceCents: 0}, apperr.ShortfallOf(err))
 		audit(t, s)
 	})
 }

@@ -77,7 +77,7 @@ func setup(t *testing.T, d *db.DB, opts ...dnsserver.Option) bundle {
 		dom zone.Domain
 		in  zone.Input
 	}{
-		{b.dom, zone.Input{Type: "A", Name: "@", Content: "192.0.2.1", TTL: 300}},
+		{b.dom, zone.Input{Type: "A", Name: "@", Content: "192.0.2.1", TTL: new(300)}},
 		{b.dom, zone.Input{Type: "AAAA", Name: "@", Content: "2001:db8::1"}},
 		{b.dom, zone.Input{Type: "CNAME", Name: "www", Content: "@"}},
 		{b.dom, zone.Input{Type: "MX", Name: "@", Content: "mail.example.inf.nz", Priority: ptr(10)}},

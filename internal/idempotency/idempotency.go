@@ -3,8 +3,8 @@
 //   - idempotency_keys: a key claimed by an operation with an effect (a
 //     registration, a deposit) in the same transaction as that effect, so a
 //     retry finds the effect and never repeats it, even after a crash;
-//   - idempotent_requests: the saved answer of each /v1 POST and PUT sent
-//     with an Idempotency-Key, so a retry gets the first answer byte for
+//   - idempotent_requests: the saved answer of each /v1 operation with an
+//     effect sent with an Idempotency-Key (read-only calls store nothing), so a retry gets the first answer byte for
 //     byte, and a key reused for a different request is refused.
 //
 // Both are kept for at least KeepFor.

@@ -257,7 +257,7 @@ func TestRenewalLimits(t *testing.T) {
 	l := setupLifecycle(t, dbtest.Open(t, db.SQLite))
 	ctx := context.Background()
 	alice := l.user(t, "alice", 10000)
-	r, err := l.reg.Register(ctx, alice, retail, registration.Request{Name: "decade", Extension: ".inf.nz", Years: 10})
+	r, err := l.reg.Register(ctx, alice, retail, registration.Request{Name: "decade", Extension: ".inf.nz", Years: new(10)})
 	require.NoError(t, err)
 	_, err = l.reg.Renew(ctx, alice, r.Domain.ID, retail, "")
 	require.Equal(t, apperr.Invalid, apperr.Code(err))

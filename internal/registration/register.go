@@ -22,7 +22,9 @@ import (
 type Request struct {
 	Name      string
 	Extension string
-	Years     int   // 1-10; 0 means 1
+	// Years to pay for, MinYears to MaxYears; nil means 1. An explicit 0
+	// is invalid, not the default.
+	Years     *int
 	AutoRenew *bool // nil means on
 	// Nameservers, when given, become the domain's NS records: it is
 	// delegated to them.
@@ -42,6 +44,24 @@ type Registered struct {
 }
 
 const opRegister = "domain.register"
+
+// The registration period a buyer may ask for, in years.
+const (
+	MinYears = 1
+	MaxYears = 10
+)
+
+// yearsOf returns the years req asks for: 1 when it does not say, invalid
+// when it says a number outside MinYears to MaxYears (0 included).
+func yearsOf(req Request) (int, error) {
+	if req.Years == nil {
+		return 1, nil
+	}
+	if y := *req.Years; y < MinYears || y > MaxYears {
+		return 0, apperr.New(apperr.Invalid, "Years must be between %d and %d", MinYears, MaxYears)
+	}
+	return *req.Years, nil
+}
 
 // Register registers a name for userID, priced for buyer. Availability and
 // price are decided here, never taken from the client. The domain, the debit
@@ -63,11 +83,9 @@ func (s *Service) Register(ctx context.Context, userID int64, buyer catalog.Buye
 }
 
 func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buyer, req Request) (*Registered, error) {
-	if req.Years == 0 {
-		req.Years = 1
-	}
-	if req.Years < 1 || req.Years > 10 {
-		return nil, apperr.New(apperr.Invalid, "Years must be between 1 and 10")
+	years, err := yearsOf(req)
+	if err != nil {
+		return nil, err
 	}
 	autoRenew := req.AutoRenew == nil || *req.AutoRenew
 	key := strings.TrimSpace(req.IdempotencyKey)
@@ -99,11 +117,11 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 	if err != nil {
 		return nil, err
 	}
-	total := av.Quote.PriceCents * int64(req.Years)
+	total := av.Quote.PriceCents * int64(years)
 	now := s.clock()
 	d := &Domain{UserID: userID, Name: av.Name, Extension: av.Extension, IsPremium: av.Quote.IsPremium,
 		PriceCents: av.Quote.PriceCents, AutoRenew: autoRenew, RegisteredAt: now,
-		ExpiresAt: now.AddDate(req.Years, 0, 0), CreatedAt: now, UpdatedAt: now}
+		ExpiresAt: now.AddDate(years, 0, 0), CreatedAt: now, UpdatedAt: now}
 	var charge *billing.Transaction
 
 	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
@@ -127,9 +145,9 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 				return err
 			}
 		}
-		years := "1 year"
-		if req.Years > 1 {
-			years = fmt.Sprintf("%d years", req.Years)
+		period := "1 year"
+		if years > 1 {
+			period = fmt.Sprintf("%d years", years)
 		}
 		if key != "" {
 			if err := idempotency.SetResult(ctx, tx, userID, key, d.ID); err != nil {
@@ -137,7 +155,7 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 			}
 		}
 		if err := s.notify(ctx, tx, userID, notify.KindRegistrationReceipt, map[string]string{"domain": full,
-			"amount": notify.Cents(total), "expiresAt": notify.Time(d.ExpiresAt), "years": strconv.Itoa(req.Years)}); err != nil {
+			"amount": notify.Cents(total), "expiresAt": notify.Time(d.ExpiresAt), "years": strconv.Itoa(years)}); err != nil {
 			return err
 		}
 		// The rows every registration updates come last, so their locks are
@@ -145,7 +163,7 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 		// waits for the one before) and the zone version (every change waits).
 		var err error
 		charge, err = s.billing.Debit(ctx, tx, billing.Charge{UserID: userID, AmountCents: total,
-			Type: billing.TypeDomainPurchase, Description: fmt.Sprintf("Registration of %s for %s", full, years),
+			Type: billing.TypeDomainPurchase, Description: fmt.Sprintf("Registration of %s for %s", full, period),
 			DomainID: d.ID, What: "this registration"})
 		if err != nil {
 			return err
@@ -185,15 +203,16 @@ func (s *Service) replay(ctx context.Context, userID int64, key, hash string) (*
 
 // requestHash identifies a request by what it asks for, in normal form.
 func requestHash(req Request, autoRenew bool) string {
-	if req.Years == 0 {
-		req.Years = 1
+	years := 1
+	if req.Years != nil {
+		years = *req.Years
 	}
 	ns := make([]string, len(req.Nameservers))
 	for i, h := range req.Nameservers {
 		ns[i] = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(h), "."))
 	}
 	sum := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%d|%t|%s", strings.ToLower(strings.TrimSpace(req.Name)),
-		catalog.NormalizeExtension(req.Extension), req.Years, autoRenew, strings.Join(ns, ","))))
+		catalog.NormalizeExtension(req.Extension), years, autoRenew, strings.Join(ns, ","))))
 	return hex.EncodeToString(sum[:])
 }
 

@@ -96,7 +96,7 @@ func TestRegisterChargesAndRecords(t *testing.T) {
 		require.Equal(t, "Registration of my-site.inf.nz for 1 year", r.Transaction.Description)
 		require.EqualValues(t, 4200, b.balance(t, alice))
 
-		r, err = b.reg.Register(ctx, alice, retail, registration.Request{Name: "long-term", Extension: ".biz.ee", Years: 3, AutoRenew: new(bool)})
+		r, err = b.reg.Register(ctx, alice, retail, registration.Request{Name: "long-term", Extension: ".biz.ee", Years: new(3), AutoRenew: new(bool)})
 		require.NoError(t, err)
 		require.False(t, r.Domain.AutoRenew)
 		require.Equal(t, b.now.AddDate(3, 0, 0), r.Domain.ExpiresAt)
@@ -147,9 +147,9 @@ func TestRegisterRefusals(t *testing.T) {
 			{registration.Request{Name: "home", Extension: ".inf.nz"}, apperr.Conflict, "home.inf.nz is not available"},
 			{registration.Request{Name: "-bad-", Extension: ".inf.nz"}, apperr.Invalid, "Domain name can only contain letters, numbers, and hyphens. It cannot start or end with a hyphen or contain consecutive hyphens."},
 			{registration.Request{Name: "fine", Extension: ".com"}, apperr.Invalid, "Extension must be one of .biz.ee, .inf.nz, .orgn.uk"},
-			{registration.Request{Name: "fine", Extension: ".inf.nz", Years: 11}, apperr.Invalid, "Years must be between 1 and 10"},
-			{registration.Request{Name: "fine", Extension: ".inf.nz", Years: -1}, apperr.Invalid, "Years must be between 1 and 10"},
-			{registration.Request{Name: "fine", Extension: ".inf.nz", Years: 2}, apperr.InsufficientFunds,
+			{registration.Request{Name: "fine", Extension: ".inf.nz", Years: new(11)}, apperr.Invalid, "Years must be between 1 and 10"},
+			{registration.Request{Name: "fine", Extension: ".inf.nz", Years: new(-1)}, apperr.Invalid, "Years must be between 1 and 10"},
+			{registration.Request{Name: "fine", Extension: ".inf.nz", Years: new(2)}, apperr.InsufficientFunds,
 				"Insufficient funds: this registration costs $16.00 and your balance is $10.00. Add $6.00 to continue."},
 			{registration.Request{Name: "cloud", Extension: ".inf.nz"}, apperr.InsufficientFunds,
 				"Insufficient funds: this registration costs $500.00 and your balance is $10.00. Add $490.00 to continue."},

@@ -80,12 +80,14 @@ func TestAuthorizationComesBeforeValidation(t *testing.T) {
 			for _, w := range writeOps(t, visitor) {
 				bodies[w.method+" "+w.path] = &w
 			}
+			codes := map[int]string{http.StatusUnauthorized: "unauthenticated", http.StatusForbidden: "forbidden"}
 			refused := func(who string, op authzDocOp, req malformedRequest, b *browser, status int, message string) {
 				t.Helper()
 				r := b.do(req.method, req.path, req.body)
 				where := fmt.Sprintf("%s (%s), %s, as %s: %s %s", op.key, op.id, req.name, who, req.method, req.path)
 				require.Equal(t, status, r.status, "%s: %s", where, r.raw)
-				require.Equal(t, map[string]any{"success": false, "error": message}, r.body, "%s: %s", where, r.raw)
+				require.Equal(t, map[string]any{"success": false, "error": message, "code": codes[status]}, r.body,
+					"%s: %s", where, r.raw)
 			}
 
 			protected := 0

@@ -14,7 +14,7 @@ type rec struct {
 	Type     string `json:"type"`
 	Name     string `json:"name"`
 	Content  string `json:"content"`
-	TTL      int    `json:"ttl,omitempty"`
+	TTL      *int   `json:"ttl,omitempty"`
 	Priority *int   `json:"priority,omitempty"`
 }
 
@@ -41,9 +41,10 @@ func TestDNSValidationMessagesOverHTTP(t *testing.T) {
 		{rec{Type: "PTR", Name: "www", Content: "x.example.com"}, "Record type must be one of A, AAAA, CNAME, MX, TXT, NS, SRV, CAA"},
 		{rec{Type: "A", Name: " ", Content: "192.0.2.1"}, "Record name is required"},
 		{rec{Type: "A", Name: "www", Content: "  "}, "Record content is required"},
-		{rec{Type: "A", Name: "www", Content: "192.0.2.1", TTL: 299}, "TTL must be at least 300 seconds"},
-		{rec{Type: "A", Name: "www", Content: "192.0.2.1", TTL: 604801}, "TTL must be at most 604800 seconds (a week)"},
-		{rec{Type: "A", Name: "www", Content: "192.0.2.1", TTL: -5}, "TTL must be at least 300 seconds"},
+		{rec{Type: "A", Name: "www", Content: "192.0.2.1", TTL: iptr(299)}, "TTL must be at least 300 seconds"},
+		{rec{Type: "A", Name: "www", Content: "192.0.2.1", TTL: iptr(604801)}, "TTL must be at most 604800 seconds (a week)"},
+		{rec{Type: "A", Name: "www", Content: "192.0.2.1", TTL: iptr(-5)}, "TTL must be at least 300 seconds"},
+		{rec{Type: "A", Name: "www", Content: "192.0.2.1", TTL: iptr(0)}, "TTL must be at least 300 seconds"},
 		{rec{Type: "A", Name: "www", Content: "2001:db8::1"}, "A record content must be an IPv4 address, like 192.0.2.1"},
 		{rec{Type: "A", Name: "www", Content: "192.0.2"}, "A record content must be an IPv4 address, like 192.0.2.1"},
 		{rec{Type: "AAAA", Name: "www", Content: "192.0.2.1"}, "AAAA record content must be an IPv6 address, like 2001:db8::1"},

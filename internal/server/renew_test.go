@@ -67,6 +67,9 @@ func TestRenewOverHTTP(t *testing.T) {
 			r = alice.do("POST", path, nil)
 			require.Equal(t, http.StatusPaymentRequired, r.status)
 			require.Equal(t, "Insufficient funds: renewing keep.inf.nz costs $8.00 and your balance is $4.00. Add $4.00 to continue.", r.body["error"])
+			require.Equal(t, "insufficient_funds", r.body["code"])
+			require.Equal(t, 4.0, r.body["needed"])
+			require.Equal(t, 4.0, r.body["balance"])
 		})
 	}
 }

@@ -147,9 +147,10 @@ func TestSDKRegisterAndPay(t *testing.T) {
 
 			// Without funds: 402, the message says how much to add, nothing
 			// is charged or registered.
-			_, err = c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "acme-site.inf.nz", Years: 2})
+			_, err = c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "acme-site.inf.nz", Years: sdk.Int(2)})
 			apiErr := sdkAPIError(t, err, http.StatusPaymentRequired, sdk.CodeInsufficientFunds)
 			require.Contains(t, apiErr.Error(), "Add "+dollarText(2*price))
+			require.Equal(t, &sdk.Shortfall{Needed: 2 * price, Balance: 0}, apiErr.Shortfall)
 			require.Equal(t, sdk.CodeInsufficientFunds, sdk.ErrorCode(err))
 			w, err = c.Wallet.Get(ctx)
 			require.NoError(t, err)
@@ -169,7 +170,7 @@ func TestSDKRegisterAndPay(t *testing.T) {
 			_, err = c.Wallet.Deposit(ctx, sdk.DepositRequest{Amount: 0.5})
 			require.Contains(t, sdkAPIError(t, err, http.StatusUnprocessableEntity, sdk.CodeInvalid).Error(), "The minimum deposit is $1.00")
 
-			reg, err := c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "acme-site.inf.nz", Years: 2})
+			reg, err := c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "acme-site.inf.nz", Years: sdk.Int(2)})
 			require.NoError(t, err)
 			d := reg.Domain
 			require.Equal(t, "acme-site.inf.nz", d.Domain)
@@ -195,7 +196,7 @@ func TestSDKRegisterAndPay(t *testing.T) {
 
 			_, err = c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "acme-site.inf.nz"})
 			sdkAPIError(t, err, http.StatusConflict, sdk.CodeConflict)
-			_, err = c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "other.inf.nz", Years: 11})
+			_, err = c.Domains.Register(ctx, sdk.RegisterRequest{Domain: "other.inf.nz", Years: sdk.Int(11)})
 			sdkAPIError(t, err, http.StatusUnprocessableEntity, sdk.CodeInvalid)
 			_, err = c.Domains.Check(ctx, "no-extension")
 			sdkAPIError(t, err, http.StatusUnprocessableEntity, sdk.CodeInvalid)
@@ -315,12 +316,17 @@ func TestSDKManagesDNSRecords(t *testing.T) {
 				return out
 			}
 
-			records, err := c.DNS.Upsert(ctx, dom, sdk.RecordSet{Name: "www", Type: "A", Values: []string{"192.0.2.10", "192.0.2.11"}, TTL: 300})
+			// Another set first, so that an answer with all records would show.
+			_, err := c.DNS.Upsert(ctx, dom, sdk.RecordSet{Name: "mail", Type: "A", Values: []string{"192.0.2.25"}})
+			require.NoError(t, err)
+			records, err := c.DNS.Upsert(ctx, dom, sdk.RecordSet{Name: "www", Type: "A", Values: []string{"192.0.2.10", "192.0.2.11"}, TTL: sdk.Int(300)})
 			require.NoError(t, err)
 			require.ElementsMatch(t, []rec{{"www", "A", "192.0.2.10", 300}, {"www", "A", "192.0.2.11", 300}}, has(records, "www", "A"))
+			require.Len(t, records, 2, "upsert answers the set it wrote, not the domain's other records: %+v", records)
 			listed, err := c.DNS.List(ctx, dom)
 			require.NoError(t, err)
-			require.Equal(t, records, listed, "upsert answers the records after the change")
+			require.Subset(t, listed, records, "as stored, ids included")
+			require.Len(t, has(listed, "mail", "A"), 1, "the other set is untouched")
 
 			// An upsert replaces the whole set.
 			records, err = c.DNS.Upsert(ctx, dom, sdk.RecordSet{Name: "www", Type: "A", Values: []string{"192.0.2.12"}})

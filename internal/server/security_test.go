@@ -237,7 +237,7 @@ func TestSecurityLoginFailureDoesNotTellWhichPartWasWrong(t *testing.T) {
 			wrong := newBrowser(t, ts).do("POST", "/api/auth/login", map[string]any{"username": "carol", "password": "not-it"})
 			require.Equal(t, http.StatusUnauthorized, unknown.status, unknown.raw)
 			require.Equal(t, unknown.status, wrong.status)
-			require.Equal(t, map[string]any{"success": false, "error": "Invalid username or password"}, unknown.body)
+			require.Equal(t, map[string]any{"success": false, "error": "Invalid username or password", "code": "unauthenticated"}, unknown.body)
 			require.Equal(t, unknown.body, wrong.body)
 			require.Empty(t, unknown.header.Values("Set-Cookie"))
 			require.Empty(t, wrong.header.Values("Set-Cookie"))

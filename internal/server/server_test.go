@@ -132,7 +132,7 @@ func TestAccountsOverHTTP(t *testing.T) {
 			// A visitor is not logged in.
 			r := alice.do("GET", "/api/auth/me", nil)
 			require.Equal(t, http.StatusUnauthorized, r.status)
-			require.Equal(t, map[string]any{"success": false, "error": "Not authenticated"}, r.body)
+			require.Equal(t, map[string]any{"success": false, "error": "Not authenticated", "code": "unauthenticated"}, r.body)
 
 			// Sign-up logs in with a hardened cookie.
 			r = alice.do("POST", "/api/auth/register", signUp("alice", "user"))

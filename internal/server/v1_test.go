@@ -78,6 +78,8 @@ func TestV1RegistrarFlow(t *testing.T) {
 			require.Equal(t, http.StatusPaymentRequired, r.status, r.raw)
 			require.Equal(t, "insufficient_funds", problemCode(t, r))
 			require.Contains(t, r.body["detail"], "Add $6.00 to continue")
+			require.Equal(t, 6.0, r.body["needed"], "the shortfall as problem extension members")
+			require.Equal(t, 0.0, r.body["balance"])
 
 			r = v1(t, ts, key, "POST", "/v1/wallet/deposits", map[string]any{"amount": 20})
 			require.Equal(t, http.StatusCreated, r.status, r.raw)
@@ -275,7 +277,7 @@ func TestV1IdempotencyKeys(t *testing.T) {
 			r := v1(t, ts, key, "POST", "/v1/wallet/deposits", map[string]any{"amount": 31}, "Idempotency-Key", "deposit-1")
 			require.Equal(t, http.StatusUnprocessableEntity, r.status)
 			require.Equal(t, "idempotency_key_reused", problemCode(t, r))
-			r = v1(t, ts, key, "POST", "/v1/domains/check", map[string]any{"domain": "x.inf.nz"}, "Idempotency-Key", "deposit-1")
+			r = v1(t, ts, key, "POST", "/v1/domains/register", map[string]any{"domain": "x.inf.nz"}, "Idempotency-Key", "deposit-1")
 			require.Equal(t, "idempotency_key_reused", problemCode(t, r), "nor on another operation")
 			require.Equal(t, 30.0, balanceOf(t, ts, key))
 
@@ -346,8 +348,9 @@ func TestV1IdempotencyKeys(t *testing.T) {
 			for i := range long {
 				long[i] = 'k'
 			}
-			r = v1(t, ts, key, "POST", "/v1/domains/check", map[string]any{"domain": "x.inf.nz"}, "Idempotency-Key", string(long))
+			r = v1(t, ts, key, "POST", "/v1/wallet/deposits", map[string]any{"amount": 5}, "Idempotency-Key", string(long))
 			require.Equal(t, http.StatusUnprocessableEntity, r.status)
+			require.Equal(t, 0.0, balanceOf(t, ts, key))
 		})
 	}
 }

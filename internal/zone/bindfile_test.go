@@ -30,7 +30,7 @@ func TestExportThenImportChangesNothing(t *testing.T) {
 		create(t, b, "NS", "sub", "ns1.example.com")
 		create(t, b, "SRV", "_sip._tcp", "5 5060 sip.example.com")
 		create(t, b, "CAA", "@", `0 issue "letsencrypt.org"`)
-		_, err := b.svc.Create(ctx, b.dom, zone.Input{Type: "A", Name: "short", Content: "192.0.2.2", TTL: 300})
+		_, err := b.svc.Create(ctx, b.dom, zone.Input{Type: "A", Name: "short", Content: "192.0.2.2", TTL: new(300)})
 		require.NoError(t, err)
 		before, err := b.svc.List(ctx, b.dom)
 		require.NoError(t, err)

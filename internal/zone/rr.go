@@ -158,10 +158,8 @@ func inputFromRR(rr dns.RR) (Input, error) {
 	// The name stays absolute. Made relative here, normalize would read a
 	// relative name that ends like the domain ("www.example.inf.nz", from
 	// www.example.inf.nz.example.inf.nz.) as absolute, and move the record.
-	in := Input{Name: strings.ToLower(h.Name), TTL: int(h.Ttl)}
-	if in.TTL == 0 {
-		in.TTL = -1 // 0 would mean "the default"; the file said 0, which is too low
-	}
+	ttl := int(h.Ttl)
+	in := Input{Name: strings.ToLower(h.Name), TTL: &ttl}
 	prio := func(p uint16) *int { v := int(p); return &v }
 	switch v := rr.(type) {
 	case *dns.A:

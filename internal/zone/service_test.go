@@ -27,9 +27,10 @@ func TestValidationMessages(t *testing.T) {
 			{zone.Input{Type: "PTR", Name: "www", Content: "x.example.com"}, "Record type must be one of A, AAAA, CNAME, MX, TXT, NS, SRV, CAA"},
 			{zone.Input{Type: "A", Name: " ", Content: "192.0.2.1"}, "Record name is required"},
 			{zone.Input{Type: "A", Name: "www", Content: "  "}, "Record content is required"},
-			{zone.Input{Type: "A", Name: "www", Content: "192.0.2.1", TTL: 299}, "TTL must be at least 300 seconds"},
-			{zone.Input{Type: "A", Name: "www", Content: "192.0.2.1", TTL: 604801}, "TTL must be at most 604800 seconds (a week)"},
-			{zone.Input{Type: "A", Name: "www", Content: "192.0.2.1", TTL: -5}, "TTL must be at least 300 seconds"},
+			{zone.Input{Type: "A", Name: "www", Content: "192.0.2.1", TTL: new(299)}, "TTL must be at least 300 seconds"},
+			{zone.Input{Type: "A", Name: "www", Content: "192.0.2.1", TTL: new(604801)}, "TTL must be at most 604800 seconds (a week)"},
+			{zone.Input{Type: "A", Name: "www", Content: "192.0.2.1", TTL: new(-5)}, "TTL must be at least 300 seconds"},
+			{zone.Input{Type: "A", Name: "www", Content: "192.0.2.1", TTL: new(0)}, "TTL must be at least 300 seconds"},
 			{zone.Input{Type: "A", Name: "www", Content: "2001:db8::1"}, "A record content must be an IPv4 address, like 192.0.2.1"},
 			{zone.Input{Type: "A", Name: "www", Content: "192.0.2"}, "A record content must be an IPv4 address, like 192.0.2.1"},
 			{zone.Input{Type: "AAAA", Name: "www", Content: "192.0.2.1"}, "AAAA record content must be an IPv6 address, like 2001:db8::1"},
@@ -95,8 +96,8 @@ func TestRecordsAreStoredNormalised(t *testing.T) {
 			priority           *int
 		}{
 			{zone.Input{Type: "a", Name: "WWW", Content: " 192.0.2.1 "}, "www", "A", "192.0.2.1", 3600, nil},
-			{zone.Input{Type: "A", Name: "api.Example.INF.nz.", Content: "192.0.2.2", TTL: 300}, "api", "A", "192.0.2.2", 300, nil},
-			{zone.Input{Type: "A", Name: "example.inf.nz", Content: "192.0.2.3", TTL: 604800, Priority: ptr(5)}, "@", "A", "192.0.2.3", 604800, nil},
+			{zone.Input{Type: "A", Name: "api.Example.INF.nz.", Content: "192.0.2.2", TTL: new(300)}, "api", "A", "192.0.2.2", 300, nil},
+			{zone.Input{Type: "A", Name: "example.inf.nz", Content: "192.0.2.3", TTL: new(604800), Priority: ptr(5)}, "@", "A", "192.0.2.3", 604800, nil},
 			{zone.Input{Type: "AAAA", Name: "@", Content: "2001:DB8:0:0::1"}, "@", "AAAA", "2001:db8::1", 3600, nil},
 			{zone.Input{Type: "CNAME", Name: "*.dev", Content: "Target.Example.com."}, "*.dev", "CNAME", "target.example.com", 3600, nil},
 			{zone.Input{Type: "CNAME", Name: "s1._domainkey", Content: "s1.domainkey.u1.wl.sendgrid.net"}, "s1._domainkey", "CNAME", "s1.domainkey.u1.wl.sendgrid.net", 3600, nil},
@@ -144,7 +145,7 @@ func TestDuplicatesAndCNAMERules(t *testing.T) {
 		create(t, b, "A", "www", "192.0.2.1")
 		create(t, b, "CNAME", "blog", "example.com")
 
-		_, err := b.svc.Create(ctx, b.dom, zone.Input{Type: "A", Name: "WWW.example.inf.nz.", Content: "192.0.2.1", TTL: 300})
+		_, err := b.svc.Create(ctx, b.dom, zone.Input{Type: "A", Name: "WWW.example.inf.nz.", Content: "192.0.2.1", TTL: new(300)})
 		requireCode(t, err, apperr.Conflict, "This A record already exists at www")
 		_, err = b.svc.Create(ctx, b.dom, zone.Input{Type: "CNAME", Name: "www", Content: "example.com"})
 		requireCode(t, err, apperr.Invalid, "A CNAME record cannot share its name with other records: www already has A records")
@@ -163,7 +164,7 @@ func TestDuplicatesAndCNAMERules(t *testing.T) {
 		second := create(t, b, "A", "mail", "192.0.2.9")
 		_, err = b.svc.Update(ctx, b.dom, second.ID, zone.Input{Type: "A", Name: "www", Content: "192.0.2.2"})
 		requireCode(t, err, apperr.Conflict, "This A record already exists at www")
-		updated, err := b.svc.Update(ctx, b.dom, second.ID, zone.Input{Type: "A", Name: "mail", Content: "192.0.2.9", TTL: 600})
+		updated, err := b.svc.Update(ctx, b.dom, second.ID, zone.Input{Type: "A", Name: "mail", Content: "192.0.2.9", TTL: new(600)})
 		require.NoError(t, err)
 		require.Equal(t, 600, updated.TTL)
 		require.Equal(t, second.CreatedAt, updated.CreatedAt)

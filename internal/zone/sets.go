@@ -21,8 +21,8 @@ type Set struct {
 	Name   string
 	Type   string
 	Values []string
-	// TTL in seconds for every record; 0 means the default, 3600.
-	TTL int
+	// TTL in seconds for every record; nil means the default, 3600.
+	TTL *int
 	// Priority for every value of an MX or SRV set.
 	Priority *int
 }

@@ -30,10 +30,11 @@ func normalize(d Domain, in Input) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	ttl := in.TTL
+	ttl := DefaultTTL
+	if in.TTL != nil {
+		ttl = *in.TTL
+	}
 	switch {
-	case ttl == 0:
-		ttl = DefaultTTL
 	case ttl < MinTTL:
 		return Record{}, invalid("TTL must be at least %d seconds", MinTTL)
 	case ttl > MaxTTL:

@@ -69,7 +69,10 @@ func FuzzNormalizeRecord(f *testing.F) {
 	}
 	apex := fuzzDomain.FQDN()
 	f.Fuzz(func(t *testing.T, typ, name, content string, ttl, prio int, hasPrio bool) {
-		in := Input{Type: typ, Name: name, Content: content, TTL: ttl}
+		in := Input{Type: typ, Name: name, Content: content}
+		if ttl != 0 { // the seeds' 0 is "not given"
+			in.TTL = &ttl
+		}
 		if hasPrio {
 			in.Priority = &prio
 		}

@@ -89,8 +89,9 @@ type Input struct {
 	// inside it ("www.example.inf.nz.").
 	Name    string
 	Content string
-	// TTL in seconds, from 300 to 604800; 0 means the default, 3600.
-	TTL int
+	// TTL in seconds, from 300 to 604800; nil means the default, 3600.
+	// An explicit 0 is too low, not the default.
+	TTL *int
 	// Priority is required for MX (0-65535) and SRV (or given as the first
 	// of four content fields); other types ignore it.
 	Priority *int

@@ -174,6 +174,38 @@ describe('registering names and the wallet', () => {
     await page.context().close()
   })
 
+  test("a 402 from the server: its message, and Add funds for the server's shortfall", async () => {
+    const page = await app.newPage()
+    const username = uniqueName('short')
+    await signUp(page, { username })
+    await page.waitForURL('**/dashboard')
+    await page.goto('/wallet?tab=deposit')
+    await deposit(page, 10)
+
+    // The dialog reads a balance of $10, enough for $8...
+    const label = uniqueName('e2e-402-')
+    await page.goto('/')
+    const result = await searchLanding(page, label)
+    await result.getByRole('button', { name: 'Register Now' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Register domain' })
+    await dialog.getByText('$2.00 will remain in your wallet.').waitFor()
+    // ...then the same account spends $8 elsewhere: $2 are left.
+    const other = await page.request.post('/api/domains', {
+      data: { name: uniqueName('e2e-other-'), extension: '.inf.nz' },
+    })
+    assert.equal(other.status(), 201, await other.text())
+
+    await dialog.getByRole('button', { name: 'Register', exact: true }).click()
+    await dialog
+      .getByRole('alert')
+      .getByText(`Insufficient funds: this registration costs $8.00 and your balance is $2.00. Add $6.00 to continue.`)
+      .waitFor()
+    await dialog.getByRole('link', { name: 'Add funds' }).click()
+    await page.waitForURL((url) => url.pathname === '/wallet')
+    assert.equal(new URL(page.url()).searchParams.get('amount'), '6')
+    await page.context().close()
+  })
+
   test('the dashboard Register Domain dialog searches, and a taken name is refused', async () => {
     const page = await app.newPage()
     await signUp(page, { username: uniqueName('dash') })

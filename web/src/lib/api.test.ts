@@ -21,6 +21,31 @@ describe('apiRequest', () => {
     expect((error as ApiError).error).toBe('Username is already taken')
   })
 
+  it('reads the code and the shortfall of a 402 envelope, in cents', async () => {
+    server.use(
+      http.post('/api/domains', () =>
+        HttpResponse.json(
+          { success: false, error: 'Insufficient funds', code: 'insufficient_funds', needed: 12.5, balance: 3.1 },
+          { status: 402 },
+        ),
+      ),
+    )
+    const error = (await apiRequest('POST', '/api/domains', {}).catch((e: unknown) => e)) as ApiError
+    expect(error.code).toBe('insufficient_funds')
+    expect(error.shortfall).toEqual({ neededCents: 1250, balanceCents: 310 })
+  })
+
+  it('has no shortfall on other errors', async () => {
+    server.use(
+      http.post('/api/domains', () =>
+        HttpResponse.json({ success: false, error: 'Taken', code: 'conflict' }, { status: 409 }),
+      ),
+    )
+    const error = (await apiRequest('POST', '/api/domains', {}).catch((e: unknown) => e)) as ApiError
+    expect(error.code).toBe('conflict')
+    expect(error.shortfall).toBeUndefined()
+  })
+
   it('uses the status text when the body is empty', async () => {
     server.use(
       http.get('/api/wallet', () => new HttpResponse(null, { status: 503, statusText: 'Service Unavailable' })),

@@ -3,34 +3,45 @@ import type { QueryFunction } from '@tanstack/react-query'
 /** The envelope every /api endpoint answers with. */
 export type ApiEnvelope<T> = { success: true; data: T } | { success: false; error?: string }
 
+/** A wallet that could not pay (402 insufficient_funds), as the server counts it, in cents. */
+export type Shortfall = { neededCents: number; balanceCents: number }
+
 /**
  * A non-OK HTTP response. The message follows the spec's general error
  * format, `${status}: ${body text or status text}`; `error` holds the
- * envelope's human message when the body was JSON and carried one.
+ * envelope's human message when the body was JSON and carried one, `code`
+ * its machine-readable code, and `shortfall` the numbers of a 402
+ * insufficient_funds (the envelope's `needed` and `balance`, in dollars).
  */
 export class ApiError extends Error {
   readonly status: number
   readonly error: string | undefined
+  readonly code: string | undefined
+  readonly shortfall: Shortfall | undefined
 
   constructor(status: number, statusText: string, bodyText: string) {
     super(`${status}: ${bodyText || statusText}`)
     this.name = 'ApiError'
     this.status = status
-    this.error = envelopeError(bodyText)
+    const envelope = envelopeOf(bodyText)
+    this.error = typeof envelope.error === 'string' ? envelope.error : undefined
+    this.code = typeof envelope.code === 'string' ? envelope.code : undefined
+    this.shortfall =
+      typeof envelope.needed === 'number' && typeof envelope.balance === 'number'
+        ? { neededCents: Math.round(envelope.needed * 100), balanceCents: Math.round(envelope.balance * 100) }
+        : undefined
   }
 }
 
-function envelopeError(bodyText: string): string | undefined {
-  if (!bodyText) return undefined
+function envelopeOf(bodyText: string): Record<string, unknown> {
+  if (!bodyText) return {}
   try {
     const parsed: unknown = JSON.parse(bodyText)
-    if (parsed && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string') {
-      return parsed.error
-    }
+    if (parsed && typeof parsed === 'object') return parsed as Record<string, unknown>
   } catch {
-    // Not JSON (a proxy error page, for example): there is no envelope message.
+    // Not JSON (a proxy error page, for example): there is no envelope.
   }
-  return undefined
+  return {}
 }
 
 /** The envelope's human message when the error came from the server, else undefined. */

@@ -9,11 +9,3 @@ export function toCents(dollars: number): number {
 export function topUpDollars(shortfallCents: number): number {
   return Math.max(1, Math.ceil(shortfallCents / 100))
 }
-
-/** The amount a 402 message asks for ("… Add $6.00 to continue."), in cents, when it names one. */
-export function shortfallFromMessage(message: string | undefined): number | undefined {
-  const match = message && /add \$([\d,]+(?:\.\d{1,2})?)/i.exec(message)
-  if (!match) return undefined
-  const dollars = Number(match[1].replace(/,/g, ''))
-  return Number.isFinite(dollars) && dollars > 0 ? toCents(dollars) : undefined
-}

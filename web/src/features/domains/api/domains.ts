@@ -71,4 +71,4 @@ export function useRenewDomain(id: number, idempotencyKey: string) {
   })
 }
 
-export { shortfallFromMessage, toCents, topUpDollars } from '@/lib/money'
+export { toCents, topUpDollars } from '@/lib/money'

@@ -157,6 +157,9 @@ describe('renewing a domain', () => {
           {
             success: false,
             error: 'Insufficient funds: renewing costs $10.00 and your balance is $4.00. Add $6.00 to continue.',
+            code: 'insufficient_funds',
+            needed: 6,
+            balance: 4,
           },
           { status: 402 },
         ),
@@ -177,6 +180,31 @@ describe('renewing a domain', () => {
     expect(searchParamOf(addFunds, 'return')).toBe('/domain-management/5')
     expect(dialog.getByRole('button', { name: 'Renew for $10.00' })).toBeDisabled()
     expect(screen.queryByText('Domain renewed')).not.toBeInTheDocument()
+  })
+
+  it('takes the shortfall from the 402 fields, never from the wording of its message', async () => {
+    serveDomain(() => expired)
+    serveWallet(() => 12)
+    server.use(
+      http.post('/api/domains/5/renew', () =>
+        HttpResponse.json(
+          {
+            success: false,
+            error: 'Your wallet cannot pay for this.',
+            code: 'insufficient_funds',
+            needed: 7.5,
+            balance: 2.5,
+          },
+          { status: 402 },
+        ),
+      ),
+    )
+    const { events } = await openPage()
+    const dialog = await openDialog(events)
+    await waitFor(() => expect(summary(dialog, 'Wallet balance')).toHaveTextContent('$12.00'))
+    await events.click(dialog.getByRole('button', { name: 'Renew for $10.00' }))
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Your wallet cannot pay for this.')
+    expect(searchParamOf(dialog.getByRole('link', { name: 'Add funds' }), 'amount')).toBe('8')
   })
 
   it('offers Add funds before renewing when the balance is short', async () => {

@@ -16,14 +16,7 @@ import { ApiError, serverMessage } from '@/lib/api'
 import { cx } from '@/lib/classNames'
 import { formatDate, formatUsd } from '@/lib/format'
 import { randomUuid } from '@/lib/uuid'
-import {
-  shortfallFromMessage,
-  toCents,
-  topUpDollars,
-  useRenewDomain,
-  walletQueryOptions,
-  type Domain,
-} from '../api/domains'
+import { toCents, topUpDollars, useRenewDomain, walletQueryOptions, type Domain } from '../api/domains'
 import { renewalTermsOf } from '../lifecycle'
 
 /**
@@ -35,6 +28,8 @@ import { renewalTermsOf } from '../lifecycle'
 export function RenewDialog({ domain, onClose }: { domain: Domain; onClose: () => void }) {
   const [idempotencyKey] = useState(randomUuid)
   const [fundsMessage, setFundsMessage] = useState<string | null>(null)
+  // The server's shortfall after a 402, in cents.
+  const [fundsShortCents, setFundsShortCents] = useState<number | undefined>(undefined)
   // The balance may have changed elsewhere (a deposit in another tab): read it afresh.
   const wallet = useQuery({ ...walletQueryOptions(), refetchOnMount: 'always' })
   const mutation = useRenewDomain(domain.id, idempotencyKey)
@@ -45,12 +40,13 @@ export function RenewDialog({ domain, onClose }: { domain: Domain; onClose: () =
   const balanceCents = wallet.data ? toCents(wallet.data.balance) : undefined
   const shortCents = balanceCents === undefined ? 0 : Math.max(0, priceCents - balanceCents)
   // After a 402 the server's figure wins: the balance shown may be stale.
-  const addCents = (fundsMessage && shortfallFromMessage(fundsMessage)) || shortCents || priceCents
+  const addCents = (fundsMessage !== null && fundsShortCents) || shortCents || priceCents
   const short = shortCents > 0 || fundsMessage !== null
   const pending = mutation.isPending
 
   const renew = () => {
     setFundsMessage(null)
+    setFundsShortCents(undefined)
     mutation.mutate(undefined, {
       onSuccess: ({ domain: renewed }) => {
         toast({
@@ -62,6 +58,7 @@ export function RenewDialog({ domain, onClose }: { domain: Domain; onClose: () =
       onError: (error) => {
         if (error instanceof ApiError && error.status === 402) {
           setFundsMessage(error.error || 'Your wallet balance is too low for this renewal.')
+          setFundsShortCents(error.shortfall?.neededCents)
           void wallet.refetch()
           return
         }

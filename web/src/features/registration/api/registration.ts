@@ -39,4 +39,4 @@ export function invalidateAfterRegistration(queryClient: QueryClient) {
   ])
 }
 
-export { shortfallFromMessage, toCents, topUpDollars } from '@/lib/money'
+export { toCents, topUpDollars } from '@/lib/money'

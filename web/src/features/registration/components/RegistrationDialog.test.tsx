@@ -127,7 +127,7 @@ describe('registration dialog', () => {
     expect(await screen.findByLabelText('Amount (USD)')).toHaveValue(7)
   })
 
-  it("shows the server's 402 message with the Add funds path", async () => {
+  it("shows the server's 402 message with the Add funds path for the server's shortfall", async () => {
     serveWallet(50)
     server.use(
       http.post('/api/domains', () =>
@@ -136,6 +136,9 @@ describe('registration dialog', () => {
             success: false,
             error:
               'Insufficient funds: this registration costs $16.00 and your balance is $10.00. Add $6.00 to continue.',
+            code: 'insufficient_funds',
+            needed: 6,
+            balance: 10,
           },
           { status: 402 },
         ),
@@ -150,6 +153,29 @@ describe('registration dialog', () => {
     )
     expect(searchParamOf(dialog.getByRole('link', { name: 'Add funds' }), 'amount')).toBe('6')
     expect(screen.getByRole('dialog')).toBeInTheDocument()
+  })
+
+  it('takes the shortfall from the 402 fields, never from the wording of its message', async () => {
+    serveWallet(50)
+    server.use(
+      http.post('/api/domains', () =>
+        HttpResponse.json(
+          {
+            success: false,
+            error: 'Your wallet cannot pay for this.',
+            code: 'insufficient_funds',
+            needed: 12.01,
+            balance: 3.99,
+          },
+          { status: 402 },
+        ),
+      ),
+    )
+    const { dialog, events } = await openFromLanding()
+    await waitFor(() => expect(summary(dialog, 'Wallet balance')).toHaveTextContent('$50.00'))
+    await events.click(dialog.getByRole('button', { name: 'Register' }))
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Your wallet cannot pay for this.')
+    expect(searchParamOf(dialog.getByRole('link', { name: 'Add funds' }), 'amount')).toBe('13')
   })
 
   it("says 'This name is no longer available' on 409, with the server's message", async () => {

@@ -26,13 +26,7 @@ import { formatDate, formatUsd } from '@/lib/format'
 import { landingSearchPath } from '@/lib/redirect'
 import { randomUuid } from '@/lib/uuid'
 import { walletQueryOptions } from '@/lib/wallet'
-import {
-  invalidateAfterRegistration,
-  registerDomain,
-  shortfallFromMessage,
-  toCents,
-  topUpDollars,
-} from '../api/registration'
+import { invalidateAfterRegistration, registerDomain, toCents, topUpDollars } from '../api/registration'
 import type { RegistrationRequest } from './RegistrationHost'
 
 /** Registration periods offered, in years (the server accepts 1 to 10). */
@@ -125,7 +119,7 @@ function RegisterStep({
     onError: (error) => {
       if (error instanceof ApiError && error.status === 402) {
         const message = error.error || 'Your wallet balance is too low for this registration.'
-        setProblem({ kind: 'funds', message, shortCents: shortfallFromMessage(error.error) })
+        setProblem({ kind: 'funds', message, shortCents: error.shortfall?.neededCents })
         void queryClient.invalidateQueries({ queryKey: walletQueryOptions().queryKey })
         return
       }
