@@ -236,15 +236,25 @@ func TestRateLimitTableSpreadsNetworks(t *testing.T) {
 // exemption for loopback, which the tests query from).
 func rrlServer(t *testing.T, rl RateLimit) (*Server, string) {
 	t.Helper()
-	l, err := net.ListenPacket("udp", "127.0.0.1:0")
+	// A port free for UDP may be taken for TCP (by another test's client
+	// connection) by the time the server binds both: try another.
+	var err error
+	for range 20 {
+		l, lerr := net.ListenPacket("udp", "127.0.0.1:0")
+		require.NoError(t, lerr)
+		addr := l.LocalAddr().String()
+		l.Close()
+		s := New(addr, slog.New(slog.NewTextHandler(io.Discard, nil)), WithRateLimit(rl))
+		s.Publish(rrlSnapshot(t))
+		if err = s.Start(); err != nil {
+			_ = s.Shutdown(context.Background())
+			continue
+		}
+		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
+		return s, addr
+	}
 	require.NoError(t, err)
-	addr := l.LocalAddr().String()
-	l.Close()
-	s := New(addr, slog.New(slog.NewTextHandler(io.Discard, nil)), WithRateLimit(rl))
-	s.Publish(rrlSnapshot(t))
-	require.NoError(t, s.Start())
-	t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
-	return s, addr
+	return nil, ""
 }
 
 // burst sends the queries over one UDP socket as fast as it can, then
