@@ -1,11 +1,9 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, unwrap, type ApiEnvelope } from './api'
+import type { Schema } from './schemas'
 
 /** Whether the logged-in account's email address is verified. */
-export interface EmailVerification {
-  email: string
-  verified: boolean
-}
+export type EmailVerification = Schema<'EmailVerificationBody'>
 
 export const EMAIL_VERIFICATION_URL = '/api/auth/email-verification'
 

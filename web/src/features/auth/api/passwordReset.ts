@@ -1,10 +1,7 @@
 import { apiRequest, ApiError } from '@/lib/api'
+import type { Schema } from '@/lib/schemas'
 
-export interface ResetPasswordInput {
-  token: string
-  newPassword: string
-  confirmPassword: string
-}
+export type ResetPasswordInput = Required<Schema<'ResetPasswordInputBody'>>
 
 /** What the server says when a reset link is unknown, used or older than an hour. */
 export const invalidResetLinkMessage = 'This reset link is invalid or has expired. Ask for a new one.'
