@@ -25,5 +25,7 @@ export function resendVerificationEmail() {
 
 /** POST /api/auth/verify-email with the token of the mailed link. */
 export function verifyEmail(token: string) {
-  return apiRequest<ApiEnvelope<unknown>>('POST', '/api/auth/verify-email', { token })
+  return apiRequest<ApiEnvelope<unknown>>('POST', '/api/auth/verify-email', {
+    token,
+  } satisfies Schema<'VerifyEmailInputBody'>)
 }

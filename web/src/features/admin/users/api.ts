@@ -35,7 +35,7 @@ export function adminUsersQueryOptions(filter: UserFilter) {
 }
 
 /** PATCH /api/admin/users/{id}: a registrar's tier, or disabling/enabling the account. */
-export async function updateAdminUser(id: number, change: { tier?: Tier; disabled?: boolean }): Promise<AdminUser> {
+export async function updateAdminUser(id: number, change: Schema<'AdminUserUpdateInputBody'>): Promise<AdminUser> {
   return unwrap(await apiRequest<ApiEnvelope<AdminUser>>('PATCH', `${USERS_URL}/${id}`, change))
 }
 
@@ -96,5 +96,9 @@ export async function approveTierApplication(id: number) {
 
 /** POST /api/admin/tier-applications/{id}/decline: the reason is mailed to the applicant. */
 export async function declineTierApplication(id: number, reason: string) {
-  return unwrap(await apiRequest<ApiEnvelope<unknown>>('POST', `${TIER_APPLICATIONS_URL}/${id}/decline`, { reason }))
+  return unwrap(
+    await apiRequest<ApiEnvelope<unknown>>('POST', `${TIER_APPLICATIONS_URL}/${id}/decline`, {
+      reason,
+    } satisfies Schema<'DeclineTierApplicationInputBody'>),
+  )
 }

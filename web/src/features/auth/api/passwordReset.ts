@@ -30,7 +30,7 @@ async function resetCall(path: string, body: unknown): Promise<ResetOutcome> {
  * email. The server answers the same whether or not one has.
  */
 export function requestPasswordReset(email: string): Promise<ResetOutcome> {
-  return resetCall('/api/auth/forgot-password', { email })
+  return resetCall('/api/auth/forgot-password', { email } satisfies Schema<'ForgotPasswordInputBody'>)
 }
 
 /** POST /api/auth/reset-password: sets the new password; every session of the account ends. */

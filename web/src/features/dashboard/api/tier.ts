@@ -22,5 +22,9 @@ export function myTierQueryOptions() {
 
 /** POST /api/registrar/tier-application: apply for premium or enterprise. */
 export async function applyForTier(tier: Exclude<RegistrarTier, 'basic'>): Promise<TierApplication> {
-  return unwrap(await apiRequest<ApiEnvelope<TierApplication>>('POST', MY_TIER_URL, { tier }))
+  return unwrap(
+    await apiRequest<ApiEnvelope<TierApplication>>('POST', MY_TIER_URL, {
+      tier,
+    } satisfies Schema<'ApplyForTierInputBody'>),
+  )
 }

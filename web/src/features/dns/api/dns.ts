@@ -47,11 +47,17 @@ export type ImportPlan = Schema<'PlanBody'>
 /** POST /api/domains/{id}/zone/preview: what importing would do; changes nothing. */
 export async function previewImport(domainId: number | string, zoneFile: string): Promise<ImportPlan> {
   return unwrap(
-    await apiRequest<ApiEnvelope<ImportPlan>>('POST', `/api/domains/${domainId}/zone/preview`, { zoneFile }),
+    await apiRequest<ApiEnvelope<ImportPlan>>('POST', `/api/domains/${domainId}/zone/preview`, {
+      zoneFile,
+    } satisfies Schema<'ZoneImportInputBody'>),
   )
 }
 
 /** POST /api/domains/{id}/zone/import: applies the file; answers what it did. */
 export async function applyImport(domainId: number | string, zoneFile: string): Promise<ImportPlan> {
-  return unwrap(await apiRequest<ApiEnvelope<ImportPlan>>('POST', `/api/domains/${domainId}/zone/import`, { zoneFile }))
+  return unwrap(
+    await apiRequest<ApiEnvelope<ImportPlan>>('POST', `/api/domains/${domainId}/zone/import`, {
+      zoneFile,
+    } satisfies Schema<'ZoneImportInputBody'>),
+  )
 }

@@ -26,11 +26,9 @@ export async function createPaymentIntent(input: CreatePaymentIntentInput): Prom
 export type PaymentOutcome = Schema<'PaymentOutcomeBody'>
 
 /** POST /api/payments/confirm-test: pays an intent with a test card on the server (no Stripe.js). */
-export async function confirmTestPayment(input: {
-  paymentIntentId: string
-  clientSecret: string
-  cardNumber: string
-}): Promise<PaymentOutcome> {
+export async function confirmTestPayment(
+  input: Required<Schema<'ConfirmTestPaymentInputBody'>>,
+): Promise<PaymentOutcome> {
   return unwrap(await apiRequest<ApiEnvelope<PaymentOutcome>>('POST', '/api/payments/confirm-test', input))
 }
 

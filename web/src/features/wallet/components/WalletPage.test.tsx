@@ -111,9 +111,36 @@ describe('wallet overview', () => {
     expect(
       walletTotals([
         ...transactions,
-        { id: 4, type: 'deposit', amount: 0.1, status: 'completed', paymentMethod: 'upi', createdAt: '', description: '', domainId: null },
-        { id: 5, type: 'deposit', amount: 0.2, status: 'completed', paymentMethod: 'upi', createdAt: '', description: '', domainId: null },
-        { id: 6, type: 'domain_renewal', amount: -8, status: 'failed', paymentMethod: 'wallet', createdAt: '', description: '', domainId: null },
+        {
+          id: 4,
+          type: 'deposit',
+          amount: 0.1,
+          status: 'completed',
+          paymentMethod: 'upi',
+          createdAt: '',
+          description: '',
+          domainId: null,
+        },
+        {
+          id: 5,
+          type: 'deposit',
+          amount: 0.2,
+          status: 'completed',
+          paymentMethod: 'upi',
+          createdAt: '',
+          description: '',
+          domainId: null,
+        },
+        {
+          id: 6,
+          type: 'domain_renewal',
+          amount: -8,
+          status: 'failed',
+          paymentMethod: 'wallet',
+          createdAt: '',
+          description: '',
+          domainId: null,
+        },
       ]),
     ).toEqual({ deposited: 50.4, spent: 8 })
   })

@@ -207,7 +207,8 @@ export function ExtensionsPanel() {
                         ${ext.basePrice.toFixed(2)}
                         {(ext.lengthBasedPricing ?? []).length > 0 && (
                           <span className="block text-xs text-slate-500">
-                            {ext.lengthBasedPricing?.length} length rule{ext.lengthBasedPricing?.length === 1 ? '' : 's'}
+                            {ext.lengthBasedPricing?.length} length rule
+                            {ext.lengthBasedPricing?.length === 1 ? '' : 's'}
                           </span>
                         )}
                       </td>

@@ -43,7 +43,10 @@ export async function deletePremiumDomain(id: number): Promise<void> {
 }
 
 export async function bulkPremiumDomains(action: BulkAction, ids: number[]): Promise<number> {
-  const res = await apiRequest<ApiEnvelope<{ changed: number }>>('POST', `${ADMIN_URL}/bulk`, { action, ids })
+  const res = await apiRequest<ApiEnvelope<{ changed: number }>>('POST', `${ADMIN_URL}/bulk`, {
+    action,
+    ids,
+  } satisfies Schema<'BulkInputBody'>)
   return unwrap(res).changed
 }
 
