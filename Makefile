@@ -12,8 +12,11 @@ build: web
 	$(GO) build -o bin/nameport ./cmd/nameport
 	$(GO) build -o bin/nameportctl ./cmd/nameportctl
 
+# The web build generates the API types (web/src/lib/api-types.gen.ts) from
+# `nameport openapi`, then runs vite build and tsc --noEmit: a server change
+# that breaks the web app fails here.
 web: $(NODE_DEPS)
-	cd web && $(NPM) run build
+	cd web && GO=$(GO) $(NPM) run build
 
 $(NODE_DEPS): web/package.json web/package-lock.json
 	cd web && $(NPM) ci --no-audit --no-fund
@@ -33,7 +36,8 @@ test-go:
 	cd sdk && $(GO) vet ./... && $(GO) test -count=1 ./...
 	$(GO) test -count=1 -timeout 15m ./...
 
-test-web: $(NODE_DEPS)
+# `web` type-checks the app against freshly generated API types first.
+test-web: web
 	cd web && $(NPM) test
 
 # End-to-end: headless Chromium against a real `nameport serve` on a

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { capitalise, currentPriceOf, liveDiscount, type PremiumDomain } from './catalog'
 import { formatUtcDate } from './format'
 
-const shop: PremiumDomain = { id: 1, name: 'shop', extension: '.biz.ee', price: 350 }
+// Raw fields only, without the server's figures: what currentPriceOf and liveDiscount fall back on.
+const shop = { id: 1, name: 'shop', extension: '.biz.ee', price: 350 } as PremiumDomain
 
 describe('premium prices', () => {
   it("uses the server's current price when it sends one", () => {

@@ -1,54 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { getQueryFn } from './api'
 import { extensions as fixedExtensions, regularDomainPrice } from './extensions'
+import type { Schema } from './schemas'
 
 /** A length-based price rule of an extension (spec section 3). */
-export interface LengthPriceRule {
-  minLength: number
-  maxLength: number
-  price: number
-  registrarPrice?: number | null
-  isPromotion?: boolean
-  promotionLabel?: string | null
-  promotionStartDate?: string | null
-  promotionEndDate?: string | null
-}
+export type LengthPriceRule = Schema<'RuleBody'>
 
 /** An extension as GET /api/domain-extensions lists it (active ones only, for the public). */
-export interface DomainExtension {
-  id: number
-  extension: string
-  basePrice: number
-  description: string
-  active: boolean
-  minNameLength?: number
-  maxNameLength?: number
-  allowedCharacters?: string
-  renewalPrice?: number
-  lengthBasedPricing?: LengthPriceRule[]
-}
+export type DomainExtension = Schema<'ExtensionBody'>
+
+/** An extension the app offers: the server's, or one of the fixed three while that list is not there. */
+export type OfferedExtension = Pick<DomainExtension, 'id' | 'extension' | 'basePrice' | 'description' | 'active'> &
+  Partial<DomainExtension>
 
 /** A premium name as GET /api/premium-domains lists it for everyone but admins. */
-export interface PremiumDomain {
-  id: number
-  name: string
-  extension: string
-  /** The list price in dollars. */
-  price: number
-  /** What the caller pays now: the live discount and a registrar's tier discount applied. */
-  currentPrice?: number
-  /** The live discount in percent; 0 when there is none or it has expired. */
-  discountPercentage?: number
-  /** ISO time the live discount ends; null when there is no live discount. */
-  discountValidUntil?: string | null
-  /** Whether the discount is live now (the server's reading of percentage and date). */
-  discountActive?: boolean
-  featured?: boolean
-  description?: string
-  category?: string
-  keywords?: string[]
-  isAvailable?: boolean
-}
+export type PremiumDomain = Schema<'PremiumBody'>
 
 /** The premium categories (spec section 3), in the spec's order. */
 export const premiumCategories = [
@@ -91,7 +57,7 @@ const fixedNotes: Record<(typeof fixedExtensions)[number], string> = {
 }
 
 /** The three extensions of the spec, shown while the server's list loads or when it cannot be read. */
-export const fallbackExtensions: DomainExtension[] = fixedExtensions.map((extension, index) => ({
+export const fallbackExtensions: OfferedExtension[] = fixedExtensions.map((extension, index) => ({
   id: -(index + 1),
   extension,
   basePrice: regularDomainPrice,
@@ -105,7 +71,7 @@ export const defaultExtension = '.inf.nz'
  * The extensions on sale: the server's active ones, or the fixed three while
  * loading, on failure, or when the server lists none.
  */
-export function useExtensions(): { extensions: DomainExtension[]; fromServer: boolean } {
+export function useExtensions(): { extensions: OfferedExtension[]; fromServer: boolean } {
   const { data } = useQuery(domainExtensionsQueryOptions())
   const active = data?.filter((extension) => extension.active !== false) ?? []
   if (active.length === 0) return { extensions: fallbackExtensions, fromServer: false }

@@ -1,21 +1,10 @@
 // zod/mini keeps form chunks small; it shares its core with the route schemas.
 import * as z from 'zod/mini'
 import { apiRequest, type ApiEnvelope } from './api'
+import type { Schema } from './schemas'
 
 /** GET /api/domains/check: the caller's yearly price (wholesale for a registrar). */
-export interface DomainCheck {
-  /** The label, lower-cased. */
-  domain: string
-  extension: string
-  available: boolean
-  isPremium: boolean
-  price: number
-  renewalPrice?: number
-  /** Why a name is not available. */
-  reason?: 'registered' | 'reserved' | 'premium_reserved'
-  /** The promotion that sets the price, when one does. */
-  promotion?: string
-}
+export type DomainCheck = Schema<'CheckBody'>
 
 /** Availability is asked on each search and never cached: it changes as names are registered. */
 export function checkDomain({ name, extension }: { name: string; extension: string }) {

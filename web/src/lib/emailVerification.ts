@@ -1,11 +1,9 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, unwrap, type ApiEnvelope } from './api'
+import type { Schema } from './schemas'
 
 /** Whether the logged-in account's email address is verified. */
-export interface EmailVerification {
-  email: string
-  verified: boolean
-}
+export type EmailVerification = Schema<'EmailVerificationBody'>
 
 export const EMAIL_VERIFICATION_URL = '/api/auth/email-verification'
 
@@ -27,5 +25,7 @@ export function resendVerificationEmail() {
 
 /** POST /api/auth/verify-email with the token of the mailed link. */
 export function verifyEmail(token: string) {
-  return apiRequest<ApiEnvelope<unknown>>('POST', '/api/auth/verify-email', { token })
+  return apiRequest<ApiEnvelope<unknown>>('POST', '/api/auth/verify-email', {
+    token,
+  } satisfies Schema<'VerifyEmailInputBody'>)
 }

@@ -1,18 +1,12 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query'
 import { redirect } from '@tanstack/react-router'
 import { getQueryFn } from './api'
+import type { Schema } from './schemas'
 
-export type UserType = 'user' | 'registrar' | 'admin'
-export type RegistrarTier = 'basic' | 'premium' | 'enterprise'
+export type UserType = User['userType']
+export type RegistrarTier = NonNullable<User['tier']>
 
-export interface User {
-  id: number
-  username: string
-  email: string
-  fullName: string
-  userType: UserType
-  tier?: RegistrarTier
-}
+export type User = Schema<'UserBody'>
 
 /** The logged-in user, or null for a visitor (the server answers 401). */
 export function currentUserQueryOptions() {

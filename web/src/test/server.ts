@@ -18,6 +18,8 @@ export const serverExtensions: DomainExtension[] = [
   maxNameLength: 63,
   allowedCharacters: 'a-z0-9-',
   renewalPrice: 8,
+  renewalPeriodDays: 365,
+  gracePeriodDays: 30,
   lengthBasedPricing: [],
 }))
 

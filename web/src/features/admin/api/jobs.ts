@@ -1,5 +1,6 @@
 import { infiniteQueryOptions } from '@tanstack/react-query'
 import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
+import type { Schema } from '@/lib/schemas'
 
 /** The states of a background job, in the order a queue moves through them. */
 export const JOB_STATES = [
@@ -10,39 +11,18 @@ export const JOB_STATES = [
   'completed',
   'cancelled',
   'discarded',
-] as const
+] as const satisfies readonly (keyof Schema<'JobCountsBody'>)[]
 
+/** A state the queue counts and the Jobs tab filters by. */
 export type JobState = (typeof JOB_STATES)[number]
 
 /** The error one attempt of a job ended with. */
-export interface JobError {
-  attempt: number
-  at: string
-  message: string
-}
+export type JobError = Schema<'JobErrorBody'>
 
 /** A background job (River's river_job row) as GET /api/admin/jobs lists it. */
-export interface Job {
-  id: number
-  kind: string
-  state: JobState
-  queue: string
-  attempt: number
-  maxAttempts: number
-  args: unknown
-  /** Errors of past attempts, oldest first. */
-  errors: JobError[]
-  createdAt: string
-  scheduledAt: string
-  attemptedAt: string | null
-  finalizedAt: string | null
-}
+export type Job = Schema<'JobBody'>
 
-export interface JobPage {
-  counts: Record<JobState, number>
-  jobs: Job[]
-  nextCursor?: string
-}
+export type JobPage = Schema<'JobPageBody'>
 
 /** How often the Jobs tab asks again while it is open. */
 export const JOBS_REFRESH_MS = 3000

@@ -30,7 +30,9 @@ import {
 type Filter = JobState | 'all'
 type Action = { kind: 'retry' | 'cancel'; job: Job }
 
-const stateLabels: Record<JobState, string> = {
+// Every state a job may report: River's pending too, which the counts leave out.
+const stateLabels: Record<Job['state'], string> = {
+  pending: 'Pending',
   available: 'Available',
   scheduled: 'Scheduled',
   running: 'Running',
@@ -40,7 +42,8 @@ const stateLabels: Record<JobState, string> = {
   discarded: 'Discarded',
 }
 
-const stateTones: Record<JobState, string> = {
+const stateTones: Record<Job['state'], string> = {
+  pending: 'bg-slate-100 text-slate-600 ring-slate-200',
   available: 'bg-brand-50 text-brand-700 ring-brand-200',
   scheduled: 'bg-sky-50 text-sky-700 ring-sky-200',
   running: 'bg-violet-50 text-violet-700 ring-violet-200',
@@ -56,7 +59,7 @@ export function JobsPanel() {
   const [action, setAction] = useState<Action | null>(null)
   const query = useInfiniteQuery(jobsQueryOptions(filter))
   const firstPage = query.data?.pages[0]
-  const jobs = query.data?.pages.flatMap((page) => page.jobs) ?? []
+  const jobs = query.data?.pages.flatMap((page) => page.jobs ?? []) ?? []
   const counts = firstPage?.counts
   const total = counts ? JOB_STATES.reduce((sum, state) => sum + counts[state], 0) : undefined
 
@@ -181,7 +184,7 @@ function FilterChip({
   )
 }
 
-export function JobStateBadge({ state }: { state: JobState }) {
+export function JobStateBadge({ state }: { state: Job['state'] }) {
   return (
     <span
       className={cx(
@@ -287,7 +290,7 @@ function JobTable({ jobs, onAction }: { jobs: Job[]; onAction: (action: Action) 
         <tbody className="divide-y divide-slate-100">
           {jobs.map((job) => {
             const args = argsText(job.args)
-            const lastError = job.errors.at(-1)
+            const lastError = job.errors?.at(-1)
             return (
               <tr key={job.id} className="align-top hover:bg-slate-50/60">
                 <td className="px-6 py-3">

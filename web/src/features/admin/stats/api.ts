@@ -1,28 +1,11 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
+import type { Schema } from '@/lib/schemas'
 
-export interface StatsDay {
-  date: string
-  registrations: number
-  revenue: number
-  deposits: number
-}
+export type StatsDay = Schema<'StatsDayBody'>
 
 /** GET /api/admin/stats: every figure of the Statistics tab (money in dollars). */
-export interface AdminStats {
-  periodDays: number
-  totalDomains: number
-  totalAccounts: number
-  activeRegistrars: number
-  registrations: number
-  revenue: number
-  depositCount: number
-  deposits: number
-  premiumSales: number
-  premiumRevenue: number
-  daily: StatsDay[]
-  domainsPerExtension: { extension: string; domains: number; premium: number }[]
-}
+export type AdminStats = Schema<'StatsBody'>
 
 export const STATS_URL = '/api/admin/stats'
 

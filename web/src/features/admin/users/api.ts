@@ -1,32 +1,15 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
+import type { Schema } from '@/lib/schemas'
 
-export type UserType = 'user' | 'registrar' | 'admin'
-export type Tier = 'basic' | 'premium' | 'enterprise'
+export type UserType = AdminUser['userType']
+export type Tier = NonNullable<AdminUser['tier']>
 export const TIERS: Tier[] = ['basic', 'premium', 'enterprise']
 
 /** An account as GET /api/admin/users lists it. */
-export interface AdminUser {
-  id: number
-  username: string
-  email: string
-  fullName: string
-  userType: UserType
-  tier?: Tier
-  domainCount: number
-  /** Dollars. */
-  walletBalance: number
-  disabled: boolean
-  disabledAt: string | null
-  createdAt: string
-}
+export type AdminUser = Schema<'AdminUserBody'>
 
-export interface AdminUserPage {
-  users: AdminUser[]
-  total: number
-  page: number
-  pageSize: number
-}
+export type AdminUserPage = Schema<'AdminUserPage'>
 
 export interface UserFilter {
   search: string
@@ -52,27 +35,14 @@ export function adminUsersQueryOptions(filter: UserFilter) {
 }
 
 /** PATCH /api/admin/users/{id}: a registrar's tier, or disabling/enabling the account. */
-export async function updateAdminUser(id: number, change: { tier?: Tier; disabled?: boolean }): Promise<AdminUser> {
+export async function updateAdminUser(id: number, change: Schema<'AdminUserUpdateInputBody'>): Promise<AdminUser> {
   return unwrap(await apiRequest<ApiEnvelope<AdminUser>>('PATCH', `${USERS_URL}/${id}`, change))
 }
 
 /** One admin change as GET /api/admin/audit-log lists it. */
-export interface AuditEntry {
-  id: number
-  actorId: number
-  actor: string
-  action: string
-  targetType: string
-  targetId: string
-  before: unknown
-  after: unknown
-  createdAt: string
-}
+export type AuditEntry = Schema<'AuditEntryBody'>
 
-export interface AuditPage {
-  entries: AuditEntry[]
-  nextCursor?: number
-}
+export type AuditPage = Schema<'AuditPage'>
 
 export const AUDIT_URL = '/api/admin/audit-log'
 
@@ -104,20 +74,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** A registrar's pending (or decided) application for a higher tier, as admins see it. */
-export interface AdminTierApplication {
-  id: number
-  userId: number
-  username: string
-  email: string
-  fullName: string
-  currentTier: Tier
-  requestedTier: Exclude<Tier, 'basic'>
-  status: 'pending' | 'approved' | 'declined'
-  reason?: string
-  decidedBy?: string
-  createdAt: string
-  decidedAt: string | null
-}
+// The document lists only the applicant's fields: huma leaves out the fields
+// of the embedded (unexported) application body, which the server does send.
+export type AdminTierApplication = Schema<'TierApplicationBody'> & Schema<'AdminTierApplicationBody'>
 
 export const TIER_APPLICATIONS_URL = '/api/admin/tier-applications'
 
@@ -137,5 +96,9 @@ export async function approveTierApplication(id: number) {
 
 /** POST /api/admin/tier-applications/{id}/decline: the reason is mailed to the applicant. */
 export async function declineTierApplication(id: number, reason: string) {
-  return unwrap(await apiRequest<ApiEnvelope<unknown>>('POST', `${TIER_APPLICATIONS_URL}/${id}/decline`, { reason }))
+  return unwrap(
+    await apiRequest<ApiEnvelope<unknown>>('POST', `${TIER_APPLICATIONS_URL}/${id}/decline`, {
+      reason,
+    } satisfies Schema<'DeclineTierApplicationInputBody'>),
+  )
 }

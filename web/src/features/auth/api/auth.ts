@@ -1,18 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { apiRequest, ApiError, type ApiEnvelope } from '@/lib/api'
 import { currentUserQueryOptions, type RegistrarTier, type User } from '@/lib/session'
+import type { Schema } from '@/lib/schemas'
 
-export interface LoginInput {
-  username: string
-  password: string
-}
+export type LoginInput = Required<Schema<'LoginInputBody'>>
 
-export interface RegisterInput {
-  username: string
-  email: string
-  password: string
-  confirmPassword: string
-  fullName: string
+/** What the sign-up form sends: every field, the account type and tier as the form offers them. */
+export type RegisterInput = Required<Omit<Schema<'RegisterInputBody'>, 'userType' | 'tier'>> & {
   userType: 'user' | 'registrar'
   tier?: RegistrarTier
 }

@@ -1,10 +1,7 @@
 import { apiRequest, ApiError } from '@/lib/api'
+import type { Schema } from '@/lib/schemas'
 
-export interface ResetPasswordInput {
-  token: string
-  newPassword: string
-  confirmPassword: string
-}
+export type ResetPasswordInput = Required<Schema<'ResetPasswordInputBody'>>
 
 /** What the server says when a reset link is unknown, used or older than an hour. */
 export const invalidResetLinkMessage = 'This reset link is invalid or has expired. Ask for a new one.'
@@ -33,7 +30,7 @@ async function resetCall(path: string, body: unknown): Promise<ResetOutcome> {
  * email. The server answers the same whether or not one has.
  */
 export function requestPasswordReset(email: string): Promise<ResetOutcome> {
-  return resetCall('/api/auth/forgot-password', { email })
+  return resetCall('/api/auth/forgot-password', { email } satisfies Schema<'ForgotPasswordInputBody'>)
 }
 
 /** POST /api/auth/reset-password: sets the new password; every session of the account ends. */

@@ -1,10 +1,7 @@
 import { apiRequest, type ApiEnvelope } from '@/lib/api'
+import type { Schema } from '@/lib/schemas'
 
-export interface ChangePasswordInput {
-  currentPassword: string
-  newPassword: string
-  confirmPassword: string
-}
+export type ChangePasswordInput = Required<Schema<'ChangePasswordInputBody'>>
 
 /**
  * POST /api/auth/change-password. The server ends the account's other

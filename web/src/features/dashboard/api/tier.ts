@@ -1,24 +1,14 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
 import type { RegistrarTier } from '@/lib/session'
+import type { Schema } from '@/lib/schemas'
 
-export type ApplicationStatus = 'pending' | 'approved' | 'declined'
+export type ApplicationStatus = TierApplication['status']
 
 /** A registrar's application for a higher tier. */
-export interface TierApplication {
-  id: number
-  requestedTier: Exclude<RegistrarTier, 'basic'>
-  status: ApplicationStatus
-  /** The admin's note with a decline. */
-  reason?: string
-  createdAt: string
-  decidedAt: string | null
-}
+export type TierApplication = Schema<'TierApplicationBody'>
 
-export interface MyTier {
-  tier: RegistrarTier
-  application: TierApplication | null
-}
+export type MyTier = Schema<'MyTierBody'>
 
 export const MY_TIER_URL = '/api/registrar/tier-application'
 
@@ -32,5 +22,9 @@ export function myTierQueryOptions() {
 
 /** POST /api/registrar/tier-application: apply for premium or enterprise. */
 export async function applyForTier(tier: Exclude<RegistrarTier, 'basic'>): Promise<TierApplication> {
-  return unwrap(await apiRequest<ApiEnvelope<TierApplication>>('POST', MY_TIER_URL, { tier }))
+  return unwrap(
+    await apiRequest<ApiEnvelope<TierApplication>>('POST', MY_TIER_URL, {
+      tier,
+    } satisfies Schema<'ApplyForTierInputBody'>),
+  )
 }

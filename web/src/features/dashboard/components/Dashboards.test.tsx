@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { delay, http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import type { Domain } from '@/lib/domains'
+import { serverDomain } from '@/test/domainFixtures'
 import { renderApp } from '@/test/renderApp'
 import { endUser, registrar, server } from '@/test/server'
 
@@ -26,7 +27,7 @@ const domains: Domain[] = [
     autoRenew: false,
     price: 8,
   },
-]
+].map(serverDomain)
 
 function serveRegistrarData({ domainsDelay = 0 } = {}) {
   server.use(

@@ -1,5 +1,6 @@
 import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
 import type { DnsRecord, RecordType } from '@/lib/dns'
+import type { Schema } from '@/lib/schemas'
 
 export { dnsRecordsQueryOptions, type DnsRecord, type RecordType } from '@/lib/dns'
 
@@ -7,13 +8,7 @@ export { dnsRecordsQueryOptions, type DnsRecord, type RecordType } from '@/lib/d
 export const RECORD_TYPES: readonly RecordType[] = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA']
 
 /** What POST and PUT send: priority only for MX (SRV carries it in its content). */
-export interface RecordInput {
-  type: RecordType
-  name: string
-  content: string
-  ttl: number
-  priority?: number
-}
+export type RecordInput = Schema<'RecordInputBody'>
 
 /** POST /api/domains/{id}/dns: adds a record; answers it (201). */
 export async function createRecord(domainId: number | string, input: RecordInput): Promise<DnsRecord> {
@@ -39,10 +34,7 @@ export async function deleteRecord(domainId: number | string, recordId: number):
 }
 
 /** A BIND zone file and the name to save it under. */
-export interface ZoneFile {
-  filename: string
-  zoneFile: string
-}
+export type ZoneFile = Schema<'ZoneFileBody'>
 
 /** GET /api/domains/{id}/zone: the domain's records as a BIND zone file. */
 export async function exportZone(domainId: number | string): Promise<ZoneFile> {
@@ -50,25 +42,22 @@ export async function exportZone(domainId: number | string): Promise<ZoneFile> {
 }
 
 /** What importing a zone file does: the file's records replace the domain's. */
-export interface ImportPlan {
-  /** New records (id 0 in a preview). */
-  add: DnsRecord[]
-  /** Records that stay but take the file's TTL or priority. */
-  change: DnsRecord[]
-  /** Records the file lacks. */
-  remove: DnsRecord[]
-  /** How many records the file leaves as they are. */
-  unchanged: number
-}
+export type ImportPlan = Schema<'PlanBody'>
 
 /** POST /api/domains/{id}/zone/preview: what importing would do; changes nothing. */
 export async function previewImport(domainId: number | string, zoneFile: string): Promise<ImportPlan> {
   return unwrap(
-    await apiRequest<ApiEnvelope<ImportPlan>>('POST', `/api/domains/${domainId}/zone/preview`, { zoneFile }),
+    await apiRequest<ApiEnvelope<ImportPlan>>('POST', `/api/domains/${domainId}/zone/preview`, {
+      zoneFile,
+    } satisfies Schema<'ZoneImportInputBody'>),
   )
 }
 
 /** POST /api/domains/{id}/zone/import: applies the file; answers what it did. */
 export async function applyImport(domainId: number | string, zoneFile: string): Promise<ImportPlan> {
-  return unwrap(await apiRequest<ApiEnvelope<ImportPlan>>('POST', `/api/domains/${domainId}/zone/import`, { zoneFile }))
+  return unwrap(
+    await apiRequest<ApiEnvelope<ImportPlan>>('POST', `/api/domains/${domainId}/zone/import`, {
+      zoneFile,
+    } satisfies Schema<'ZoneImportInputBody'>),
+  )
 }

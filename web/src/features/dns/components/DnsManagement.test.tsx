@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { DnsRecord } from '@/lib/dns'
-import type { Domain } from '@/lib/domains'
+import { serverDomain } from '@/test/domainFixtures'
 import { renderApp } from '@/test/renderApp'
 import { endUser, server } from '@/test/server'
 
-const acme: Domain = {
+const acme = serverDomain({
   id: 7,
   name: 'acme',
   extension: '.inf.nz',
@@ -15,7 +15,7 @@ const acme: Domain = {
   expiresAt: '2027-03-04T10:00:00Z',
   autoRenew: true,
   price: 8,
-}
+})
 
 const apexA: DnsRecord = { id: 1, type: 'A', name: '@', content: '192.0.2.10', ttl: 3600, priority: null }
 const mx: DnsRecord = { id: 2, type: 'MX', name: '@', content: 'mail.example.com', ttl: 3600, priority: 10 }

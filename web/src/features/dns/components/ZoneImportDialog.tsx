@@ -37,7 +37,7 @@ function readText(file: File): Promise<string> {
 }
 
 function planSize(plan: ImportPlan): number {
-  return plan.add.length + plan.change.length + plan.remove.length
+  return (plan.add ?? []).length + (plan.change ?? []).length + (plan.remove ?? []).length
 }
 
 /**
@@ -72,7 +72,7 @@ export default function ZoneImportDialog({
     onSuccess: (done) => {
       toast({
         title: 'Zone file imported',
-        description: `${done.add.length} added, ${done.change.length} changed, ${done.remove.length} removed.`,
+        description: `${(done.add ?? []).length} added, ${(done.change ?? []).length} changed, ${(done.remove ?? []).length} removed.`,
       })
       void queryClient.invalidateQueries({ queryKey: dnsRecordsQueryOptions(domainId).queryKey })
       onClose()
@@ -206,9 +206,9 @@ function PlanView({ plan }: { plan: ImportPlan }) {
   }
   return (
     <section aria-label="Import preview" className="mt-4 space-y-3">
-      <PlanList title="To add" tone="add" records={plan.add} />
-      <PlanList title="To change" tone="change" records={plan.change} />
-      <PlanList title="To remove" tone="remove" records={plan.remove} />
+      <PlanList title="To add" tone="add" records={plan.add ?? []} />
+      <PlanList title="To change" tone="change" records={plan.change ?? []} />
+      <PlanList title="To remove" tone="remove" records={plan.remove ?? []} />
       <p className="text-xs text-slate-500">{unchanged}</p>
     </section>
   )

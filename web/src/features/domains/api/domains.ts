@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
 import { domainQueryOptions, domainsQueryOptions, type Domain } from '@/lib/domains'
-import { transactionsQueryOptions, walletQueryOptions, type Transaction, type Wallet } from '@/lib/wallet'
+import { transactionsQueryOptions, walletQueryOptions } from '@/lib/wallet'
+import type { Schema } from '@/lib/schemas'
 
 export { domainQueryOptions, domainsQueryOptions, type Domain, type DomainStatus } from '@/lib/domains'
 export { walletQueryOptions } from '@/lib/wallet'
@@ -24,11 +25,7 @@ export function useSetAutoRenew(id: number) {
   })
 }
 
-export interface RenewDomainResult {
-  domain: Domain
-  transaction: Transaction
-  wallet: Wallet
-}
+export type RenewDomainResult = Schema<'RegisteredBody'>
 
 /**
  * POST /api/domains/{id}/renew: one renewal period, paid from the wallet.

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import type { Domain } from '@/lib/domains'
+import { serverDomain } from '@/test/domainFixtures'
 import { renderApp } from '@/test/renderApp'
 import { endUser, registrar, server } from '@/test/server'
 
-const shop: Domain = {
+const shop = serverDomain({
   id: 5,
   name: 'shop',
   extension: '.biz.ee',
@@ -14,7 +14,7 @@ const shop: Domain = {
   expiresAt: '2028-01-10T12:00:00Z',
   autoRenew: true,
   price: 280,
-}
+})
 
 describe('/domain-management/$id', () => {
   it('shows the title, dates, tabs and the DNS records first', async () => {

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Domain } from '@/lib/domains'
+import { serverDomain } from '@/test/domainFixtures'
 import { renderApp } from '@/test/renderApp'
 import { endUser, server } from '@/test/server'
 
@@ -72,7 +73,7 @@ describe('domain list on the dashboard', () => {
 })
 
 function domain(id: number, name: string, fields: Partial<Domain>): Domain {
-  return {
+  return serverDomain({
     id,
     name,
     extension: '.inf.nz',
@@ -84,7 +85,7 @@ function domain(id: number, name: string, fields: Partial<Domain>): Domain {
     renewalPrice: 8,
     renewalPeriodDays: 365,
     ...fields,
-  }
+  })
 }
 
 const lifecycleDomains: Domain[] = [

@@ -1,12 +1,12 @@
 import { Globe2, Tag } from 'lucide-react'
-import { useExtensions, type DomainExtension, type LengthPriceRule } from '@/lib/catalog'
+import { useExtensions, type OfferedExtension, type LengthPriceRule } from '@/lib/catalog'
 import { formatUsd } from '@/lib/format'
 import { PremiumTeaser } from './PremiumTeaser'
 import { Section } from './Section'
 
 const countWords = ['No', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten']
 
-function headline(extensions: DomainExtension[]) {
+function headline(extensions: OfferedExtension[]) {
   const prices = extensions.map((extension) => extension.basePrice)
   const lowest = Math.min(...prices)
   const samePrice = prices.every((price) => price === lowest)
@@ -46,7 +46,7 @@ export function DomainsSection() {
   const { extensions } = useExtensions()
   const { title, intro } = headline(extensions)
   const now = new Date()
-  const priced = (extension: DomainExtension) =>
+  const priced = (extension: OfferedExtension) =>
     (extension.lengthBasedPricing ?? [])
       .filter((rule) => ruleApplies(rule, now) && rule.price !== extension.basePrice)
       .sort((a, b) => a.minLength - b.minLength)

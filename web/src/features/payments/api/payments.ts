@@ -1,14 +1,10 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, getQueryFn, unwrap, type ApiEnvelope } from '@/lib/api'
+import type { Schema } from '@/lib/schemas'
 
-export type PaymentMode = 'stripe' | 'demo' | 'none'
+export type PaymentMode = PaymentConfig['mode']
 
-export interface PaymentConfig {
-  mode: PaymentMode
-  publishableKey: string
-  /** The server-side test path (POST /api/payments/confirm-test) is allowed. */
-  testMode: boolean
-}
+export type PaymentConfig = Schema<'PaymentConfigBody'>
 
 /** GET /api/payments/config: how card payments run on this server. */
 export function paymentConfigQueryOptions() {
@@ -18,35 +14,21 @@ export function paymentConfigQueryOptions() {
   })
 }
 
-export interface PaymentIntent {
-  clientSecret: string
-  paymentIntentId: string
-  mode: PaymentMode
-  publishableKey: string
-}
+export type PaymentIntent = Schema<'PaymentIntentBody'>
 
-export interface CreatePaymentIntentInput {
-  amount: number
-  productName: string
-  metadata?: Record<string, unknown>
-}
+export type CreatePaymentIntentInput = Schema<'CreatePaymentIntentInputBody'>
 
 /** POST /api/create-payment-intent (spec section 7). */
 export async function createPaymentIntent(input: CreatePaymentIntentInput): Promise<PaymentIntent> {
   return unwrap(await apiRequest<ApiEnvelope<PaymentIntent>>('POST', '/api/create-payment-intent', input))
 }
 
-export interface PaymentOutcome {
-  status: 'succeeded' | 'failed'
-  message: string
-}
+export type PaymentOutcome = Schema<'PaymentOutcomeBody'>
 
 /** POST /api/payments/confirm-test: pays an intent with a test card on the server (no Stripe.js). */
-export async function confirmTestPayment(input: {
-  paymentIntentId: string
-  clientSecret: string
-  cardNumber: string
-}): Promise<PaymentOutcome> {
+export async function confirmTestPayment(
+  input: Required<Schema<'ConfirmTestPaymentInputBody'>>,
+): Promise<PaymentOutcome> {
   return unwrap(await apiRequest<ApiEnvelope<PaymentOutcome>>('POST', '/api/payments/confirm-test', input))
 }
 

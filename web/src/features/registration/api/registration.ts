@@ -1,21 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
-import { domainsQueryOptions, type Domain } from '@/lib/domains'
-import { transactionsQueryOptions, walletQueryOptions, type Transaction, type Wallet } from '@/lib/wallet'
+import { domainsQueryOptions } from '@/lib/domains'
+import { transactionsQueryOptions, walletQueryOptions } from '@/lib/wallet'
 import { premiumDomainsQueryOptions } from '@/lib/catalog'
+import type { Schema } from '@/lib/schemas'
 
-export interface RegisterDomainInput {
-  name: string
-  extension: string
-  years: number
-  autoRenew: boolean
-}
+export type RegisterDomainInput = Schema<'RegisterDomainInputBody'>
 
-export interface RegisterDomainResult {
-  domain: Domain
-  transaction: Transaction
-  wallet: Wallet
-}
+export type RegisterDomainResult = Schema<'RegisteredBody'>
 
 /**
  * POST /api/domains. The Idempotency-Key makes a retry of the same attempt

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import type { Domain } from '@/lib/domains'
+import { serverDomain } from '@/test/domainFixtures'
 import { renderApp } from '@/test/renderApp'
 import { endUser, registrar, searchParamOf, server } from '@/test/server'
 
@@ -13,7 +14,7 @@ function serveCheck(data: Record<string, unknown>) {
   server.use(http.get('/api/domains/check', () => HttpResponse.json({ success: true, data })))
 }
 
-const registered: Domain = {
+const registered = serverDomain({
   id: 41,
   name: 'acme',
   extension: '.inf.nz',
@@ -22,7 +23,7 @@ const registered: Domain = {
   expiresAt: '2028-03-04T10:00:00Z',
   autoRenew: true,
   price: 8,
-}
+})
 
 function created(domain: Domain, balance = 4) {
   return HttpResponse.json(

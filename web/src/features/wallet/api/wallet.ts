@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, getQueryFn, unwrap, type ApiEnvelope } from '@/lib/api'
-import type { Transaction, Wallet } from '@/lib/wallet'
+import type { Transaction } from '@/lib/wallet'
+import type { Schema } from '@/lib/schemas'
 
 export {
   transactionsQueryOptions,
@@ -46,22 +47,9 @@ export function transactionStatus(status: string): 'completed' | 'pending' | 'fa
 }
 
 /** Where to send a bank-transfer deposit (the admin's bank_transfer gateway). */
-export interface BankTransferDetails {
-  accountName: string
-  accountNumber: string
-  bankName: string
-  routingNumber: string
-  instructions: string
-}
+export type BankTransferDetails = Schema<'BankTransferBody'>
 
-export interface DepositOptions {
-  /** demo: completes at once; stripe: cards through Stripe; manual: bank transfers an admin confirms; none: unavailable. */
-  mode: 'demo' | 'stripe' | 'manual' | 'none'
-  /** The methods that work now. */
-  methods: string[]
-  instant: string[]
-  bankTransfer: BankTransferDetails | null
-}
+export type DepositOptions = Schema<'DepositOptionsBody'>
 
 /** GET /api/wallet/deposit-options: how a deposit can be paid on this server now. */
 export function depositOptionsQueryOptions() {
@@ -71,18 +59,9 @@ export function depositOptionsQueryOptions() {
   })
 }
 
-export interface DepositInput {
-  amount: number
-  paymentMethod: PaymentMethod
-}
+export type DepositInput = Schema<'DepositInputBody'>
 
-export interface DepositResult {
-  transaction: Transaction
-  wallet: Wallet
-  /** A card deposit through Stripe: the browser pays its PaymentIntent with this. */
-  clientSecret?: string
-  paymentIntentId?: string
-}
+export type DepositResult = Schema<'DepositBody'>
 
 /** POST /api/wallet/deposit: 201 with the deposit (completed, or pending a provider's confirmation). */
 export async function deposit(input: DepositInput): Promise<DepositResult> {

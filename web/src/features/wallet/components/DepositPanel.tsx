@@ -115,7 +115,9 @@ export function DepositPanel({
   const [picked, setPicked] = useState<PaymentMethod>('credit_card')
   // The methods this server takes now; all of them until it has said.
   const options = useQuery(depositOptionsQueryOptions())
-  const offered = options.data ? paymentMethods.filter((m) => options.data.methods.includes(m)) : [...paymentMethods]
+  const offered = options.data
+    ? paymentMethods.filter((m) => (options.data.methods ?? []).includes(m))
+    : [...paymentMethods]
   const method = offered.includes(picked) ? picked : (offered[0] ?? picked)
   const [submitted, setSubmitted] = useState(false)
   const [outcome, setOutcome] = useState<Outcome | null>(null)

@@ -111,9 +111,36 @@ describe('wallet overview', () => {
     expect(
       walletTotals([
         ...transactions,
-        { id: 4, type: 'deposit', amount: 0.1, status: 'completed', paymentMethod: 'upi', createdAt: '' },
-        { id: 5, type: 'deposit', amount: 0.2, status: 'completed', paymentMethod: 'upi', createdAt: '' },
-        { id: 6, type: 'domain_renewal', amount: -8, status: 'failed', paymentMethod: 'wallet', createdAt: '' },
+        {
+          id: 4,
+          type: 'deposit',
+          amount: 0.1,
+          status: 'completed',
+          paymentMethod: 'upi',
+          createdAt: '',
+          description: '',
+          domainId: null,
+        },
+        {
+          id: 5,
+          type: 'deposit',
+          amount: 0.2,
+          status: 'completed',
+          paymentMethod: 'upi',
+          createdAt: '',
+          description: '',
+          domainId: null,
+        },
+        {
+          id: 6,
+          type: 'domain_renewal',
+          amount: -8,
+          status: 'failed',
+          paymentMethod: 'wallet',
+          createdAt: '',
+          description: '',
+          domainId: null,
+        },
       ]),
     ).toEqual({ deposited: 50.4, spent: 8 })
   })
@@ -509,7 +536,17 @@ describe('transactions tab', () => {
   it('matches method labels, amounts and ids, and treats unknown statuses as failed', () => {
     const list: Transaction[] = [
       ...transactions,
-      { id: 77, type: 'withdrawal', amount: -5, status: 'refused', paymentMethod: 'bank_transfer', createdAt: '' },
+      {
+        id: 77,
+        type: 'withdrawal',
+        amount: -5,
+        // A status outside the schema: the page reads it as failed.
+        status: 'refused' as Transaction['status'],
+        paymentMethod: 'bank_transfer',
+        createdAt: '',
+        description: '',
+        domainId: null,
+      },
     ]
     const find = (q: string, rest: Partial<typeof noFilters> = {}) =>
       filterTransactions(list, { ...noFilters, q, ...rest }).map((t) => t.id)

@@ -1,13 +1,12 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, getQueryFn, unwrap, type ApiEnvelope } from '@/lib/api'
 import type { Transaction } from '@/lib/wallet'
+import type { Schema } from '@/lib/schemas'
 
 /** A bank-transfer deposit waiting for an admin, with the account that made it. */
-export interface PendingDeposit extends Transaction {
-  userId: number
-  username: string
-  email: string
-}
+// The document lists only the account fields: huma leaves out the fields of
+// the embedded (unexported) transactionBody, which the server does send.
+export type PendingDeposit = Transaction & Schema<'PendingDepositBody'>
 
 const PENDING_URL = '/api/admin/deposits'
 

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, getQueryFn, serverMessage, unwrap, type ApiEnvelope } from '@/lib/api'
 import type { LengthPriceRule } from '@/lib/catalog'
+import type { Schema } from '@/lib/schemas'
 
 export type { LengthPriceRule }
 
@@ -13,41 +14,10 @@ export type DnsProvider = (typeof DNS_PROVIDERS)[number]
  * masked by the server (only their last 4 characters show); sending the
  * masked value back keeps the stored secret.
  */
-export interface AdminExtension {
-  id: number
-  extension: string
-  basePrice: number
-  description: string
-  active: boolean
-  minNameLength: number
-  maxNameLength: number
-  allowedCharacters: string
-  renewalPrice: number
-  renewalPeriodDays: number
-  gracePeriodDays: number
-  lengthBasedPricing: LengthPriceRule[]
-  dnsNameservers?: string[]
-  dnsProvider?: string
-  hasDnsApiKey?: boolean
-  hasDnsApiSecret?: boolean
-  dnsApiKey?: string
-  dnsApiSecret?: string
-  dnsZoneId?: string
-  requiresVerification?: boolean
-  verificationDocuments?: string[]
-  verificationInstructions?: string
-  adminEmail?: string
-  technicalEmail?: string
-  billingEmail?: string
-  whoisPrivacyEnabled?: boolean
-  allowsSubdomains?: boolean
-  allowsDnsManagement?: boolean
-  allowsEmailForwarding?: boolean
-  updatedAt?: string
-}
+export type AdminExtension = Schema<'ExtensionBody'>
 
 /** The fields POST and PATCH /api/domain-extensions accept; all optional. */
-export type ExtensionInput = Partial<Omit<AdminExtension, 'id' | 'hasDnsApiKey' | 'hasDnsApiSecret' | 'updatedAt'>>
+export type ExtensionInput = Schema<'ExtensionInputBody'>
 
 const URL = '/api/domain-extensions'
 

@@ -59,7 +59,13 @@ function ExtensionForm({ editing, onDone }: { editing: AdminExtension | null; on
 
   const save = useMutation({
     mutationFn: (values: Values) => {
-      const body = { ...values, lengthBasedPricing: rules }
+      // The server takes no null dates in a rule it is sent: an absent one is none.
+      const lengthBasedPricing = rules.map((rule) => ({
+        ...rule,
+        promotionStartDate: rule.promotionStartDate ?? undefined,
+        promotionEndDate: rule.promotionEndDate ?? undefined,
+      }))
+      const body = { ...values, lengthBasedPricing }
       return editing ? updateExtension(editing.id, body) : createExtension(body)
     },
     onSuccess: async () => {
@@ -199,9 +205,10 @@ export function ExtensionsPanel() {
                       <td className="py-3 pr-4 font-medium text-slate-900">{ext.extension}</td>
                       <td className="py-3 pr-4 tabular-nums">
                         ${ext.basePrice.toFixed(2)}
-                        {ext.lengthBasedPricing.length > 0 && (
+                        {(ext.lengthBasedPricing ?? []).length > 0 && (
                           <span className="block text-xs text-slate-500">
-                            {ext.lengthBasedPricing.length} length rule{ext.lengthBasedPricing.length === 1 ? '' : 's'}
+                            {ext.lengthBasedPricing?.length} length rule
+                            {ext.lengthBasedPricing?.length === 1 ? '' : 's'}
                           </span>
                         )}
                       </td>

@@ -55,7 +55,8 @@ function ruleOf(draft: Draft): LengthPriceRule | null {
   const lengthOk = (n: number) => Number.isInteger(n) && n >= 1 && n <= 63
   if (draft.minLength === '' || draft.maxLength === '' || draft.price === '') return null
   if (!lengthOk(min) || !lengthOk(max) || min > max || !(price > 0)) return null
-  let registrarPrice: number | null = null
+  // Absent, not null: the server's rule has no null registrar price.
+  let registrarPrice: number | undefined
   if (draft.registrarPrice !== '') {
     registrarPrice = Number(draft.registrarPrice)
     if (!(registrarPrice >= 1)) return null

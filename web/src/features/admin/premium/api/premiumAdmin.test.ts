@@ -17,6 +17,8 @@ function domain(id: number, name: string, extra: Partial<AdminPremiumDomain> = {
     name,
     extension: '.inf.nz',
     price: 100,
+    currentPrice: 100,
+    discountActive: false,
     discountPercentage: 0,
     discountValidUntil: null,
     featured: false,

@@ -1,37 +1,15 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, getQueryFn, unwrap, type ApiEnvelope } from '@/lib/api'
 import type { PremiumDomain } from '@/lib/catalog'
+import type { Schema } from '@/lib/schemas'
 
 /** A premium name as GET /api/premium-domains lists it for an admin: every field is there. */
-export interface AdminPremiumDomain extends PremiumDomain {
-  price: number
-  discountPercentage: number
-  discountValidUntil: string | null
-  featured: boolean
-  description: string
-  category: string
-  keywords: string[]
-  isAvailable: boolean
-  createdAt?: string
-  updatedAt?: string
-}
+export type AdminPremiumDomain = PremiumDomain
 
 /** The fields POST and PUT accept; PUT takes any subset (the toggles send one). */
-export interface PremiumDomainInput {
-  name?: string
-  extension?: string
-  price?: number
-  isAvailable?: boolean
-  discountPercentage?: number
-  /** A date like 2026-12-31; an empty string removes the end date. */
-  discountValidUntil?: string
-  featured?: boolean
-  description?: string
-  category?: string
-  keywords?: string[]
-}
+export type PremiumDomainInput = Schema<'PremiumInputBody'>
 
-export type BulkAction = 'makeAvailable' | 'makeUnavailable' | 'feature' | 'unfeature' | 'delete'
+export type BulkAction = Schema<'BulkInputBody'>['action']
 
 const ADMIN_URL = '/api/admin/premium-domains'
 const PUBLIC_URL = '/api/premium-domains'
@@ -65,7 +43,10 @@ export async function deletePremiumDomain(id: number): Promise<void> {
 }
 
 export async function bulkPremiumDomains(action: BulkAction, ids: number[]): Promise<number> {
-  const res = await apiRequest<ApiEnvelope<{ changed: number }>>('POST', `${ADMIN_URL}/bulk`, { action, ids })
+  const res = await apiRequest<ApiEnvelope<{ changed: number }>>('POST', `${ADMIN_URL}/bulk`, {
+    action,
+    ids,
+  } satisfies Schema<'BulkInputBody'>)
   return unwrap(res).changed
 }
 

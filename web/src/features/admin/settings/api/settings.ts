@@ -1,31 +1,17 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
+import type { Schema } from '@/lib/schemas'
 
 /** Categories a setting may have (spec section 3); payment holds the gateways. */
-export type SettingCategory = 'branding' | 'contact' | 'social' | 'seo' | 'general' | 'payment'
+export type SettingCategory = SiteSetting['category']
 
 /** The categories offered in the setting form (spec section 9). */
 export const FORM_CATEGORIES: SettingCategory[] = ['branding', 'contact', 'social', 'seo', 'general']
 
 /** A site setting as GET /api/site-settings lists it. */
-export interface SiteSetting {
-  id: number
-  key: string
-  value: string
-  category: SettingCategory
-  description: string
-  isPublic: boolean
-  createdAt: string
-  updatedAt: string
-}
+export type SiteSetting = Schema<'SettingBody'>
 
-export interface SettingFields {
-  key?: string
-  value?: string
-  category?: SettingCategory
-  description?: string
-  isPublic?: boolean
-}
+export type SettingFields = Schema<'SettingFields'>
 
 export const SITE_SETTINGS_URL = '/api/site-settings'
 

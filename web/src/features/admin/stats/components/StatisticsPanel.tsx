@@ -43,7 +43,7 @@ function Kpi({ title, value, note }: { title: string; value: string; note: strin
 
 function Statistics({ stats: s }: { stats: AdminStats }) {
   const period = `Last ${s.periodDays} days`
-  const daily = s.daily.map((d) => ({
+  const daily = (s.daily ?? []).map((d) => ({
     day: shortDay.format(new Date(`${d.date}T00:00:00Z`)),
     Registrations: d.registrations,
     Revenue: d.revenue,
@@ -104,11 +104,11 @@ function Statistics({ stats: s }: { stats: AdminStats }) {
           <CardDescription>Every registered domain; premium names among them in the note.</CardDescription>
         </CardHeader>
         <CardContent>
-          {s.domainsPerExtension.length === 0 ? (
+          {(s.domainsPerExtension ?? []).length === 0 ? (
             <p className="py-6 text-center text-sm text-slate-500">No domains registered yet.</p>
           ) : (
             <BarList
-              data={s.domainsPerExtension.map((e) => ({
+              data={(s.domainsPerExtension ?? []).map((e) => ({
                 name: e.premium ? `${e.extension} (${count.format(e.premium)} premium)` : e.extension,
                 value: e.domains,
               }))}

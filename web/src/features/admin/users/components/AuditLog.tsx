@@ -47,7 +47,7 @@ export function AuditLog() {
             <p className="font-medium text-slate-900">Could not load the audit log</p>
             <p className="text-sm text-slate-500">{serverMessage(query.error) || 'An unexpected error occurred'}</p>
           </div>
-        ) : query.data.entries.length === 0 ? (
+        ) : (query.data.entries ?? []).length === 0 ? (
           <div className="flex flex-col items-center gap-2 py-10 text-center">
             <History className="h-8 w-8 text-slate-300" aria-hidden />
             <p className="font-medium text-slate-900">No changes yet</p>
@@ -55,7 +55,7 @@ export function AuditLog() {
         ) : (
           <>
             <ol aria-label="Audit log" className="divide-y divide-slate-100">
-              {query.data.entries.map((e) => (
+              {(query.data.entries ?? []).map((e) => (
                 <AuditRow key={e.id} entry={e} />
               ))}
             </ol>

@@ -14,11 +14,10 @@ import {
   TIER_APPLICATIONS_URL,
   USERS_URL,
   type AdminTierApplication,
-  type Tier,
 } from '../api'
 
 const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' })
-const tierName = (t: Tier) => t[0].toUpperCase() + t.slice(1)
+const tierName = (t: string) => t[0].toUpperCase() + t.slice(1)
 
 /** Registrars' pending applications for a higher tier, to approve or decline. */
 export function TierApplications() {

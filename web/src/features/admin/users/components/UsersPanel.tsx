@@ -104,7 +104,7 @@ function AccountsCard() {
             <p className="font-medium text-slate-900">Could not load accounts</p>
             <p className="text-sm text-slate-500">{serverMessage(query.error) || 'An unexpected error occurred'}</p>
           </div>
-        ) : query.data.users.length === 0 ? (
+        ) : (query.data.users ?? []).length === 0 ? (
           <div className="flex flex-col items-center gap-2 py-12 text-center">
             <UserX className="h-8 w-8 text-slate-300" aria-hidden />
             <p className="font-medium text-slate-900">No accounts match</p>
@@ -124,7 +124,7 @@ function AccountsCard() {
               <span className="text-right">Access</span>
             </div>
             <ul aria-label="Accounts" className="divide-y divide-slate-100">
-              {query.data.users.map((u) => (
+              {(query.data.users ?? []).map((u) => (
                 <AccountRow key={u.id} account={u} isMe={me?.id === u.id} />
               ))}
             </ul>
