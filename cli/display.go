@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	moneyfmt "github.com/nameport/nameport/pkg/money"
 	"github.com/nameport/nameport/sdk"
 )
 
@@ -158,15 +159,9 @@ func (d transactionDisplay) Table(w io.Writer) {
 	}
 }
 
-// money formats dollars as people read them: $8.00, -$8.00.
-func money(dollars float64) string {
-	cents := int64(math.Round(dollars * 100))
-	sign := ""
-	if cents < 0 {
-		sign, cents = "-", -cents
-	}
-	return fmt.Sprintf("%s$%d.%02d", sign, cents/100, cents%100)
-}
+// money formats dollars as people read them: $8.00, -$8.00 (the SDK
+// speaks dollars; the one formatter works in cents).
+func money(dollars float64) string { return moneyfmt.Format(int64(math.Round(dollars * 100))) }
 
 func date(t time.Time) string {
 	if t.IsZero() {

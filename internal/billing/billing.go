@@ -19,6 +19,7 @@ import (
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/idempotency"
 	"github.com/nameport/nameport/internal/notify"
+	"github.com/nameport/nameport/pkg/money"
 )
 
 // Currency of every wallet.
@@ -123,15 +124,6 @@ func NewService(d *db.DB, opts Options) *Service {
 
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
-// Dollars formats cents for messages: 1600 → "$16.00".
-func Dollars(cents int64) string {
-	sign := ""
-	if cents < 0 {
-		sign, cents = "-", -cents
-	}
-	return fmt.Sprintf("%s$%d.%02d", sign, cents/100, cents%100)
-}
-
 // Wallet returns the wallet of userID; an account that never had money has an
 // empty one.
 func (s *Service) Wallet(ctx context.Context, userID int64) (Wallet, error) {
@@ -211,7 +203,7 @@ func (s *Service) DepositOnce(ctx context.Context, userID, amountCents int64, me
 	case amountCents <= 0:
 		return nil, Wallet{}, apperr.New(apperr.Invalid, "Amount must be greater than 0")
 	case amountCents < MinDepositCents:
-		return nil, Wallet{}, apperr.New(apperr.Invalid, "The minimum deposit is %s", Dollars(MinDepositCents))
+		return nil, Wallet{}, apperr.New(apperr.Invalid, "The minimum deposit is %s", money.Format(MinDepositCents))
 	case amountCents > MaxDepositCents:
 		return nil, Wallet{}, apperr.New(apperr.Invalid, "The maximum deposit is $10,000.00")
 	}
@@ -267,7 +259,7 @@ func (s *Service) DepositOnce(ctx context.Context, userID, amountCents int64, me
 		}
 	}
 	if err != nil {
-		return nil, Wallet{}, fmt.Errorf("billing: deposit %s for %d: %w", Dollars(amountCents), userID, err)
+		return nil, Wallet{}, fmt.Errorf("billing: deposit %s for %d: %w", money.Format(amountCents), userID, err)
 	}
 	if route == routeCard {
 		if err := s.startCardPayment(ctx, t); err != nil {
@@ -407,7 +399,7 @@ func (s *Service) Debit(ctx context.Context, tx *db.Tx, c Charge) (*Transaction,
 		needed := c.AmountCents - w.BalanceCents
 		return nil, &apperr.Error{Code: apperr.InsufficientFunds, Message: fmt.Sprintf(
 			"Insufficient funds: %s costs %s and your balance is %s. Add %s to continue.",
-			c.What, Dollars(c.AmountCents), Dollars(w.BalanceCents), Dollars(needed)),
+			c.What, money.Format(c.AmountCents), money.Format(w.BalanceCents), money.Format(needed)),
 			Shortfall: &apperr.Shortfall{NeededCents: needed, BalanceCents: w.BalanceCents}}
 	}
 	t := &Transaction{UserID: c.UserID, Type: c.Type, AmountCents: -c.AmountCents, Status: StatusCompleted,
@@ -425,9 +417,10 @@ type Discrepancy struct {
 	LedgerCents  int64 `bun:"ledger_cents"`
 }
 
-// Audit returns every wallet whose balance is not the sum of its completed
-// transactions (or is negative). It should always return none.
-func (s *Service) Audit(ctx context.Context) ([]Discrepancy, error) {
+// Reconcile returns every wallet whose balance is not the sum of its
+// completed transactions (or is negative). It should always return none.
+// (Not the audit log of admin changes: that is package audit.)
+func (s *Service) Reconcile(ctx context.Context) ([]Discrepancy, error) {
 	var out []Discrepancy
 	err := s.db.Bun.NewRaw(`SELECT w.user_id, w.balance_cents, COALESCE(SUM(t.amount_cents), 0) AS ledger_cents
 		FROM wallets w LEFT JOIN transactions t ON t.user_id = w.user_id AND t.status = 'completed'

@@ -26,7 +26,7 @@ func user(t *testing.T, d *db.DB, name string) int64 {
 
 func audit(t *testing.T, s *billing.Service) {
 	t.Helper()
-	bad, err := s.Audit(context.Background())
+	bad, err := s.Reconcile(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, bad)
 }
@@ -129,12 +129,4 @@ func TestDebitNeverOverdraws(t *testing.T) {
 		require.Equal(t, &apperr.Shortfall{NeededCents: 1, BalanceCents: 0}, apperr.ShortfallOf(err))
 		audit(t, s)
 	})
-}
-
-func TestDollars(t *testing.T) {
-	t.Parallel()
-	require.Equal(t, "$0.00", billing.Dollars(0))
-	require.Equal(t, "$16.00", billing.Dollars(1600))
-	require.Equal(t, "$0.05", billing.Dollars(5))
-	require.Equal(t, "-$8.50", billing.Dollars(-850))
 }

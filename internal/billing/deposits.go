@@ -10,6 +10,7 @@ import (
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/pkg/money"
 )
 
 // Deposit modes: how this server takes money, as logged at start and shown
@@ -195,6 +196,6 @@ func (s *Service) ReviewDeposit(ctx context.Context, adminID, transactionID int6
 
 // depositState is a deposit as the audit log records it.
 func depositState(t *Transaction) map[string]any {
-	return map[string]any{"userId": t.UserID, "amount": Dollars(t.AmountCents), "method": t.PaymentMethod,
+	return map[string]any{"userId": t.UserID, "amount": money.Format(t.AmountCents), "method": t.PaymentMethod,
 		"status": t.Status}
 }

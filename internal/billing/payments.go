@@ -15,6 +15,7 @@ import (
 
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/pkg/money"
 )
 
 // Payment modes.
@@ -91,7 +92,7 @@ func (s *Service) CreatePaymentIntent(ctx context.Context, userID, amountCents i
 	case amountCents <= 0:
 		return nil, apperr.New(apperr.Invalid, "Amount must be greater than 0")
 	case amountCents < MinPaymentCents:
-		return nil, apperr.New(apperr.Invalid, "The minimum payment is %s", Dollars(MinPaymentCents))
+		return nil, apperr.New(apperr.Invalid, "The minimum payment is %s", money.Format(MinPaymentCents))
 	case amountCents > MaxPaymentCents:
 		return nil, apperr.New(apperr.Invalid, "The maximum payment is $10,000.00")
 	case len(description) > 200:

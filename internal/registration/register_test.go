@@ -61,7 +61,7 @@ func (b bundle) balance(t *testing.T, userID int64) int64 {
 
 func (b bundle) requireLedgerBalanced(t *testing.T) {
 	t.Helper()
-	bad, err := b.billing.Audit(context.Background())
+	bad, err := b.billing.Reconcile(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, bad, "every balance equals the sum of its completed transactions")
 }

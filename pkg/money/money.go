@@ -4,13 +4,24 @@
 package money
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
 )
 
-// Dollars shows cents as dollars (850 → 8.5).
+// Dollars shows cents as dollars (850 → 8.5) for JSON.
 func Dollars(cents int64) float64 { return float64(cents) / 100 }
+
+// Format writes cents as people read them, in messages and tables:
+// 1600 → "$16.00", -850 → "-$8.50".
+func Format(cents int64) string {
+	sign := ""
+	if cents < 0 {
+		sign, cents = "-", -cents
+	}
+	return fmt.Sprintf("%s$%d.%02d", sign, cents/100, cents%100)
+}
 
 // FromDollars converts a dollar amount with at most two decimals to cents.
 // ok is false for amounts with finer fractions, non-finite values, or values

@@ -36,6 +36,20 @@ func TestPercent(t *testing.T) {
 	require.EqualValues(t, 0, money.Percent(999, 100))
 }
 
+func TestFormat(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "$0.00", money.Format(0))
+	require.Equal(t, "$16.00", money.Format(1600))
+	require.Equal(t, "$0.05", money.Format(5))
+	require.Equal(t, "-$8.50", money.Format(-850))
+	require.Equal(t, "$1234.56", money.Format(123456))
+}
+
+func ExampleFormat() {
+	fmt.Println(money.Format(850), money.Format(-5))
+	// Output: $8.50 -$0.05
+}
+
 func ExampleDollars() {
 	fmt.Println(money.Dollars(850), money.Dollars(28000))
 	// Output: 8.5 280
