@@ -56,7 +56,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email string, c Clie
 	if err := validateEmail(email); err != nil {
 		return err
 	}
-	resetID, err := newResetToken()
+	resetID, err := newLinkID()
 	if err != nil {
 		return err
 	}
@@ -146,14 +146,11 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 		return err
 	}
 	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		// Using the token is one conditional update, so two tabs racing with
-		// the same link cannot both succeed.
-		res, err := tx.NewUpdate().Model((*passwordReset)(nil)).Set("used_at = ?", now).
-			Where("token_hash = ?", reset.TokenHash).Where("used_at IS NULL").Where("expires_at > ?", now).Exec(ctx)
+		used, err := useLinkToken(ctx, tx, (*passwordReset)(nil), reset.TokenHash, now)
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n != 1 {
+		if !used {
 			return errInvalidResetLink
 		}
 		var u User
@@ -171,8 +168,7 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 		}
 		// Other links sent to the account die with this one, every session
 		// ends, and the login throttle of the account starts afresh.
-		if _, err := tx.NewUpdate().Model((*passwordReset)(nil)).Set("used_at = ?", now).
-			Where("user_id = ?", u.ID).Where("used_at IS NULL").Exec(ctx); err != nil {
+		if err := endLinkTokens(ctx, tx, (*passwordReset)(nil), u.ID, now); err != nil {
 			return err
 		}
 		if _, err := tx.NewDelete().Model((*session)(nil)).Where("user_id = ?", u.ID).Exec(ctx); err != nil {
@@ -215,11 +211,34 @@ func (s *Service) resetLink(ctx context.Context, userID int64, data map[string]s
 	return map[string]string{"link": s.publicURL + "/reset-password?token=" + url.QueryEscape(token)}, nil
 }
 
-// newResetToken returns 32 random bytes, URL-safe.
-func newResetToken() (string, error) {
+// newLinkID returns 32 random bytes, URL-safe: the id of a reset or a
+// verification, from which its link's token is made (linkToken).
+func newLinkID() (string, error) {
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
-		return "", fmt.Errorf("account: reset token: %w", err)
+		return "", fmt.Errorf("account: link id: %w", err)
 	}
 	return base64.RawURLEncoding.EncodeToString(raw), nil
+}
+
+// useLinkToken uses up the unused, unexpired link token tokenHash of table
+// model (password resets, email verifications) and reports whether it did.
+// It is one conditional update, so two tabs racing with the same link
+// cannot both succeed.
+func useLinkToken(ctx context.Context, tx *db.Tx, model any, tokenHash string, now time.Time) (bool, error) {
+	res, err := tx.NewUpdate().Model(model).Set("used_at = ?", now).
+		Where("token_hash = ?", tokenHash).Where("used_at IS NULL").Where("expires_at > ?", now).Exec(ctx)
+	if err != nil {
+		return false, err
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// endLinkTokens uses up every unused link token of userID in table model:
+// once one link has done its work, the account's others are done with.
+func endLinkTokens(ctx context.Context, tx *db.Tx, model any, userID int64, now time.Time) error {
+	_, err := tx.NewUpdate().Model(model).Set("used_at = ?", now).
+		Where("user_id = ?", userID).Where("used_at IS NULL").Exec(ctx)
+	return err
 }

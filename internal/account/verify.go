@@ -61,7 +61,7 @@ func (u *User) MayTransact() error {
 // sendVerification files a new verification of u and queues its mail, in
 // tx.
 func (s *Service) sendVerification(ctx context.Context, tx *db.Tx, u *User) error {
-	id, err := newResetToken()
+	id, err := newLinkID()
 	if err != nil {
 		return err
 	}
@@ -117,16 +117,14 @@ func (s *Service) VerifyEmail(ctx context.Context, token string) error {
 		if err != nil {
 			return err
 		}
-		// One conditional update uses the token: two tabs cannot both.
-		res, err := tx.NewUpdate().Model((*emailVerification)(nil)).Set("used_at = ?", now).
-			Where("token_hash = ?", v.TokenHash).Where("used_at IS NULL").Where("expires_at > ?", now).Exec(ctx)
+		used, err := useLinkToken(ctx, tx, (*emailVerification)(nil), v.TokenHash, now)
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n != 1 {
+		if !used {
 			return errInvalidVerifyLink
 		}
-		res, err = tx.NewUpdate().Model((*User)(nil)).Set("email_verified_at = COALESCE(email_verified_at, ?)", now).
+		res, err := tx.NewUpdate().Model((*User)(nil)).Set("email_verified_at = COALESCE(email_verified_at, ?)", now).
 			Set("updated_at = ?", now).Where("id = ?", v.UserID).Where("disabled_at IS NULL").Exec(ctx)
 		if err != nil {
 			return err
@@ -134,10 +132,7 @@ func (s *Service) VerifyEmail(ctx context.Context, token string) error {
 		if n, _ := res.RowsAffected(); n != 1 {
 			return errInvalidVerifyLink
 		}
-		// The account's other links are done with too.
-		_, err = tx.NewUpdate().Model((*emailVerification)(nil)).Set("used_at = ?", now).
-			Where("user_id = ?", v.UserID).Where("used_at IS NULL").Exec(ctx)
-		return err
+		return endLinkTokens(ctx, tx, (*emailVerification)(nil), v.UserID, now)
 	})
 	if err != nil && apperr.Code(err) == apperr.Internal {
 		return fmt.Errorf("account: verify email: %w", err)
@@ -155,9 +150,7 @@ func (s *Service) MarkEmailVerified(ctx context.Context, id int64) error {
 			return err
 		}
 		// Links already mailed are done with (and not sent if still queued).
-		_, err := tx.NewUpdate().Model((*emailVerification)(nil)).Set("used_at = ?", now).
-			Where("user_id = ?", id).Where("used_at IS NULL").Exec(ctx)
-		return err
+		return endLinkTokens(ctx, tx, (*emailVerification)(nil), id, now)
 	})
 	if err != nil {
 		return fmt.Errorf("account: mark %d verified: %w", id, err)
