@@ -86,16 +86,21 @@ func TestResetLinkIsOnlyInTheMail(t *testing.T) {
 				return sent == 2
 			}, 10*time.Second, 20*time.Millisecond)
 
-			// What a reader of the database, the jobs API, the outbox or
-			// the log can see: none of the secrets.
+			// What a reader of the database, River UI, the outbox or the
+			// log can see: none of the secrets.
 			d, err := db.Open(context.Background(), ts.dbURL)
 			require.NoError(t, err)
 			defer d.Close()
 			places := everyJobArgs(t, d)
 			require.NotEmpty(t, places)
-			jobs := admin.do("GET", "/api/admin/jobs?state=completed", nil)
-			require.Equal(t, http.StatusOK, jobs.status, jobs.raw)
-			places = append(places, jobs.raw, admin.do("GET", "/api/admin/jobs", nil).raw, srv.Logs())
+			// The outbox row is marked sent inside the job; River records the
+			// job as completed afterwards, in its next completion batch.
+			var jobs reply
+			require.Eventually(t, func() bool {
+				jobs = admin.do("GET", "/admin/river/api/jobs?state=completed&limit=100", nil)
+				return jobs.status == http.StatusOK && strings.Contains(jobs.raw, "notify.send")
+			}, 10*time.Second, 20*time.Millisecond, "River UI shows the mail jobs")
+			places = append(places, jobs.raw, srv.Logs())
 			for _, m := range outbox {
 				places = append(places, m["body"].(string))
 			}

@@ -7,34 +7,9 @@ import (
 	"log/slog"
 	"net/http"
 
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 	"riverqueue.com/riverui"
 	"riverqueue.com/riverui/uiendpoints"
 )
-
-// JobClient is the part of River's client that does not depend on the
-// engine's transaction type: listing jobs and acting on one by id. Both
-// drivers implement it alike.
-type JobClient interface {
-	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
-	JobRetry(ctx context.Context, id int64) (*rivertype.JobRow, error)
-	JobCancel(ctx context.Context, id int64) (*rivertype.JobRow, error)
-}
-
-// jobClient hands out the typed River client behind the engine-neutral
-// interface.
-func (q riverQueue[TTx]) jobClient() JobClient { return q.client }
-
-// Jobs returns the River client of this process for reading and managing
-// jobs. It exists once SetupJobs has run (an insert-only client works too).
-func (d *DB) Jobs() (JobClient, error) {
-	q, ok := d.jobs.(interface{ jobClient() JobClient })
-	if !ok {
-		return nil, errors.New("db: jobs not set up")
-	}
-	return q.jobClient(), nil
-}
 
 // RiverUI returns River's own web UI over this process's River client,
 // serving under prefix (which the caller guards). It runs until ctx ends.
