@@ -98,15 +98,28 @@ func Record(ctx context.Context, q bun.IDB, e Entry) error {
 	return nil
 }
 
-// Service reads and writes the audit log.
+// Describe builds the audit entry of an admin change from the object before
+// and after it (the zero T, nil, before a create and after a delete).
+// Services that own their transactions (the catalog, the site settings) take
+// one from the caller, who knows how admins see the object, and record the
+// entry in the change's transaction. A nil Describe records nothing (seeding,
+// benchmarks).
+type Describe[T any] func(before, after T) Entry
+
+// RecordChange records describe(before, after) through q, the change's
+// transaction; nothing when describe is nil.
+func RecordChange[T any](ctx context.Context, q bun.IDB, describe Describe[T], before, after T) error {
+	if describe == nil {
+		return nil
+	}
+	return Record(ctx, q, describe(before, after))
+}
+
+// Service reads the audit log.
 type Service struct{ db *db.DB }
 
 // NewService returns the audit log over d.
 func NewService(d *db.DB) *Service { return &Service{db: d} }
-
-// Log records e on its own, for changes made by services that commit their
-// own transactions (the catalog): the entry follows the committed change.
-func (s *Service) Log(ctx context.Context, e Entry) error { return Record(ctx, s.db.Bun, e) }
 
 // Item is a recorded change as admins read it.
 type Item struct {

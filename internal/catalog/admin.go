@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/sealer"
 	"github.com/nameport/nameport/pkg/domainname"
@@ -186,9 +187,10 @@ func conflictOr(err error, msg string) error {
 	return err
 }
 
-// CreateExtension adds an extension. Returns invalid for bad fields (the
-// spec's messages) and conflict when it exists already.
-func (s *Service) CreateExtension(ctx context.Context, in ExtensionInput) (*Extension, error) {
+// CreateExtension adds an extension and records describe's audit entry in
+// the same transaction. Returns invalid for bad fields (the spec's messages)
+// and conflict when it exists already.
+func (s *Service) CreateExtension(ctx context.Context, in ExtensionInput, describe audit.Describe[*Extension]) (*Extension, error) {
 	e := newExtension()
 	if err := s.apply(e, in); err != nil {
 		return nil, err
@@ -206,7 +208,10 @@ func (s *Service) CreateExtension(ctx context.Context, in ExtensionInput) (*Exte
 		if _, err := tx.NewInsert().Model(e).Exec(ctx); err != nil {
 			return conflictOr(err, exists.Message)
 		}
-		return s.saveRules(ctx, tx, e)
+		if err := s.saveRules(ctx, tx, e); err != nil {
+			return err
+		}
+		return audit.RecordChange(ctx, tx, describe, nil, e)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("catalog: create extension %s: %w", e.Extension, err)
@@ -227,16 +232,20 @@ func (s *Service) loadExtension(ctx context.Context, tx *db.Tx, id int64) (*Exte
 	return e, nil
 }
 
-// UpdateExtension changes the given fields of extension id. Returns not_found,
+// UpdateExtension changes the given fields of extension id and records
+// describe's audit entry in the same transaction. Returns not_found,
 // invalid, or conflict (a name taken, or renaming an extension with
 // registered domains).
-func (s *Service) UpdateExtension(ctx context.Context, id int64, in ExtensionInput) (*Extension, error) {
+func (s *Service) UpdateExtension(ctx context.Context, id int64, in ExtensionInput, describe audit.Describe[*Extension]) (*Extension, error) {
 	var e *Extension
 	err := s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
 		var err error
 		if e, err = s.loadExtension(ctx, tx, id); err != nil {
 			return err
 		}
+		// apply replaces slices rather than changing them, so a shallow
+		// copy keeps the extension as it was.
+		before := *e
 		oldName := e.Extension
 		if err := s.apply(e, in); err != nil {
 			return err
@@ -262,9 +271,11 @@ func (s *Service) UpdateExtension(ctx context.Context, id int64, in ExtensionInp
 			return conflictOr(err, fmt.Sprintf("Extension %s already exists", e.Extension))
 		}
 		if in.Rules != nil {
-			return s.saveRules(ctx, tx, e)
+			if err := s.saveRules(ctx, tx, e); err != nil {
+				return err
+			}
 		}
-		return nil
+		return audit.RecordChange(ctx, tx, describe, &before, e)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("catalog: update extension %d: %w", id, err)
@@ -272,10 +283,10 @@ func (s *Service) UpdateExtension(ctx context.Context, id int64, in ExtensionInp
 	return e, nil
 }
 
-// DeleteExtension removes extension id with its rules and premium names.
-// Returns not_found, or conflict while domains are registered under it
-// (deactivate it instead).
-func (s *Service) DeleteExtension(ctx context.Context, id int64) error {
+// DeleteExtension removes extension id with its rules and premium names and
+// records describe's audit entry in the same transaction. Returns not_found,
+// or conflict while domains are registered under it (deactivate it instead).
+func (s *Service) DeleteExtension(ctx context.Context, id int64, describe audit.Describe[*Extension]) error {
 	err := s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
 		e, err := s.loadExtension(ctx, tx, id)
 		if err != nil {
@@ -294,8 +305,10 @@ func (s *Service) DeleteExtension(ctx context.Context, id int64) error {
 		if _, err := tx.NewDelete().Model((*LengthRule)(nil)).Where("extension_id = ?", id).Exec(ctx); err != nil {
 			return err
 		}
-		_, err = tx.NewDelete().Model(e).WherePK().Exec(ctx)
-		return err
+		if _, err = tx.NewDelete().Model(e).WherePK().Exec(ctx); err != nil {
+			return err
+		}
+		return audit.RecordChange(ctx, tx, describe, e, nil)
 	})
 	if err != nil {
 		return fmt.Errorf("catalog: delete extension %d: %w", id, err)
@@ -346,8 +359,9 @@ func applyPremium(p *PremiumDomain, in PremiumInput) {
 
 func (s *Service) extensionExists(ext string) bool { return s.current().byName[ext] != nil }
 
-// CreatePremium adds a premium name. Returns invalid or conflict.
-func (s *Service) CreatePremium(ctx context.Context, in PremiumInput) (*PremiumDomain, error) {
+// CreatePremium adds a premium name and records describe's audit entry in the
+// same transaction. Returns invalid or conflict.
+func (s *Service) CreatePremium(ctx context.Context, in PremiumInput, describe audit.Describe[*PremiumDomain]) (*PremiumDomain, error) {
 	p := &PremiumDomain{PriceCents: 5000, IsAvailable: true, Category: "general", Keywords: []string{}}
 	applyPremium(p, in)
 	now := s.clock()
@@ -360,8 +374,10 @@ func (s *Service) CreatePremium(ctx context.Context, in PremiumInput) (*PremiumD
 	}
 	p.CreatedAt, p.UpdatedAt = now, now
 	err := s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
-		_, err := tx.NewInsert().Model(p).Exec(ctx)
-		return conflictOr(err, exists)
+		if _, err := tx.NewInsert().Model(p).Exec(ctx); err != nil {
+			return conflictOr(err, exists)
+		}
+		return audit.RecordChange(ctx, tx, describe, nil, p)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("catalog: create premium %s: %w", describeName(p.Name, p.Extension), err)
@@ -369,9 +385,10 @@ func (s *Service) CreatePremium(ctx context.Context, in PremiumInput) (*PremiumD
 	return p, nil
 }
 
-// UpdatePremium changes the given fields of premium name id. Returns
-// not_found, invalid or conflict.
-func (s *Service) UpdatePremium(ctx context.Context, id int64, in PremiumInput) (*PremiumDomain, error) {
+// UpdatePremium changes the given fields of premium name id and records
+// describe's audit entry in the same transaction. Returns not_found, invalid
+// or conflict.
+func (s *Service) UpdatePremium(ctx context.Context, id int64, in PremiumInput, describe audit.Describe[*PremiumDomain]) (*PremiumDomain, error) {
 	p := new(PremiumDomain)
 	err := s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
 		err := tx.NewSelect().Model(p).Where("id = ?", id).Scan(ctx)
@@ -381,13 +398,16 @@ func (s *Service) UpdatePremium(ctx context.Context, id int64, in PremiumInput) 
 		if err != nil {
 			return err
 		}
+		before := *p // applyPremium replaces the keywords slice rather than changing it
 		applyPremium(p, in)
 		if err := validatePremium(p, s.extensionExists, s.clock(), in.DiscountValidUntil != nil); err != nil {
 			return err
 		}
 		p.UpdatedAt = s.clock()
-		_, err = tx.NewUpdate().Model(p).WherePK().ExcludeColumn("id", "created_at").Exec(ctx)
-		return conflictOr(err, fmt.Sprintf("Premium domain %s already exists", describeName(p.Name, p.Extension)))
+		if _, err = tx.NewUpdate().Model(p).WherePK().ExcludeColumn("id", "created_at").Exec(ctx); err != nil {
+			return conflictOr(err, fmt.Sprintf("Premium domain %s already exists", describeName(p.Name, p.Extension)))
+		}
+		return audit.RecordChange(ctx, tx, describe, &before, p)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("catalog: update premium %d: %w", id, err)
@@ -395,17 +415,22 @@ func (s *Service) UpdatePremium(ctx context.Context, id int64, in PremiumInput) 
 	return p, nil
 }
 
-// DeletePremium removes premium name id; not_found if there is none.
-func (s *Service) DeletePremium(ctx context.Context, id int64) error {
+// DeletePremium removes premium name id and records describe's audit entry
+// in the same transaction; not_found if there is none.
+func (s *Service) DeletePremium(ctx context.Context, id int64, describe audit.Describe[*PremiumDomain]) error {
 	err := s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
-		res, err := tx.NewDelete().Model((*PremiumDomain)(nil)).Where("id = ?", id).Exec(ctx)
+		p := new(PremiumDomain)
+		err := tx.NewSelect().Model(p).Where("id = ?", id).Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return apperr.New(apperr.NotFound, "Premium domain not found")
+		}
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return apperr.New(apperr.NotFound, "Premium domain not found")
+		if _, err := tx.NewDelete().Model(p).WherePK().Exec(ctx); err != nil {
+			return err
 		}
-		return nil
+		return audit.RecordChange(ctx, tx, describe, p, nil)
 	})
 	if err != nil {
 		return fmt.Errorf("catalog: delete premium %d: %w", id, err)
@@ -422,9 +447,20 @@ const (
 	BulkDelete          = "delete"
 )
 
-// BulkPremium applies action to the premium names ids and returns how many
-// it changed. Ids that do not exist are skipped.
-func (s *Service) BulkPremium(ctx context.Context, action string, ids []int64) (int, error) {
+// BulkChange is what a bulk action did, for its audit entry: the action and
+// the premium names it touched as they were before and after it (After is
+// empty for a delete).
+type BulkChange struct {
+	Action string
+	IDs    []int64
+	Before []*PremiumDomain
+	After  []*PremiumDomain
+}
+
+// BulkPremium applies action to the premium names ids, records describe's
+// audit entry (its after side is the BulkChange) in the same transaction,
+// and returns how many names it changed. Ids that do not exist are skipped.
+func (s *Service) BulkPremium(ctx context.Context, action string, ids []int64, describe audit.Describe[*BulkChange]) (int, error) {
 	if len(ids) == 0 {
 		return 0, invalid("Please select at least one domain first")
 	}
@@ -449,6 +485,12 @@ func (s *Service) BulkPremium(ctx context.Context, action string, ids []int64) (
 	}
 	var changed int64
 	err := s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
+		change := &BulkChange{Action: action, IDs: ids}
+		if describe != nil {
+			if err := s.selectPremiums(ctx, tx, ids, &change.Before); err != nil {
+				return err
+			}
+		}
 		var res sql.Result
 		var err error
 		if action == BulkDelete {
@@ -461,12 +503,24 @@ func (s *Service) BulkPremium(ctx context.Context, action string, ids []int64) (
 			return err
 		}
 		changed, _ = res.RowsAffected()
-		return nil
+		if describe == nil {
+			return nil
+		}
+		if action != BulkDelete {
+			if err := s.selectPremiums(ctx, tx, ids, &change.After); err != nil {
+				return err
+			}
+		}
+		return audit.RecordChange(ctx, tx, describe, nil, change)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("catalog: bulk %s: %w", action, err)
 	}
 	return int(changed), nil
+}
+
+func (s *Service) selectPremiums(ctx context.Context, tx *db.Tx, ids []int64, dst *[]*PremiumDomain) error {
+	return tx.NewSelect().Model(dst).Where("id IN (?)", bun.In(ids)).Order("id").Scan(ctx)
 }
 
 // ClaimPremium takes premium name off the market inside tx, as part of

@@ -144,23 +144,20 @@ func TestPaymentGatewaySecretsAreSealedAndMasked(t *testing.T) {
 			guest := newBrowser(t, ts)
 			user := signedUp(t, ts, "bob", "user")
 
-			stripe := map[string]any{"id": "stripe", "name": "Stripe", "active": false, "testMode": true, "displayOrder": 1,
-				"settings": map[string]any{"api_key": "sk_test_abcdefgh1234", "public_key": "pk_test_9999",
-					"webhook_secret": "whsec_zzzzyyyy5678"}}
-			paypal := map[string]any{"id": "paypal", "name": "PayPal", "active": false, "testMode": true, "displayOrder": 2,
-				"settings": map[string]any{"client_id": "cid", "client_secret": "pp-secret-4321", "allow_guest_checkout": true}}
+			paypal := map[string]any{"id": "paypal", "name": "PayPal", "active": false, "testMode": true, "displayOrder": 1,
+				"settings": map[string]any{"client_id": "cid-public", "client_secret": "pp-secret-4321", "allow_guest_checkout": true}}
+			mobile := map[string]any{"id": "mobile_payment", "name": "Mobile Payment", "active": false, "testMode": true, "displayOrder": 2,
+				"settings": map[string]any{"provider": "Apple Pay", "merchant_id": "merchant-1"}}
 
 			// Even asked to be public, payment_gateways is private, in category payment.
 			r := admin.do("POST", "/api/site-settings", map[string]any{"key": "payment_gateways",
-				"value": gatewaysValue(t, []map[string]any{stripe, paypal}), "category": "branding", "isPublic": true})
+				"value": gatewaysValue(t, []map[string]any{paypal, mobile}), "category": "branding", "isPublic": true})
 			require.Equal(t, http.StatusCreated, r.status, r.raw)
 			created := data(t, r)
 			require.Equal(t, "payment", created["category"])
 			require.Equal(t, false, created["isPublic"])
 			id := int64(created["id"].(float64))
-			for _, leak := range []string{"sk_test_abcdefgh1234", "whsec_zzzzyyyy5678", "pp-secret-4321"} {
-				require.NotContains(t, r.raw, leak)
-			}
+			require.NotContains(t, r.raw, "pp-secret-4321")
 
 			// Nobody but admins sees it; admins see masks only.
 			require.NotContains(t, settingsList(t, guest), "payment_gateways")
@@ -168,46 +165,56 @@ func TestPaymentGatewaySecretsAreSealedAndMasked(t *testing.T) {
 			list := readGateways(t, settingsList(t, admin)["payment_gateways"])
 			require.Len(t, list, 2)
 			st := list[0]["settings"].(map[string]any)
-			require.Equal(t, "••••1234", st["api_key"])
-			require.Equal(t, "••••5678", st["webhook_secret"])
-			require.Equal(t, "pk_test_9999", st["public_key"], "only secrets are masked")
-			require.Equal(t, "••••4321", list[1]["settings"].(map[string]any)["client_secret"])
-			require.Equal(t, true, list[1]["settings"].(map[string]any)["allow_guest_checkout"])
+			require.Equal(t, "••••4321", st["client_secret"])
+			require.Equal(t, "cid-public", st["client_id"], "only secrets are masked")
+			require.Equal(t, true, st["allow_guest_checkout"])
+			require.Equal(t, "merchant-1", list[1]["settings"].(map[string]any)["merchant_id"])
 
 			// At rest: sealed, never in plain text.
 			raw := rawSetting(t, ts, "payment_gateways")
-			for _, leak := range []string{"sk_test_abcdefgh1234", "whsec_zzzzyyyy5678", "pp-secret-4321", "••••"} {
+			for _, leak := range []string{"pp-secret-4321", "••••"} {
 				require.NotContains(t, raw, leak)
 			}
-			require.Contains(t, raw, "pk_test_9999")
+			require.Contains(t, raw, "cid-public")
+			sealedOf := func(raw string) any {
+				var stored []map[string]any
+				require.NoError(t, json.Unmarshal([]byte(raw), &stored))
+				return stored[0]["settings"].(map[string]any)["client_secret"]
+			}
 
-			// Saving the masked list back (enable Stripe) keeps the secrets;
-			// a new value replaces one.
+			// Saving the masked list back (enable PayPal) keeps the secret;
+			// a new value replaces it.
 			list[0]["active"] = true
-			list[1]["settings"].(map[string]any)["client_secret"] = "pp-new-secret-8765"
 			r = admin.do("PATCH", fmt.Sprintf("/api/site-settings/%d", id), map[string]any{"value": gatewaysValue(t, list)})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
 			rawAfter := rawSetting(t, ts, "payment_gateways")
 			require.NotContains(t, rawAfter, "••••")
-			require.NotContains(t, rawAfter, "pp-new-secret-8765")
-			var stored []map[string]any
-			require.NoError(t, json.Unmarshal([]byte(rawAfter), &stored))
-			var before []map[string]any
-			require.NoError(t, json.Unmarshal([]byte(raw), &before))
-			require.Equal(t, before[0]["settings"].(map[string]any)["api_key"], stored[0]["settings"].(map[string]any)["api_key"],
-				"the masked api_key keeps the sealed secret as it was")
+			require.Equal(t, sealedOf(raw), sealedOf(rawAfter), "the masked client_secret keeps the sealed secret as it was")
+			list[0]["settings"].(map[string]any)["client_secret"] = "pp-new-secret-8765"
+			r = admin.do("PATCH", fmt.Sprintf("/api/site-settings/%d", id), map[string]any{"value": gatewaysValue(t, list)})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			require.NotContains(t, rawSetting(t, ts, "payment_gateways"), "pp-new-secret-8765")
 			again := readGateways(t, settingsList(t, admin)["payment_gateways"])
 			require.Equal(t, true, again[0]["active"])
-			require.Equal(t, "••••1234", again[0]["settings"].(map[string]any)["api_key"])
-			require.Equal(t, "••••8765", again[1]["settings"].(map[string]any)["client_secret"])
+			require.Equal(t, "••••8765", again[0]["settings"].(map[string]any)["client_secret"])
+
+			// A Stripe entry stored before the flags owned Stripe reads as absent.
+			dbtest.MustExec(t, dbtest.Connect(t, ts.dbURL), "UPDATE site_settings SET value = ? WHERE key = 'payment_gateways'",
+				`[{"id":"stripe","settings":{"api_key":"sk_test_old"}},{"id":"cryptocurrency","settings":{"wallet_address":"w"}}]`)
+			old := readGateways(t, settingsList(t, admin)["payment_gateways"])
+			require.Len(t, old, 1)
+			require.Equal(t, "cryptocurrency", old[0]["id"])
 
 			// Bad lists are refused; the key cannot be renamed away.
 			for _, tc := range []struct{ value, want string }{
 				{"not json", "Payment gateways must be a JSON list"},
 				{`[{"id":"barter"}]`, "Unknown payment gateway type barter"},
 				{`[{"name":"x"}]`, "Please select a payment gateway type"},
-				{`[{"id":"stripe"},{"id":"stripe"}]`, "Payment gateway stripe is listed twice"},
-				{`[{"id":"stripe","settings":{"api_key":5}}]`, "Setting api_key of payment gateway stripe must be text"},
+				{`[{"id":"paypal"},{"id":"paypal"}]`, "Payment gateway paypal is listed twice"},
+				{`[{"id":"paypal","settings":{"client_secret":5}}]`, "Setting client_secret of payment gateway paypal must be text"},
+				// Stripe's keys are the server's flags: nothing would read them here.
+				{`[{"id":"stripe","settings":{"api_key":"sk_test_1"}}]`, "Stripe is configured on the server (--stripe-secret-key, " +
+					"--stripe-publishable-key, --stripe-webhook-secret), not as a payment gateway"},
 				// Enabled only with what it needs; disabled, it may wait for it.
 				{`[{"id":"paypal","active":true,"settings":{"client_id":"cid","client_secret":" "}}]`,
 					"Please fill in the following required fields: Client Secret"},

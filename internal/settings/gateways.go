@@ -18,15 +18,20 @@ import (
 const GatewaysKey = "payment_gateways"
 
 // GatewayTypes are the kinds of payment gateway; a gateway's id is its type.
-var GatewayTypes = []string{"stripe", "paypal", "bank_transfer", "credit_card", "mobile_payment", "cryptocurrency"}
+// Stripe is not one: its keys are server configuration (--stripe-secret-key
+// and friends), which billing reads, so there is one place to set them.
+var GatewayTypes = []string{"paypal", "bank_transfer", "credit_card", "mobile_payment", "cryptocurrency"}
+
+// stripeGateway is the gateway type that held Stripe keys before the flags
+// owned them; lists that still carry it read without it.
+const stripeGateway = "stripe"
 
 // SecretFields are the gateway settings sealed at rest and masked when read.
-var SecretFields = []string{"api_key", "client_secret", "webhook_secret"}
+var SecretFields = []string{"client_secret"}
 
 // requiredFields are the settings a gateway needs before it may be enabled,
 // with the labels the admin screen shows (the web app lists the same).
 var requiredFields = map[string][]struct{ name, label string }{
-	"stripe":         {{"api_key", "Secret Key"}, {"public_key", "Publishable Key"}},
 	"paypal":         {{"client_id", "Client ID"}, {"client_secret", "Client Secret"}},
 	"bank_transfer":  {{"account_name", "Account Name"}, {"account_number", "Account Number"}, {"bank_name", "Bank Name"}, {"routing_number", "Routing Number"}},
 	"credit_card":    {{"processor", "Processing"}},
@@ -87,6 +92,10 @@ func (s *Service) sealGateways(value, previous string) (string, error) {
 		if id == "" {
 			return "", apperr.New(apperr.Invalid, "Please select a payment gateway type")
 		}
+		if id == stripeGateway {
+			return "", apperr.New(apperr.Invalid, "Stripe is configured on the server (--stripe-secret-key, "+
+				"--stripe-publishable-key, --stripe-webhook-secret), not as a payment gateway")
+		}
 		if !slices.Contains(GatewayTypes, id) {
 			return "", apperr.New(apperr.Invalid, "Unknown payment gateway type %s", id)
 		}
@@ -140,12 +149,14 @@ func (s *Service) sealGateways(value, previous string) (string, error) {
 }
 
 // maskGateways opens a stored gateway list and masks its secrets. A list
-// that does not parse reads as empty.
+// that does not parse reads as empty; a stripe entry stored before the
+// flags owned Stripe is left out (nothing reads it).
 func (s *Service) maskGateways(stored string) (string, error) {
-	list, err := parseGateways(stored)
-	if err != nil || list == nil {
+	all, err := parseGateways(stored)
+	if err != nil || all == nil {
 		return "[]", nil
 	}
+	list := slices.DeleteFunc(all, func(g gateway) bool { return g.id() == stripeGateway })
 	for _, g := range list {
 		settings := g.settings()
 		for _, field := range SecretFields {

@@ -16,6 +16,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/sealer"
 )
@@ -99,9 +100,10 @@ func (s *Service) List(ctx context.Context, publicOnly bool) ([]Setting, error) 
 	return list, nil
 }
 
-// Create adds a setting. Returns invalid for a missing key or value or an
-// unknown category, and conflict when the key is taken.
-func (s *Service) Create(ctx context.Context, in Input) (*Setting, error) {
+// Create adds a setting and records describe's audit entry (of the setting
+// as readers see it) in the same transaction. Returns invalid for a missing
+// key or value or an unknown category, and conflict when the key is taken.
+func (s *Service) Create(ctx context.Context, in Input, describe audit.Describe[*Setting]) (*Setting, error) {
 	now := s.clock()
 	st := &Setting{Category: DefaultCategory, IsPublic: true, CreatedAt: now, UpdatedAt: now}
 	apply(st, in)
@@ -116,60 +118,109 @@ func (s *Service) Create(ctx context.Context, in Input) (*Setting, error) {
 		st.Value = sealed
 		st.Category, st.IsPublic = "payment", false
 	}
-	if _, err := s.db.Bun.NewInsert().Model(st).Exec(ctx); err != nil {
-		if _, dup := db.UniqueViolation(err); dup {
-			return nil, apperr.New(apperr.Conflict, "Setting %s already exists", st.Key)
+	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.NewInsert().Model(st).Exec(ctx); err != nil {
+			return conflictOr(err, st.Key)
 		}
+		if err := s.present(st); err != nil {
+			return err
+		}
+		return audit.RecordChange(ctx, tx, describe, nil, st)
+	})
+	if err != nil {
 		return nil, fmt.Errorf("settings: create %s: %w", st.Key, err)
 	}
-	return st, s.present(st)
+	return st, nil
 }
 
-// Update changes the fields given. Returns not_found, invalid or conflict.
-func (s *Service) Update(ctx context.Context, id int64, in Input) (*Setting, error) {
-	var st Setting
-	if err := s.db.Bun.NewSelect().Model(&st).Where("id = ?", id).Scan(ctx); err != nil {
+func conflictOr(err error, key string) error {
+	if _, dup := db.UniqueViolation(err); dup {
+		return apperr.New(apperr.Conflict, "Setting %s already exists", key)
+	}
+	return err
+}
+
+// read loads setting id inside tx as stored (gateway secrets sealed).
+func read(ctx context.Context, tx *db.Tx, id int64) (*Setting, error) {
+	st := new(Setting)
+	if err := tx.NewSelect().Model(st).Where("id = ?", id).Scan(ctx); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, apperr.New(apperr.NotFound, "Setting not found")
 		}
-		return nil, fmt.Errorf("settings: read %d: %w", id, err)
-	}
-	oldKey, oldValue := st.Key, st.Value
-	apply(&st, in)
-	if err := validate(&st); err != nil {
 		return nil, err
 	}
-	if (oldKey == GatewaysKey) != (st.Key == GatewaysKey) {
-		return nil, apperr.New(apperr.Invalid, "The %s setting cannot be renamed", GatewaysKey)
-	}
-	if st.Key == GatewaysKey {
-		if in.Value != nil {
-			sealed, err := s.sealGateways(st.Value, oldValue)
-			if err != nil {
-				return nil, err
-			}
-			st.Value = sealed
-		}
-		st.Category, st.IsPublic = "payment", false
-	}
-	st.UpdatedAt = s.clock()
-	if _, err := s.db.Bun.NewUpdate().Model(&st).WherePK().Exec(ctx); err != nil {
-		if _, dup := db.UniqueViolation(err); dup {
-			return nil, apperr.New(apperr.Conflict, "Setting %s already exists", st.Key)
-		}
-		return nil, fmt.Errorf("settings: update %d: %w", id, err)
-	}
-	return &st, s.present(&st)
+	return st, nil
 }
 
-// Delete removes a setting. Returns not_found.
-func (s *Service) Delete(ctx context.Context, id int64) error {
-	res, err := s.db.Bun.NewDelete().Model((*Setting)(nil)).Where("id = ?", id).Exec(ctx)
+// presented is a copy of st as readers see it.
+func (s *Service) presented(st *Setting) (*Setting, error) {
+	c := *st
+	return &c, s.present(&c)
+}
+
+// Update changes the fields given and records describe's audit entry in the
+// same transaction. Returns not_found, invalid or conflict.
+func (s *Service) Update(ctx context.Context, id int64, in Input, describe audit.Describe[*Setting]) (*Setting, error) {
+	var out *Setting
+	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		st, err := read(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		before, err := s.presented(st)
+		if err != nil {
+			return err
+		}
+		storedValue := st.Value // sealed; before.Value is masked
+		apply(st, in)
+		if err := validate(st); err != nil {
+			return err
+		}
+		if (before.Key == GatewaysKey) != (st.Key == GatewaysKey) {
+			return apperr.New(apperr.Invalid, "The %s setting cannot be renamed", GatewaysKey)
+		}
+		if st.Key == GatewaysKey {
+			if in.Value != nil {
+				if st.Value, err = s.sealGateways(st.Value, storedValue); err != nil {
+					return err
+				}
+			}
+			st.Category, st.IsPublic = "payment", false
+		}
+		st.UpdatedAt = s.clock()
+		if _, err := tx.NewUpdate().Model(st).WherePK().Exec(ctx); err != nil {
+			return conflictOr(err, st.Key)
+		}
+		if out, err = s.presented(st); err != nil {
+			return err
+		}
+		return audit.RecordChange(ctx, tx, describe, before, out)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("settings: update %d: %w", id, err)
+	}
+	return out, nil
+}
+
+// Delete removes a setting and records describe's audit entry in the same
+// transaction. Returns not_found.
+func (s *Service) Delete(ctx context.Context, id int64, describe audit.Describe[*Setting]) error {
+	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		st, err := read(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.NewDelete().Model(st).WherePK().Exec(ctx); err != nil {
+			return err
+		}
+		before, err := s.presented(st)
+		if err != nil {
+			return err
+		}
+		return audit.RecordChange(ctx, tx, describe, before, nil)
+	})
 	if err != nil {
 		return fmt.Errorf("settings: delete %d: %w", id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return apperr.New(apperr.NotFound, "Setting not found")
 	}
 	return nil
 }
