@@ -21,6 +21,8 @@
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 #   LOADGEN_CPU=0 SERVER_CPU=1   cores of the load generators and servers
 #   NAMEPORT_BIN=bin/nameport
+#   PARTS="dns api reg startup web"   the parts to run; a subset prints its
+#                rows and writes no file unless OUT is given
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/nsd-conf.sh
@@ -33,7 +35,11 @@ PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 LOADGEN_CPU=${LOADGEN_CPU:-0}
 SERVER_CPU=${SERVER_CPU:-1}
 NAMEPORT_BIN=${NAMEPORT_BIN:-bin/nameport}
-OUT=${OUT-docs/BENCHMARKS.md}
+ALL_PARTS="dns api reg startup web"
+PARTS=${PARTS:-$ALL_PARTS}
+if [ "$PARTS" = "$ALL_PARTS" ]; then OUT=${OUT-docs/BENCHMARKS.md}; else OUT=${OUT-}; fi
+# part NAME: whether NAME is one of the parts to run.
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 say() { printf 'bench: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
@@ -114,14 +120,17 @@ row() { ROWS+=("| $1 | $2 | $3 | $4 | $5 |"); }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
 # --- DNS -------------------------------------------------------------------
+if part dns; then
 say "DNS: nameport vs NSD under dnsperf (${DURATION}s each)"
 DURATION=$DURATION NAMEPORT_BIN=$NAMEPORT_BIN LOADGEN_CPU=$LOADGEN_CPU SERVER_CPU=$SERVER_CPU \
   ./scripts/bench-dns.sh >"$WORK/dns.txt" 2>"$WORK/dns.err" || { cat "$WORK/dns.err" "$WORK/dns.txt" >&2; die "bench-dns failed"; }
 np_qps=$(awk '/^nameport:/ {print $2}' "$WORK/dns.txt")
 nsd_qps=$(awk '/^nsd:/ {print $2}' "$WORK/dns.txt")
 row "DNS queries per second (10,000 domains, 10% NXDOMAIN)" "$np_qps" "NSD" "$nsd_qps" "$(ratio "$np_qps" "$nsd_qps")x"
+fi
 
 # --- API -------------------------------------------------------------------
+if part api; then
 say "API: availability checks on /api and /v1 vs a bare net/http handler"
 serve api "sqlite://$WORK/api/nameport.db" --demo --api-rate-limits=false
 KEY=$("$NB" setup -url "$SERVE_URL" -fund 10) || die "setup failed"
@@ -140,8 +149,10 @@ row "GET /api/domains/check, requests per second" "$api_rps" "bare net/http" "$b
 row "GET /api/domains/check, p99 latency (ms, $CLIENTS clients)" "$api_p99" "bare net/http" "$bare_p99" "$(ratio "$api_p99" "$bare_p99")x"
 row "POST /v1/domains/check, requests per second" "$v1_rps" "bare net/http" "$bare_rps" "$(ratio "$v1_rps" "$bare_rps")x"
 row "POST /v1/domains/check, p99 latency (ms, $CLIENTS clients)" "$v1_p99" "bare net/http" "$bare_p99" "$(ratio "$v1_p99" "$bare_p99")x"
+fi
 
 # --- Registrations on PostgreSQL ----------------------------------------------
+if part reg; then
 say "Registrations on PostgreSQL vs pgbench tpcb-like"
 suffix=$$
 reg_db=nameport_bench_reg_$suffix pgb_db=nameport_bench_pgbench_$suffix
@@ -165,8 +176,10 @@ taskset -c "$LOADGEN_CPU" pgbench -c "$CLIENTS" -j 2 -T "$DURATION" "$(db_url "$
 pgb_tps=$(awk '/^tps = / {printf "%.0f", $3}' "$WORK/pgbench.txt")
 say "  pgbench: $pgb_tps tps"
 row "Registrations per second (/v1, PostgreSQL, $CLIENTS clients)" "$reg_rps" "pgbench tpcb-like tps" "$pgb_tps" "$(ratio "$reg_rps" "$pgb_tps")x"
+fi
 
 # --- Startup with 100,000 domains ------------------------------------------------
+if part startup; then
 say "Startup: $STARTUP_DOMAINS domains, $((STARTUP_DOMAINS * 5)) records"
 "$DB" prepare -dir "$WORK/big" -domains "$STARTUP_DOMAINS" -queries 10 >/dev/null
 rss_kb() { # RSS of PID and its children, in KiB
@@ -202,10 +215,12 @@ nsd_rss=$(( $(rss_kb "$NSD_PID") / 1024 ))
 stop "$NSD_PID"
 row "Startup to ready, $STARTUP_DOMAINS domains / $((STARTUP_DOMAINS * 5)) records (s)" "$np_start" "NSD, same zone" "$nsd_start" "$(ratio "$np_start" "$nsd_start")x"
 row "Memory when ready, same data (MiB RSS)" "$np_rss" "NSD, same zone" "$nsd_rss" "$(ratio "$np_rss" "$nsd_rss")x"
+fi
 
 # --- Web -----------------------------------------------------------------------
-say "Web: each route's initial JavaScript"
 web_status=0
+if part web; then
+say "Web: each route's initial JavaScript"
 (cd web && node scripts/bench-web.mjs --tsv) >"$WORK/web.tsv" || web_status=$?
 landing_kb=$(awk -F'\t' '$1 == "/" { printf "%.1f", $2 / 1024 }' "$WORK/web.tsv")
 [ -n "$landing_kb" ] || die "no size for the landing route"
@@ -215,6 +230,7 @@ while IFS=$'\t' read -r route bytes; do
   kb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1024 }')
   row "Initial JavaScript of $route (KB gzipped)" "$kb" "landing route" "$landing_kb" "$(ratio "$kb" "$landing_kb")x"
 done <"$WORK/web.tsv"
+fi
 
 # --- Report --------------------------------------------------------------------
 cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
@@ -239,7 +255,7 @@ report() {
   echo "DNS zone change in one transaction) by one registrar, so each waits for the one before on its wallet"
   echo "row and on the zone version every change moves; pgbench runs its built-in tpcb-like script at scale 10"
   echo "(its updates spread over 10 branch rows)."
-  echo "DNS details: $(grep -m1 '^dnsperf' "$WORK/dns.txt" || true)"
+  echo "DNS details: $(grep -m1 '^dnsperf' "$WORK/dns.txt" 2>/dev/null || true)"
 }
 report >"$WORK/report.md"
 cat "$WORK/report.md"

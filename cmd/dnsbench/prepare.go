@@ -86,7 +86,7 @@ func createDatabase(ctx context.Context, url string, domains int) error {
 	ext, desc := extension, "Benchmark zone"
 	nameservers := []string{"ns1.nameport.net", "ns2.nameport.net"}
 	if _, err := cat.CreateExtension(ctx, catalog.ExtensionInput{Extension: &ext, Description: &desc,
-		DNSNameservers: &nameservers}); err != nil {
+		DNSNameservers: &nameservers}, nil); err != nil {
 		return err
 	}
 

@@ -6,6 +6,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
@@ -108,8 +110,48 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 	}
 	// Bun runs over database/sql on the same pgx pool that River uses, so a
 	// transaction begun on one pgx connection serves both (see InTx).
-	sqlDB := stdlib.OpenDBFromPool(pool)
+	sqlDB := sql.OpenDB(oneTripQueries{stdlib.GetPoolConnector(pool)})
 	return &DB{Bun: bun.NewDB(sqlDB, pgdialect.New()), Engine: Postgres, sqlDB: sqlDB, pgPool: pool}, nil
+}
+
+// oneTripQueries connects database/sql to PostgreSQL so that a query
+// without arguments takes one round trip. Bun writes every value into the
+// SQL text, so almost every query it sends is new to the server; pgx's
+// default for queries (not Exec) prepares each new text as a named
+// statement first, a second round trip (and a cache entry that only
+// evicts others), inside transactions too, where it lengthens how long row
+// locks (a wallet, the zone version) are held. Queries with arguments, as
+// River sends, keep pgx's prepared statements.
+type oneTripQueries struct{ driver.Connector }
+
+func (c oneTripQueries) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return oneTripConn{conn.(*stdlib.Conn)}, nil
+}
+
+// oneTripConn is a pgx connection of database/sql that sends queries without
+// arguments in the simple protocol, as pgx already does for Exec.
+type oneTripConn struct{ *stdlib.Conn }
+
+func (c oneTripConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if len(args) == 0 {
+		args = []driver.NamedValue{{Ordinal: 1, Value: pgx.QueryExecModeSimpleProtocol}}
+	}
+	return c.Conn.QueryContext(ctx, query, args)
+}
+
+// pgxConn is the pgx connection under a database/sql driver connection.
+func pgxConn(driverConn any) (*pgx.Conn, error) {
+	switch c := driverConn.(type) {
+	case oneTripConn:
+		return c.Conn.Conn(), nil
+	case *stdlib.Conn:
+		return c.Conn(), nil
+	}
+	return nil, fmt.Errorf("db: unexpected driver connection %T", driverConn)
 }
 
 // Ping reports whether the database answers.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 )
@@ -63,12 +62,11 @@ func (d *DB) inPgxTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) e
 
 	var ptx pgx.Tx
 	if err := conn.Raw(func(driverConn any) error {
-		c, ok := driverConn.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("db: unexpected driver connection %T", driverConn)
+		c, err := pgxConn(driverConn)
+		if err != nil {
+			return err
 		}
-		var err error
-		ptx, err = c.Conn().Begin(ctx)
+		ptx, err = c.Begin(ctx)
 		return err
 	}); err != nil {
 		return fmt.Errorf("db: begin: %w", err)
