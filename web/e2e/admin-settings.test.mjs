@@ -1,7 +1,9 @@
 // The admin dashboard's Site Settings and Payment Gateways tabs, in Chromium
 // against a real `nameport serve --demo`: Quick Setup adds the common
-// branding settings once and then says they exist; a Stripe gateway is
-// added (inactive, test mode), configured with its secret kept masked, and
+// branding settings once and then says they exist; the payment mode and
+// where it is configured (demo payments: a server flag) are shown, Stripe is
+// not offered as a gateway (its keys are server flags), and a PayPal gateway
+// is added (inactive, test mode), configured with its secret kept masked, and
 // enabled.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -53,28 +55,36 @@ describe('Site Settings tab', () => {
 })
 
 describe('Payment Gateways tab', () => {
-  test('an admin adds Stripe, configures it and enables it', async () => {
+  test('an admin sees where payments are configured, then adds PayPal, configures it and enables it', async () => {
     const page = await app.newPage()
     await loginDemoAdmin(page)
     const panel = await openTab(page, 'Payment Gateways')
     await panel.getByText('No payment gateways configured yet.').waitFor()
 
-    await panel.getByLabel('Add a gateway').selectOption({ label: 'Stripe' })
+    // The demo server runs with --demo-payments and no Stripe keys: the
+    // screen says so, from the server, and offers no Stripe key fields.
+    const mode = panel.getByRole('region', { name: 'Payment mode' })
+    await mode.getByText('Demo (no real payments)', { exact: true }).waitFor()
+    await mode.getByText('Demo payments are server configuration: --demo-payments (or --demo).', { exact: true }).waitFor()
+    const types = await panel.getByLabel('Add a gateway').locator('option').allTextContents()
+    assert.ok(!types.includes('Stripe'), `gateway types ${types}`)
+
+    await panel.getByLabel('Add a gateway').selectOption({ label: 'PayPal' })
     await panel.getByRole('button', { name: 'Add Gateway' }).click()
     await page.getByText('Payment gateway added successfully', { exact: true }).waitFor()
     const list = panel.getByRole('list', { name: 'Payment gateways' })
     await list.getByText('Inactive', { exact: true }).waitFor()
     await list.getByText('Test mode', { exact: true }).waitFor()
 
-    const form = panel.getByRole('form', { name: 'Configure Stripe' })
-    await form.getByLabel('Secret Key *').fill('sk_test_e2e_secret_9876')
-    await form.getByLabel('Publishable Key *').fill('pk_test_e2e')
+    const form = panel.getByRole('form', { name: 'Configure PayPal' })
+    await form.getByLabel('Client ID *').fill('client-e2e')
+    await form.getByLabel('Client Secret *').fill('pp_e2e_secret_9876')
     await form.getByRole('button', { name: 'Save Configuration' }).click()
     await form.waitFor({ state: 'detached' })
 
-    await panel.getByRole('switch', { name: 'Enable Stripe' }).click()
+    await panel.getByRole('switch', { name: 'Enable PayPal' }).click()
     await page.getByText('Payment Gateway Enabled', { exact: true }).waitFor()
-    await page.getByText('Stripe is now enabled for customer payments.', { exact: true }).waitFor()
+    await page.getByText('PayPal is now enabled for customer payments.', { exact: true }).waitFor()
     await list.getByText('Active', { exact: true }).waitFor()
 
     // The secret comes back masked, even to the admin.
@@ -82,7 +92,7 @@ describe('Payment Gateways tab', () => {
     await panel.getByText('Stored secret ends in 9876; leave it as is to keep it.').waitFor()
     const res = await page.request.get('/api/site-settings')
     const raw = JSON.stringify(await res.json())
-    assert.ok(!raw.includes('sk_test_e2e_secret_9876'), 'the secret never leaves the server')
+    assert.ok(!raw.includes('pp_e2e_secret_9876'), 'the secret never leaves the server')
 
     if (shots) {
       await page.screenshot({ path: join(shots, 'payment-gateways-1280.png'), fullPage: true })

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { getQueryFn } from './api'
-import { extensions as fixedExtensions, regularDomainPrice } from './extensions'
+import { extensions as fixedExtensions } from './extensions'
+import { useRules } from './rules'
 import type { Schema } from './schemas'
 
 /** A length-based price rule of an extension (spec section 3). */
@@ -9,27 +10,23 @@ export type LengthPriceRule = Schema<'RuleBody'>
 /** An extension as GET /api/domain-extensions lists it (active ones only, for the public). */
 export type DomainExtension = Schema<'ExtensionBody'>
 
-/** An extension the app offers: the server's, or one of the fixed three while that list is not there. */
-export type OfferedExtension = Pick<DomainExtension, 'id' | 'extension' | 'basePrice' | 'description' | 'active'> &
+/**
+ * An extension the app offers: the server's, or one of the spec's three
+ * (names only, no prices) while that list is not there.
+ */
+export type OfferedExtension = Pick<DomainExtension, 'id' | 'extension' | 'description' | 'active'> &
   Partial<DomainExtension>
 
 /** A premium name as GET /api/premium-domains lists it for everyone but admins. */
 export type PremiumDomain = Schema<'PremiumBody'>
 
-/** The premium categories (spec section 3), in the spec's order. */
-export const premiumCategories = [
-  'general',
-  'business',
-  'technology',
-  'education',
-  'entertainment',
-  'health',
-  'finance',
-  'travel',
-  'sports',
-  'lifestyle',
-] as const
-export type PremiumCategory = (typeof premiumCategories)[number]
+/** A premium category; the server lists them (GET /api/rules) and refuses others. */
+export type PremiumCategory = string
+
+/** The premium categories in the server's order (spec section 3); empty while they load. */
+export function usePremiumCategories(): readonly PremiumCategory[] {
+  return useRules()?.premium.categories ?? []
+}
 
 /** "technology" → "Technology". */
 export function capitalise(word: string): string {
@@ -56,11 +53,10 @@ const fixedNotes: Record<(typeof fixedExtensions)[number], string> = {
   '.orgn.uk': 'For organisations, clubs and communities.',
 }
 
-/** The three extensions of the spec, shown while the server's list loads or when it cannot be read. */
+/** The three extensions of the spec, offered in the search while the server's list loads or cannot be read. */
 export const fallbackExtensions: OfferedExtension[] = fixedExtensions.map((extension, index) => ({
   id: -(index + 1),
   extension,
-  basePrice: regularDomainPrice,
   description: fixedNotes[extension],
   active: true,
 }))
@@ -83,37 +79,17 @@ export function useExtensions(): { extensions: OfferedExtension[]; fromServer: b
   return { extensions: ordered, fromServer: true }
 }
 
-/**
- * The price the caller pays now: the server's currentPrice, or, when a list
- * carries only raw fields (an admin's), the list price less a live discount
- * (spec section 9: price × (1 − percent/100), to the cent).
- */
+/** The price the caller pays now: the server's quote (live discount, wholesale for a registrar). */
 export function currentPriceOf(domain: PremiumDomain): number {
-  if (typeof domain.currentPrice === 'number') return domain.currentPrice
-  const discount = liveDiscount(domain)
-  if (!discount) return domain.price
-  return Math.round(domain.price * (100 - discount.percentage)) / 100
+  return domain.currentPrice
 }
 
 /** The sort orders of the premium catalogue; none means the server's (featured first, then by name). */
 export const premiumSortKeys = ['price-asc', 'price-desc', 'name-asc', 'name-desc'] as const
 export type PremiumSort = (typeof premiumSortKeys)[number]
 
-/**
- * The live discount of a premium name, or null. The server zeroes an expired
- * discount; the date is checked here too so a page left open does not keep
- * advertising one.
- */
-export function liveDiscount(
-  domain: PremiumDomain,
-  now: Date = new Date(),
-): { percentage: number; validUntil: string | null } | null {
-  const percentage = domain.discountPercentage ?? 0
-  if (!(percentage > 0) || domain.discountActive === false) return null
-  const until = domain.discountValidUntil ?? null
-  if (until) {
-    const end = new Date(until)
-    if (!Number.isNaN(end.getTime()) && end.getTime() < now.getTime()) return null
-  }
-  return { percentage, validUntil: until }
+/** The live discount of a premium name as the server reports it, or null. */
+export function liveDiscount(domain: PremiumDomain): { percentage: number; validUntil: string | null } | null {
+  if (!domain.discountActive || !(domain.discountPercentage > 0)) return null
+  return { percentage: domain.discountPercentage, validUntil: domain.discountValidUntil ?? null }
 }

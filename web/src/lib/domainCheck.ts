@@ -1,6 +1,10 @@
 // zod/mini keeps form chunks small; it shares its core with the route schemas.
 import * as z from 'zod/mini'
+import { useRef } from 'react'
+import type { Resolver } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
 import { apiRequest, type ApiEnvelope } from './api'
+import { useRules, type Rules } from './rules'
 import type { Schema } from './schemas'
 
 /** GET /api/domains/check: the caller's yearly price (wholesale for a registrar). */
@@ -12,27 +16,46 @@ export function checkDomain({ name, extension }: { name: string; extension: stri
   return apiRequest<ApiEnvelope<DomainCheck>>('GET', `/api/domains/check?${query}`)
 }
 
-export const invalidNameMessage =
-  'Domain name can only contain letters, numbers, and hyphens. It cannot start or end with a hyphen or contain consecutive hyphens.'
+type NameRules = Rules['domainName']
 
-// Spec section 5. The pattern forbids a leading or trailing hyphen and any
-// character but letters, digits and hyphens; the message also mentions
-// consecutive hyphens, which the pattern (like the server) allows.
-export const domainNameSchema = z
-  .string()
-  .check(
-    z.trim(),
-    z.minLength(1, 'Domain name is required'),
-    z.maxLength(63, 'Domain name must be at most 63 characters'),
-    z.regex(/^[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$/, invalidNameMessage),
-  )
+/**
+ * A label's check as the user types, built from the server's rules and
+ * messages (GET /api/rules); the server checks again (internationalized
+ * names too). Until the rules load, only emptiness is checked here.
+ */
+export function domainNameSchema(rules: NameRules | undefined) {
+  if (!rules) return z.string().check(z.trim(), z.minLength(1, 'Domain name is required'))
+  return z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(rules.minLength, rules.requiredMessage),
+      z.maxLength(rules.maxLength, rules.tooLongMessage),
+      z.regex(new RegExp(rules.pattern), rules.charactersMessage),
+    )
+}
 
 /** The search form's schema: a valid name and one of the offered extensions. */
-export function domainSearchSchema(offered: readonly string[]) {
+export function domainSearchSchema(offered: readonly string[], rules: NameRules | undefined) {
   return z.object({
-    name: domainNameSchema,
+    name: domainNameSchema(rules),
     extension: z.string().check(z.refine((value) => offered.includes(value), 'Choose one of the offered extensions')),
   })
+}
+
+export type SearchValues = { name: string; extension: string }
+
+/**
+ * The resolver of a domain search form. The offered extensions and the
+ * rules arrive from the server after the form exists, so it reads the
+ * latest of both rather than those of the first render.
+ */
+export function useDomainSearchResolver(offered: readonly string[]): Resolver<SearchValues> {
+  const rules = useRules()?.domainName
+  const latest = useRef({ offered, rules })
+  latest.current = { offered, rules }
+  return (values, context, options) =>
+    zodResolver(domainSearchSchema(latest.current.offered, latest.current.rules))(values, context, options)
 }
 
 /** "shop" + ".biz.ee" → "shop.biz.ee" (the check may answer the label with or without its extension). */

@@ -1,6 +1,3 @@
 /** The extensions Nameport sells (spec section 9). */
 export const extensions = ['.inf.nz', '.biz.ee', '.orgn.uk'] as const
 export type Extension = (typeof extensions)[number]
-
-/** The regular (non-premium) price per year in dollars. */
-export const regularDomainPrice = 8

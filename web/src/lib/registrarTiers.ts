@@ -1,25 +1,26 @@
+import { useRules } from './rules'
+import type { Schema } from './schemas'
 import type { RegistrarTier } from './session'
 
-export interface RegistrarTierInfo {
-  name: string
-  /** Wholesale price per regular domain per year, in dollars. */
-  pricePerDomain: number
-  allowance: string
-  /** Percent off premium names at wholesale (the server's rule; 0 means standard premium pricing). */
-  premiumDiscountPercent: number
+/** A registrar partnership tier as GET /api/rules publishes it (spec section 6). */
+export type RegistrarTierInfo = Schema<'TierBody'>
+
+/** The server's tiers, cheapest first (empty while they load), and a lookup by key. */
+export function useRegistrarTiers(): {
+  tiers: RegistrarTierInfo[]
+  tierOf: (key: RegistrarTier | undefined) => RegistrarTierInfo | undefined
+} {
+  const tiers = useRules()?.registrarTiers ?? []
+  return { tiers, tierOf: (key) => tiers.find((tier) => tier.key === key) }
 }
 
-/** The registrar partnership tiers of spec section 6, with the server's premium wholesale discounts. */
-export const registrarTiers: Record<RegistrarTier, RegistrarTierInfo> = {
-  basic: { name: 'Basic', pricePerDomain: 6, allowance: '100 domains monthly', premiumDiscountPercent: 0 },
-  premium: { name: 'Premium', pricePerDomain: 5, allowance: '500 domains monthly', premiumDiscountPercent: 10 },
-  enterprise: { name: 'Enterprise', pricePerDomain: 4, allowance: 'Unlimited domains', premiumDiscountPercent: 20 },
+/** '100 domains monthly', or 'Unlimited domains'. */
+export function allowanceText(tier: RegistrarTierInfo): string {
+  return tier.monthlyDomains == null ? 'Unlimited domains' : `${tier.monthlyDomains} domains monthly`
 }
-
-export const registrarTierKeys = ['basic', 'premium', 'enterprise'] as const satisfies readonly RegistrarTier[]
 
 /** '10% off premium domains', or 'Standard premium pricing' without a discount. */
-export function premiumDiscountLabel(tier: RegistrarTier): string {
-  const percent = registrarTiers[tier].premiumDiscountPercent
+export function premiumDiscountLabel(tier: RegistrarTierInfo): string {
+  const percent = tier.premiumDiscountPercent
   return percent > 0 ? `${percent}% off premium domains` : 'Standard premium pricing'
 }

@@ -2,13 +2,15 @@ import { createFileRoute } from '@tanstack/react-router'
 // zod/mini: route definitions load with the app, so their schemas stay small.
 import * as z from 'zod/mini'
 import { PremiumDomainsPage, type PremiumFilters } from '@/features/premium/components/PremiumDomainsPage'
-import { premiumCategories, premiumDomainsQueryOptions, premiumSortKeys } from '@/lib/catalog'
+import { premiumDomainsQueryOptions, premiumSortKeys } from '@/lib/catalog'
 
 // The filters live in the address so a filtered list can be shared; an
-// unknown category or sort is dropped rather than rejected.
+// unknown sort is dropped rather than rejected, an unknown category matches
+// nothing.
 const premiumSearchSchema = z.object({
   q: z.catch(z.optional(z.string()), undefined),
-  category: z.catch(z.optional(z.enum(premiumCategories)), undefined),
+  // Any category: the server's list (GET /api/rules) decides what matches.
+  category: z.catch(z.optional(z.string().check(z.maxLength(40))), undefined),
   sort: z.catch(z.optional(z.enum(premiumSortKeys)), undefined),
 })
 

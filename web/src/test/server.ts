@@ -1,7 +1,13 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import type { DomainExtension } from '@/lib/catalog'
+import type { Rules } from '@/lib/rules'
 import type { User } from '@/lib/session'
+// The server's own rules document, kept current by a Go test
+// (internal/api TestWebRulesFixtureIsTheServers): tests read the server's values.
+import serverRules from './fixtures/rules.json'
+
+export const rules = serverRules as Rules
 
 /** The server's three active extensions, as GET /api/domain-extensions lists them. */
 export const serverExtensions: DomainExtension[] = [
@@ -38,10 +44,12 @@ export const server = setupServer(
         methods: ['credit_card', 'paypal', 'bank_transfer', 'upi'],
         instant: ['credit_card', 'paypal', 'bank_transfer', 'upi'],
         bankTransfer: null,
+        configuredBy: 'Demo payments are server configuration: --demo-payments (or --demo).',
       },
     }),
   ),
   http.get('/api/domain-extensions', () => HttpResponse.json({ success: true, data: serverExtensions })),
+  http.get('/api/rules', () => HttpResponse.json({ success: true, data: rules })),
   http.get('/api/premium-domains', () => HttpResponse.json({ success: true, data: [] })),
   http.get('/api/auth/email-verification', () =>
     HttpResponse.json({ success: true, data: { email: 'alice@example.com', verified: true } }),

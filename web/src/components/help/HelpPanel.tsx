@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useForm } from 'react-hook-form'
 import { Loader2, Send, Sparkles, X } from 'lucide-react'
 import { useHelp } from './HelpProvider'
 import { helpAssistant, type DetailedHelp } from './helpAssistant'
@@ -37,7 +38,8 @@ export default function HelpPanel({
   const [expanded, setExpanded] = useState(false)
   const [detail, setDetail] = useState<Detail>({ state: 'idle' })
   const [asking, setAsking] = useState(false)
-  const [question, setQuestion] = useState('')
+  const questionForm = useForm<{ question: string }>({ defaultValues: { question: '' } })
+  const question = questionForm.watch('question')
   const [answer, setAnswer] = useState<Answer>({ state: 'none' })
 
   // Keep the newest answer in sight inside the scrolling panel.
@@ -72,11 +74,13 @@ export default function HelpPanel({
   }
 
   const sending = answer.state === 'sending'
+  // Sent at once rather than through handleSubmit (which resolves a tick
+  // later): the question has no rules, and the Ask button disables as it is clicked.
   const ask = (event: FormEvent) => {
     event.preventDefault()
-    const asked = question.trim()
+    const asked = questionForm.getValues('question').trim()
     if (!asked || sending) return
-    setQuestion('')
+    questionForm.reset()
     setAnswer({ state: 'sending', question: asked })
     helpAssistant.answer(context, asked).then(
       (text) => mounted.current && setAnswer({ state: 'answered', question: asked, text }),
@@ -139,10 +143,9 @@ export default function HelpPanel({
           <div className="mt-1.5 flex gap-2">
             <input
               id={questionId}
-              value={question}
-              onChange={(event) => setQuestion(event.target.value)}
               placeholder={`Ask about ${title.toLowerCase()}`}
               autoFocus
+              {...questionForm.register('question')}
               className="min-w-0 flex-1 rounded-md border border-slate-300 px-3 py-2 text-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
             />
             <button

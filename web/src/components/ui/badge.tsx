@@ -1,4 +1,5 @@
 import type { HTMLAttributes } from 'react'
+import { Crown } from 'lucide-react'
 import { cx } from '@/lib/classNames'
 
 type Tone = 'neutral' | 'brand' | 'premium' | 'success' | 'muted'
@@ -21,5 +22,15 @@ export function Badge({ tone = 'neutral', className, ...props }: HTMLAttributes<
       )}
       {...props}
     />
+  )
+}
+
+/** The crowned Premium badge of a premium name (search results, the register step, the domain page). */
+export function PremiumBadge({ className }: { className?: string }) {
+  return (
+    <Badge tone="premium" className={className}>
+      <Crown className="h-3 w-3" aria-hidden />
+      Premium
+    </Badge>
   )
 }

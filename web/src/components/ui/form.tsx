@@ -1,11 +1,15 @@
 import {
   forwardRef,
+  useEffect,
   useId,
+  useRef,
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react'
+import { useForm, type DefaultValues, type FieldValues, type Path, type PathValue } from 'react-hook-form'
+import { Search } from 'lucide-react'
 import { cx } from '@/lib/classNames'
 
 const controlStyles =
@@ -96,4 +100,81 @@ export function Field({
       )}
     </div>
   )
+}
+
+/**
+ * An amount in US dollars: a number input with a "$" in front. `size` 'lg'
+ * is the wallet's big deposit field.
+ */
+export const MoneyInput = forwardRef<
+  HTMLInputElement,
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'size'> & { invalid?: boolean; size?: 'md' | 'lg' }
+>(function MoneyInput({ className, invalid = false, size = 'md', ...props }, ref) {
+  return (
+    <div className={cx('relative', className)}>
+      <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-slate-500">$</span>
+      <Input
+        ref={ref}
+        type="number"
+        inputMode="decimal"
+        step="0.01"
+        invalid={invalid}
+        className={cx('pl-7', size === 'lg' ? 'h-12 text-lg font-semibold' : 'h-11')}
+        {...props}
+      />
+    </div>
+  )
+})
+
+/** A search box: a search input with a magnifier in front. */
+export const SearchInput = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function SearchInput(
+  { className, ...props },
+  ref,
+) {
+  return (
+    <div className={cx('relative', className)}>
+      <Search
+        className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400"
+        aria-hidden
+      />
+      <Input ref={ref} type="search" autoComplete="off" spellCheck={false} className="pl-9" {...props} />
+    </div>
+  )
+})
+
+/**
+ * A form whose fields apply as they change (list filters): every edit is
+ * handed to onChange at once (with the field's name), and a field follows
+ * `values` when its value there changes elsewhere (the address, a Reset
+ * button). Fields in `defaults` only start from them: their owner sets them.
+ */
+export function useLiveForm<T extends FieldValues>({
+  values,
+  defaults,
+  onChange,
+}: {
+  values: Partial<T>
+  defaults?: Partial<T>
+  onChange: (values: T, name: string) => void
+}) {
+  const form = useForm<T>({ defaultValues: { ...defaults, ...values } as DefaultValues<T> })
+  const latest = useRef(onChange)
+  latest.current = onChange
+  useEffect(() => {
+    const subscription = form.watch((next, { name }) => {
+      if (name) latest.current(next as T, name)
+    })
+    return () => subscription.unsubscribe()
+  }, [form])
+  const previous = useRef(values)
+  useEffect(() => {
+    for (const key of Object.keys(values) as Array<Path<T>>) {
+      const value = values[key as keyof T]
+      if (value !== previous.current[key as keyof T] && value !== form.getValues(key)) {
+        form.setValue(key, value as PathValue<T, Path<T>>)
+      }
+    }
+    previous.current = values
+  })
+  return form
 }

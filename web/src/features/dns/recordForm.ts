@@ -1,9 +1,10 @@
+import type { Rules } from '@/lib/rules'
 import type { DnsRecord, RecordInput, RecordType } from './api/dns'
 
-/** The spec's TTL bounds: at least 300 (default 3600); the server allows up to a week. */
-export const MIN_TTL = 300
-export const MAX_TTL = 604_800
+/** The spec's default TTL; the bounds are the server's (GET /api/rules). */
 export const DEFAULT_TTL = 3600
+
+export type TtlBounds = Rules['dns']
 
 /** What the content field of each type expects: its placeholder and a one-line hint. */
 export const contentGuide: Record<RecordType, { placeholder: string; hint: string }> = {
@@ -80,13 +81,14 @@ export function contentError(value: string): string | undefined {
   return value.trim() === '' ? 'Record content is required' : undefined
 }
 
-export function ttlError(value: string): string | undefined {
+/** The TTL's check, with the server's messages; the bounds are checked once they are known. */
+export function ttlError(value: string, bounds: TtlBounds | undefined): string | undefined {
   const text = value.trim()
   if (text === '') return 'TTL is required'
   if (!wholeNumber.test(text)) return 'TTL must be a whole number of seconds'
   const ttl = Number.parseInt(text, 10)
-  if (ttl < MIN_TTL) return `TTL must be at least ${MIN_TTL}`
-  if (ttl > MAX_TTL) return `TTL must be at most ${MAX_TTL} (one week)`
+  if (bounds && ttl < bounds.minTtl) return `TTL must be at least ${bounds.minTtl} seconds`
+  if (bounds && ttl > bounds.maxTtl) return `TTL must be at most ${bounds.maxTtl} seconds (a week)`
   return undefined
 }
 

@@ -1,11 +1,6 @@
 import type { Domain, DomainStatus } from '@/lib/domains'
 
 const DAY_MS = 24 * 60 * 60 * 1000
-/** The server calls a domain expiring soon within this many days of its expiry. */
-const EXPIRING_SOON_DAYS = 30
-/** A grace period of the spec's default length, for a server that does not send graceEndsAt. */
-const DEFAULT_GRACE_DAYS = 30
-const DEFAULT_RENEWAL_DAYS = 365
 
 export interface Lifecycle {
   status: DomainStatus
@@ -15,17 +10,10 @@ export interface Lifecycle {
   graceEndsAt: string
 }
 
-/**
- * The domain's status as the server reports it; from expiresAt when the server
- * does not say (an older server), so the dashboards always have one to show.
- */
+/** The domain's status and grace end as the server reports them, and the days left to show. */
 export function lifecycleOf(domain: Domain, now: number = Date.now()): Lifecycle {
-  const expires = new Date(domain.expiresAt).getTime()
-  const daysLeft = Math.ceil((expires - now) / DAY_MS)
-  const status: DomainStatus =
-    domain.status ?? (expires <= now ? 'expired' : daysLeft <= EXPIRING_SOON_DAYS ? 'expiring_soon' : 'active')
-  const graceEndsAt = domain.graceEndsAt ?? new Date(expires + DEFAULT_GRACE_DAYS * DAY_MS).toISOString()
-  return { status, daysLeft, graceEndsAt }
+  const daysLeft = Math.ceil((new Date(domain.expiresAt).getTime() - now) / DAY_MS)
+  return { status: domain.status, daysLeft, graceEndsAt: domain.graceEndsAt }
 }
 
 /** "in 12 days", "in 1 day", "today". */
@@ -61,20 +49,16 @@ export interface RenewalTerms {
   periodDays: number
   /** "1 year", "2 years" or "90 days". */
   periodText: string
-  /** expiresAt moved on by one period: a renewal extends the current term, also in the grace period. */
+  /** The expiry a renewal now gives, as the server works it out (the current term extended by one period). */
   newExpiresAt: string
 }
 
+/** The renewal terms the server sends with the domain, with the period in words. */
 export function renewalTermsOf(domain: Domain): RenewalTerms {
-  const periodDays = domain.renewalPeriodDays ?? DEFAULT_RENEWAL_DAYS
+  const periodDays = domain.renewalPeriodDays
   const years = periodDays / 365
   const periodText = Number.isInteger(years)
     ? `${years} ${years === 1 ? 'year' : 'years'}`
     : `${periodDays} ${periodDays === 1 ? 'day' : 'days'}`
-  // Whole years renew by the calendar (like the server), other periods by days.
-  const next = new Date(domain.expiresAt)
-  if (Number.isInteger(years)) next.setUTCFullYear(next.getUTCFullYear() + years)
-  else next.setTime(next.getTime() + periodDays * DAY_MS)
-  const newExpiresAt = next.toISOString()
-  return { price: domain.renewalPrice ?? domain.price, periodDays, periodText, newExpiresAt }
+  return { price: domain.renewalPrice, periodDays, periodText, newExpiresAt: domain.renewedExpiresAt }
 }

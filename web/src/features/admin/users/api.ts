@@ -74,9 +74,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** A registrar's pending (or decided) application for a higher tier, as admins see it. */
-// The document lists only the applicant's fields: huma leaves out the fields
-// of the embedded (unexported) application body, which the server does send.
-export type AdminTierApplication = Schema<'TierApplicationBody'> & Schema<'AdminTierApplicationBody'>
+export type AdminTierApplication = Schema<'AdminTierApplicationBody'>
 
 export const TIER_APPLICATIONS_URL = '/api/admin/tier-applications'
 

@@ -22,7 +22,7 @@ describe('register', () => {
   it('pre-selects Registrar Partner and the tier from the query', async () => {
     renderApp('/register?type=registrar&tier=premium', { user: null })
     expect(await screen.findByRole('radio', { name: /Registrar Partner/ })).toBeChecked()
-    expect(screen.getByLabelText('Partnership tier')).toHaveValue('premium')
+    expect(await screen.findByLabelText('Partnership tier')).toHaveValue('premium')
   })
 
   it("says 'Passwords do not match' on the confirmation", async () => {

@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button'
 import { Field, Input, Select } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
 import { cx } from '@/lib/classNames'
-import { registrarTierKeys, registrarTiers } from '@/lib/registrarTiers'
+import { allowanceText, useRegistrarTiers } from '@/lib/registrarTiers'
 import { dashboardPathFor, type RegistrarTier } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { refreshCurrentUser, register as registerAccount, type RegisterInput } from '../api/auth'
@@ -27,7 +27,8 @@ const registerSchema = z
       username: z.string().check(z.minLength(3, 'Username must be at least 3 characters')),
       email: z.email('Invalid email address'),
       userType: z.enum(['user', 'registrar']),
-      tier: z.optional(z.enum(registrarTierKeys)),
+      // The server says which tiers exist (GET /api/rules) and refuses others.
+      tier: z.optional(z.custom<RegistrarTier>((value) => typeof value === 'string')),
     }),
     passwordsSchema.shape,
   )
@@ -82,8 +83,12 @@ export function RegisterForm({
   })
   const { errors } = form.formState
   const userType = form.watch('userType')
-  const selectedTier = form.watch('tier') ?? 'basic'
-  const requestedTier = userType === 'registrar' ? selectedTier : 'basic'
+  const { tiers, tierOf } = useRegistrarTiers()
+  // Every account starts on the first tier; a higher one is granted after review.
+  const startingTier = tiers[0]?.key ?? 'basic'
+  const selectedTier = form.watch('tier') ?? startingTier
+  const selected = tierOf(selectedTier)
+  const requestedTier = userType === 'registrar' ? selectedTier : startingTier
 
   const mutation = useMutation({
     mutationFn: registerAccount,
@@ -97,11 +102,12 @@ export function RegisterForm({
         })
         return
       }
-      const applied = outcome.user.userType === 'registrar' && requestedTier !== 'basic'
+      // The server starts the account on a lower tier than asked for while the application waits.
+      const applied = outcome.user.userType === 'registrar' && requestedTier !== outcome.user.tier
       toast({
         title: 'Registration successful',
         description: applied
-          ? `Your account has been created! Your ${registrarTiers[requestedTier].name} tier application is pending review.`
+          ? `Your account has been created! Your ${tierOf(requestedTier)?.name ?? requestedTier} tier application is pending review.`
           : 'Your account has been created!',
       })
       const user = await refreshCurrentUser(queryClient, outcome.user)
@@ -158,25 +164,26 @@ export function RegisterForm({
           </div>
         </fieldset>
 
-        {userType === 'registrar' && (
+        {/* Rendered once the tiers are known, so the select shows the tier the form holds. */}
+        {userType === 'registrar' && tiers.length > 0 && (
           <Field
             label="Partnership tier"
-            hint={`${registrarTiers[selectedTier].allowance}, at $${registrarTiers[selectedTier].pricePerDomain} per domain per year.`}
+            hint={selected && `${allowanceText(selected)}, at $${selected.pricePerDomain} per domain per year.`}
           >
             {(ids) => (
               <Select {...ids} {...form.register('tier')}>
-                {registrarTierKeys.map((key) => (
-                  <option key={key} value={key}>
-                    {registrarTiers[key].name} (${registrarTiers[key].pricePerDomain} per domain)
+                {tiers.map((tier) => (
+                  <option key={tier.key} value={tier.key}>
+                    {tier.name} (${tier.pricePerDomain} per domain)
                   </option>
                 ))}
               </Select>
             )}
           </Field>
         )}
-        {userType === 'registrar' && selectedTier !== 'basic' && (
+        {userType === 'registrar' && selected && selectedTier !== startingTier && (
           <p role="note" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-            The {registrarTiers[selectedTier].name} tier is granted after review: your account starts on the Basic tier
+            The {selected.name} tier is granted after review: your account starts on the {tiers[0]?.name} tier
             and your application stays pending until our team approves it. We will email you the decision.
           </p>
         )}

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useForm } from 'react-hook-form'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Award, Clock } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Select } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
 import { serverMessage } from '@/lib/api'
-import { registrarTierKeys, registrarTiers } from '@/lib/registrarTiers'
+import { allowanceText, useRegistrarTiers, type RegistrarTierInfo } from '@/lib/registrarTiers'
 import type { RegistrarTier } from '@/lib/session'
 import { applyForTier, MY_TIER_URL, myTierQueryOptions, type TierApplication } from '../api/tier'
 
@@ -20,11 +20,13 @@ type HigherTier = TierApplication['requestedTier']
  */
 export function TierStatus() {
   const { data, isError } = useQuery(myTierQueryOptions())
-  if (isError || !data) return null
-  const { tier, application } = data
-  const higher = registrarTierKeys.filter(
-    (key): key is HigherTier => registrarTierKeys.indexOf(key) > registrarTierKeys.indexOf(tier),
-  )
+  const { tiers, tierOf } = useRegistrarTiers()
+  const current = tierOf(data?.tier)
+  if (isError || !data || !current) return null
+  const { application } = data
+  const nameOf = (key: RegistrarTier) => tierOf(key)?.name ?? key
+  // The server lists tiers cheapest first; one applies for those above one's own.
+  const higher = tiers.slice(tiers.indexOf(current) + 1)
   const pending = application?.status === 'pending' ? application : null
   const declined = application?.status === 'declined' ? application : null
 
@@ -34,10 +36,10 @@ export function TierStatus() {
         <div>
           <CardTitle className="flex items-center gap-2">
             <Award className="h-5 w-5 text-brand-600" aria-hidden />
-            Partnership tier: {registrarTiers[tier].name}
+            Partnership tier: {current.name}
           </CardTitle>
           <CardDescription>
-            {registrarTiers[tier].allowance}, at ${registrarTiers[tier].pricePerDomain} per domain per year.
+            {allowanceText(current)}, at ${current.pricePerDomain} per domain per year.
           </CardDescription>
         </div>
         {pending && (
@@ -50,13 +52,13 @@ export function TierStatus() {
       <CardContent className="space-y-3 text-sm text-slate-700">
         {pending && (
           <p role="status">
-            Your application for the {registrarTiers[pending.requestedTier].name} tier is pending review. You keep{' '}
-            {registrarTiers[tier].name} prices until our team approves it; we will email you the decision.
+            Your application for the {nameOf(pending.requestedTier)} tier is pending review. You keep{' '}
+            {current.name} prices until our team approves it; we will email you the decision.
           </p>
         )}
         {declined && (
           <p>
-            Your application for the {registrarTiers[declined.requestedTier].name} tier was declined
+            Your application for the {nameOf(declined.requestedTier)} tier was declined
             {declined.reason ? `: ${declined.reason}` : '.'}
           </p>
         )}
@@ -66,9 +68,9 @@ export function TierStatus() {
   )
 }
 
-function ApplyForm({ tiers }: { tiers: HigherTier[] }) {
+function ApplyForm({ tiers }: { tiers: RegistrarTierInfo[] }) {
   const queryClient = useQueryClient()
-  const [tier, setTier] = useState<HigherTier>(tiers[0])
+  const form = useForm<{ tier: HigherTier }>({ defaultValues: { tier: tiers[0].key as HigherTier } })
   const mutation = useMutation({
     mutationFn: applyForTier,
     onSuccess: async () => {
@@ -86,17 +88,14 @@ function ApplyForm({ tiers }: { tiers: HigherTier[] }) {
   return (
     <form
       className="flex flex-wrap items-end gap-3"
-      onSubmit={(event) => {
-        event.preventDefault()
-        mutation.mutate(tier)
-      }}
+      onSubmit={form.handleSubmit(({ tier }) => mutation.mutate(tier))}
     >
       <label className="space-y-1.5">
         <span className="block text-sm font-medium text-slate-700">Apply for a higher tier</span>
-        <Select value={tier} onChange={(event) => setTier(event.target.value as HigherTier)} className="w-56">
-          {tiers.map((key: RegistrarTier) => (
-            <option key={key} value={key}>
-              {registrarTiers[key].name} (${registrarTiers[key].pricePerDomain} per domain)
+        <Select className="w-56" {...form.register('tier')}>
+          {tiers.map((option) => (
+            <option key={option.key} value={option.key}>
+              {option.name} (${option.pricePerDomain} per domain)
             </option>
           ))}
         </Select>

@@ -224,7 +224,7 @@ describe('DNS Management tab', () => {
     await events.click(dialog.getByRole('button', { name: 'Save record' }))
     expect(await dialog.findByText('Record name is required')).toBeInTheDocument()
     expect(dialog.getByText('Record content is required')).toBeInTheDocument()
-    expect(dialog.getByText('TTL must be at least 300')).toBeInTheDocument()
+    expect(dialog.getByText('TTL must be at least 300 seconds')).toBeInTheDocument()
     expect(dialog.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true')
 
     await events.clear(ttl)

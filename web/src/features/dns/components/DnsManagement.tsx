@@ -1,7 +1,6 @@
 import { lazy, Suspense, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { AlertCircle, Download, Network, Pencil, Plus, Trash2, Upload, Zap } from 'lucide-react'
-import { Badge } from '@/components/ui/badge'
+import { AlertCircle, Download, Network, Plus, Upload, Zap } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/Spinner'
@@ -10,7 +9,7 @@ import type { Domain } from '@/lib/domains'
 import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { deleteRecord, dnsRecordsQueryOptions, exportZone, type DnsRecord } from '../api/dns'
 import { errorText, fullName, saveTextFile } from '../dnsText'
-import { displayContent } from '../recordForm'
+import { RecordList } from './RecordList'
 
 // The dialogs' code (forms, Radix Dialog) loads when first wanted, not with the page.
 const loadRecordDialog = () => import('./RecordDialog')
@@ -185,153 +184,5 @@ export function DnsManagement({ domain }: { domain: Domain }) {
         </Suspense>
       )}
     </Card>
-  )
-}
-
-function RecordList({
-  records,
-  apex,
-  deletingId,
-  onEdit,
-  onDelete,
-  onPreloadEditor,
-}: {
-  records: DnsRecord[]
-  apex: string
-  deletingId: number | undefined
-  onEdit: (record: DnsRecord) => void
-  onDelete: (record: DnsRecord) => void
-  onPreloadEditor: () => void
-}) {
-  const actions = (record: DnsRecord) => (
-    <RecordActions
-      record={record}
-      deleting={deletingId === record.id}
-      onEdit={() => onEdit(record)}
-      onDelete={() => onDelete(record)}
-      onPreloadEditor={onPreloadEditor}
-    />
-  )
-  return (
-    <>
-      {/* Phones get a stacked list: long contents (TXT, DKIM keys) need the full width. */}
-      <ul aria-label="DNS records" className="-mx-6 divide-y divide-slate-100 border-y border-slate-200 sm:hidden">
-        {records.map((record) => (
-          <li key={record.id} className="px-6 py-4">
-            <div className="flex items-start justify-between gap-3">
-              <div className="min-w-0">
-                <div className="flex items-center gap-2">
-                  <TypeBadge type={record.type} />
-                  <span className="break-all font-medium text-slate-900">{record.name}</span>
-                </div>
-                <p className="mt-0.5 break-all text-xs text-slate-500">{fullName(record.name, apex)}</p>
-              </div>
-              {actions(record)}
-            </div>
-            <p className="mt-2 break-all rounded-md bg-slate-50 px-2 py-1.5 font-mono text-xs text-slate-800">
-              {displayContent(record)}
-            </p>
-            <p className="mt-1.5 text-xs text-slate-500">TTL {record.ttl}</p>
-          </li>
-        ))}
-      </ul>
-      <div className="-mx-6 hidden overflow-x-auto sm:block">
-        <table aria-label="DNS records" className="w-full table-fixed text-left text-sm">
-          <colgroup>
-            <col className="w-24" />
-            <col className="w-[28%]" />
-            <col />
-            <col className="w-20" />
-            <col className="w-28" />
-          </colgroup>
-          <thead className="border-y border-slate-200 bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-6 py-3">
-                Type
-              </th>
-              <th scope="col" className="px-3 py-3">
-                Name
-              </th>
-              <th scope="col" className="px-3 py-3">
-                Content
-              </th>
-              <th scope="col" className="px-3 py-3">
-                TTL
-              </th>
-              <th scope="col" className="px-6 py-3 text-right">
-                Actions
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {records.map((record) => (
-              <tr key={record.id} className="align-top hover:bg-slate-50/60">
-                <td className="px-6 py-3">
-                  <TypeBadge type={record.type} />
-                </td>
-                <td className="px-3 py-3">
-                  <span className="block break-all font-medium text-slate-900">{record.name}</span>
-                  <span className="block break-all text-xs text-slate-500">{fullName(record.name, apex)}</span>
-                </td>
-                <td className="break-all px-3 py-3 font-mono text-xs leading-5 text-slate-800">
-                  {displayContent(record)}
-                </td>
-                <td className="px-3 py-3 tabular-nums text-slate-600">{record.ttl}</td>
-                <td className="px-6 py-2">{actions(record)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
-  )
-}
-
-function TypeBadge({ type }: { type: string }) {
-  return (
-    <Badge tone="brand" className="min-w-[3.25rem] justify-center font-mono">
-      {type}
-    </Badge>
-  )
-}
-
-function RecordActions({
-  record,
-  deleting,
-  onEdit,
-  onDelete,
-  onPreloadEditor,
-}: {
-  record: DnsRecord
-  deleting: boolean
-  onEdit: () => void
-  onDelete: () => void
-  onPreloadEditor: () => void
-}) {
-  const what = `${record.type} record ${record.name}`
-  return (
-    <div className="flex shrink-0 justify-end gap-1">
-      <Button
-        variant="ghost"
-        size="icon"
-        aria-label={`Edit ${what}`}
-        title="Edit"
-        onClick={onEdit}
-        onPointerEnter={onPreloadEditor}
-      >
-        <Pencil className="h-4 w-4" aria-hidden />
-      </Button>
-      <Button
-        variant="ghost"
-        size="icon"
-        aria-label={`Delete ${what}`}
-        title="Delete"
-        disabled={deleting}
-        onClick={onDelete}
-        className="text-red-600 hover:bg-red-50 hover:text-red-700"
-      >
-        {deleting ? <Spinner className="h-4 w-4" label="Deleting" /> : <Trash2 className="h-4 w-4" aria-hidden />}
-      </Button>
-    </div>
   )
 }

@@ -11,6 +11,7 @@ import {
 } from '@/components/ui/dialog'
 import { Field, Input, Select } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
+import { useRules } from '@/lib/rules'
 import { createRecord, dnsRecordsQueryOptions, RECORD_TYPES, updateRecord, type DnsRecord } from '../api/dns'
 import { errorText, fullName } from '../dnsText'
 import {
@@ -18,7 +19,6 @@ import {
   contentGuide,
   emptyRecordForm,
   formToInput,
-  MIN_TTL,
   nameError,
   priorityError,
   recordToForm,
@@ -43,6 +43,7 @@ export default function RecordDialog({
 }) {
   const editing = record !== null
   const queryClient = useQueryClient()
+  const ttlBounds = useRules()?.dns
   const form = useForm<RecordFormValues>({ defaultValues: record ? recordToForm(record) : emptyRecordForm })
   const { errors } = form.formState
   const type = form.watch('type')
@@ -138,9 +139,10 @@ export default function RecordDialog({
                   {...ids}
                   type="number"
                   inputMode="numeric"
-                  min={MIN_TTL}
+                  min={ttlBounds?.minTtl}
+                  max={ttlBounds?.maxTtl}
                   step={1}
-                  {...form.register('ttl', { validate: (value) => ttlError(value) ?? true })}
+                  {...form.register('ttl', { validate: (value) => ttlError(value, ttlBounds) ?? true })}
                 />
               )}
             </Field>

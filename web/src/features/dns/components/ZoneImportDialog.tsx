@@ -1,4 +1,5 @@
 import { useId, useState, type ChangeEvent } from 'react'
+import { useForm } from 'react-hook-form'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { AlertCircle, AlertTriangle, FileUp } from 'lucide-react'
 import { Button, buttonStyles } from '@/components/ui/button'
@@ -55,16 +56,20 @@ export default function ZoneImportDialog({
 }) {
   const queryClient = useQueryClient()
   const textId = useId()
-  const [text, setText] = useState('')
+  const form = useForm<{ zoneFile: string }>({ defaultValues: { zoneFile: '' } })
+  const text = form.watch('zoneFile')
   const [fileProblem, setFileProblem] = useState<string | null>(null)
 
   const preview = useMutation({ mutationFn: (zoneFile: string) => previewImport(domainId, zoneFile) })
   // A preview belongs to the text it was made of; editing the text asks for a new one.
   const plan = preview.data
-  const changeText = (next: string) => {
-    setText(next)
+  const textChanged = () => {
     setFileProblem(null)
     preview.reset()
+  }
+  const changeText = (next: string) => {
+    form.setValue('zoneFile', next)
+    textChanged()
   }
 
   const apply = useMutation({
@@ -133,8 +138,7 @@ export default function ZoneImportDialog({
           </div>
           <Textarea
             id={textId}
-            value={text}
-            onChange={(event) => changeText(event.target.value)}
+            {...form.register('zoneFile', { onChange: textChanged })}
             placeholder={placeholder(apex)}
             rows={8}
             spellCheck={false}

@@ -6,14 +6,13 @@ import {
   ArrowLeft,
   CalendarClock,
   CalendarPlus,
-  Crown,
   Lock,
   Network,
   RefreshCw,
   RotateCw,
   Settings,
 } from 'lucide-react'
-import { Badge } from '@/components/ui/badge'
+import { Badge, PremiumBadge } from '@/components/ui/badge'
 import { Button, buttonStyles } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/Spinner'
@@ -108,10 +107,7 @@ function DomainSummary({ domain }: { domain: Domain }) {
               {domain.extension}
             </h1>
             {domain.isPremium && (
-              <Badge tone="premium">
-                <Crown className="h-3 w-3" aria-hidden />
-                Premium
-              </Badge>
+              <PremiumBadge />
             )}
           </div>
           <dl className="mt-4 flex flex-wrap gap-x-8 gap-y-2 text-sm text-slate-600">

@@ -1,11 +1,13 @@
-import { useId, useState, type ReactNode } from 'react'
+import { useId, useState } from 'react'
 import { Link } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query'
-import { AlertCircle, ArrowDown, ArrowUp, ArrowUpDown, ExternalLink, Globe, Settings } from 'lucide-react'
+import { AlertCircle, ExternalLink, Globe, Settings } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonStyles } from '@/components/ui/button'
+import { DataTable, nextTableSort, type Column } from '@/components/ui/DataTable'
 import { Select } from '@/components/ui/form'
 import { Spinner } from '@/components/ui/Spinner'
+import type { Domain } from '@/lib/domains'
 import { formatDate } from '@/lib/format'
 import { domainsQueryOptions } from '../api/domains'
 import { lifecycleOf, sortDomains, type DomainSortKey, type SortDirection } from '../lifecycle'
@@ -69,19 +71,31 @@ export function DomainTable() {
     Object.entries(phoneOrders).find(
       ([, order]) => order.key === sort.key && order.direction === sort.direction,
     )?.[0] ?? 'custom'
-  const sortBy = (key: DomainSortKey) =>
-    setSort((current) =>
-      current.key === key
-        ? { key, direction: current.direction === 'asc' ? 'desc' : 'asc' }
-        : { key, direction: 'asc' },
-    )
-  const header = (key: DomainSortKey, label: string, className: string) => (
-    <SortableHeader label={label} sortKey={key} sort={sort} onSort={sortBy} className={className} />
-  )
+  const columns: Column<Domain, DomainSortKey>[] = [
+    { header: 'Domain', sortKey: 'domain', cell: fullNameOf, className: 'font-medium text-slate-900' },
+    {
+      header: 'Status',
+      sortKey: 'status',
+      cell: (domain) => <DomainStatusBadge lifecycle={lifecycleOf(domain, now)} layout="stacked" />,
+    },
+    { header: 'Type', cell: (domain) => <DomainType domain={domain} /> },
+    { header: 'Registered', cell: (domain) => formatDate(domain.registeredAt), className: 'text-slate-600' },
+    { header: 'Expires', sortKey: 'expires', cell: (domain) => formatDate(domain.expiresAt), className: 'text-slate-600' },
+    {
+      header: 'Auto-Renew',
+      cell: (domain) =>
+        domain.autoRenew ? <Badge tone="success">Enabled</Badge> : <Badge tone="muted">Disabled</Badge>,
+    },
+    {
+      header: 'Actions',
+      align: 'right',
+      cell: (domain) => <DomainActions id={domain.id} fullName={fullNameOf(domain)} />,
+    },
+  ]
 
   return (
     <>
-      {/* Phones get a stacked list; the seven-column table needs room. */}
+      {/* Phones get a stacked list (sorted from a menu); the seven-column table needs room. */}
       <div className="-mx-6 flex items-center justify-end gap-2 border-t border-slate-200 px-6 py-2 sm:hidden">
         <label htmlFor={sortId} className="whitespace-nowrap text-xs font-medium text-slate-500">
           Sort by
@@ -106,122 +120,57 @@ export function DomainTable() {
           </Select>
         </div>
       </div>
-      <ul aria-label="Domains" className="-mx-6 divide-y divide-slate-100 border-t border-slate-200 sm:hidden">
-        {sorted.map((domain) => {
-          const fullName = `${domain.name}${domain.extension}`
-          return (
-            <li key={domain.id} className="px-6 py-4">
-              <div className="flex items-start justify-between gap-3">
-                <div className="min-w-0">
-                  <p className="break-all font-medium text-slate-900">{fullName}</p>
-                  <DomainStatusBadge lifecycle={lifecycleOf(domain, now)} className="mt-1.5" />
-                  <div className="mt-1.5 flex flex-wrap gap-1.5">
-                    {domain.isPremium ? <Badge tone="premium">Premium</Badge> : <Badge>Standard</Badge>}
-                    {domain.autoRenew ? (
-                      <Badge tone="success">Auto-Renew Enabled</Badge>
-                    ) : (
-                      <Badge tone="muted">Auto-Renew Disabled</Badge>
-                    )}
-                  </div>
-                </div>
-                <DomainActions id={domain.id} fullName={fullName} />
-              </div>
-              <dl className="mt-3 grid grid-cols-2 gap-2 text-xs">
-                <div>
-                  <dt className="text-slate-500">Registered</dt>
-                  <dd className="text-slate-800">{formatDate(domain.registeredAt)}</dd>
-                </div>
-                <div>
-                  <dt className="text-slate-500">Expires</dt>
-                  <dd className="text-slate-800">{formatDate(domain.expiresAt)}</dd>
-                </div>
-              </dl>
-            </li>
-          )
-        })}
-      </ul>
-      <div className="-mx-6 hidden overflow-x-auto sm:block">
-        <table className="w-full min-w-[820px] text-left text-sm">
-          <thead className="border-y border-slate-200 bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-500">
-            <tr>
-              {header('domain', 'Domain', 'px-6')}
-              {header('status', 'Status', 'px-3')}
-              <th scope="col" className="px-3 py-3">
-                Type
-              </th>
-              <th scope="col" className="px-3 py-3">
-                Registered
-              </th>
-              {header('expires', 'Expires', 'px-3')}
-              <th scope="col" className="px-3 py-3">
-                Auto-Renew
-              </th>
-              <th scope="col" className="px-6 py-3 text-right">
-                Actions
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {sorted.map((domain) => {
-              const fullName = `${domain.name}${domain.extension}`
-              return (
-                <tr key={domain.id} className="hover:bg-slate-50/60">
-                  <td className="px-6 py-3 font-medium text-slate-900">{fullName}</td>
-                  <td className="px-3 py-3">
-                    <DomainStatusBadge lifecycle={lifecycleOf(domain, now)} layout="stacked" />
-                  </td>
-                  <td className="px-3 py-3">
-                    {domain.isPremium ? <Badge tone="premium">Premium</Badge> : <Badge>Standard</Badge>}
-                  </td>
-                  <td className="px-3 py-3 text-slate-600">{formatDate(domain.registeredAt)}</td>
-                  <td className="px-3 py-3 text-slate-600">{formatDate(domain.expiresAt)}</td>
-                  <td className="px-3 py-3">
-                    {domain.autoRenew ? <Badge tone="success">Enabled</Badge> : <Badge tone="muted">Disabled</Badge>}
-                  </td>
-                  <td className="px-6 py-3">
-                    <DomainActions id={domain.id} fullName={fullName} />
-                  </td>
-                </tr>
-              )
-            })}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label="Domains"
+        rows={sorted}
+        rowKey={(domain) => domain.id}
+        columns={columns}
+        sort={sort}
+        onSort={(key) => setSort((current) => nextTableSort(current, key))}
+        minWidth="min-w-[820px]"
+        stacked={(domain) => <DomainCard domain={domain} now={now} />}
+      />
     </>
   )
 }
 
-/** A column header that sorts the list by its column; a second click reverses the order. */
-function SortableHeader({
-  label,
-  sortKey,
-  sort,
-  onSort,
-  className,
-}: {
-  label: ReactNode
-  sortKey: DomainSortKey
-  sort: Sort
-  onSort: (key: DomainSortKey) => void
-  className: string
-}) {
-  const active = sort.key === sortKey
-  const Arrow = !active ? ArrowUpDown : sort.direction === 'asc' ? ArrowUp : ArrowDown
+const fullNameOf = (domain: Domain) => `${domain.name}${domain.extension}`
+
+function DomainType({ domain }: { domain: Domain }) {
+  return domain.isPremium ? <Badge tone="premium">Premium</Badge> : <Badge>Standard</Badge>
+}
+
+/** A domain on a phone: name, status and badges, then its dates. */
+function DomainCard({ domain, now }: { domain: Domain; now: number }) {
+  const fullName = fullNameOf(domain)
   return (
-    <th
-      scope="col"
-      className={`${className} py-3`}
-      aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}
-    >
-      <button
-        type="button"
-        onClick={() => onSort(sortKey)}
-        className="-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase tracking-wide hover:text-slate-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
-      >
-        {label}
-        <Arrow className={`h-3 w-3 ${active ? 'text-slate-700' : 'text-slate-400'}`} aria-hidden />
-      </button>
-    </th>
+    <>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="break-all font-medium text-slate-900">{fullName}</p>
+          <DomainStatusBadge lifecycle={lifecycleOf(domain, now)} className="mt-1.5" />
+          <div className="mt-1.5 flex flex-wrap gap-1.5">
+            <DomainType domain={domain} />
+            {domain.autoRenew ? (
+              <Badge tone="success">Auto-Renew Enabled</Badge>
+            ) : (
+              <Badge tone="muted">Auto-Renew Disabled</Badge>
+            )}
+          </div>
+        </div>
+        <DomainActions id={domain.id} fullName={fullName} />
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-2 text-xs">
+        <div>
+          <dt className="text-slate-500">Registered</dt>
+          <dd className="text-slate-800">{formatDate(domain.registeredAt)}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Expires</dt>
+          <dd className="text-slate-800">{formatDate(domain.expiresAt)}</dd>
+        </div>
+      </dl>
+    </>
   )
 }
 

@@ -18,6 +18,7 @@ const expired: Domain = {
   graceEndsAt: '2026-12-01T10:00:00Z',
   renewalPrice: 10,
   renewalPeriodDays: 365,
+  renewedExpiresAt: '2027-11-01T10:00:00Z',
 }
 
 const renewed: Domain = {
@@ -25,6 +26,7 @@ const renewed: Domain = {
   expiresAt: '2027-11-01T10:00:00Z',
   status: 'active',
   graceEndsAt: '2027-12-01T10:00:00Z',
+  renewedExpiresAt: '2028-11-01T10:00:00Z',
 }
 
 function serveDomain(domain: () => Domain) {
@@ -147,28 +149,29 @@ describe('renewing a domain', () => {
     expect(queryClient.getQueryState(['/api/transactions'])?.isInvalidated).toBe(true)
   })
 
-  it("shows the server's 402 message with the way to add funds", async () => {
+  /** Opens the dialog of the expired domain with $12 in the wallet and renews; the server answers 402 with body. */
+  async function renewRefusedWith402(body: { error: string; needed: number; balance: number }) {
     serveDomain(() => expired)
-    // The balance read looks enough; the server knows better (a payment elsewhere).
     serveWallet(() => 12)
     server.use(
       http.post('/api/domains/5/renew', () =>
-        HttpResponse.json(
-          {
-            success: false,
-            error: 'Insufficient funds: renewing costs $10.00 and your balance is $4.00. Add $6.00 to continue.',
-            code: 'insufficient_funds',
-            needed: 6,
-            balance: 4,
-          },
-          { status: 402 },
-        ),
+        HttpResponse.json({ success: false, code: 'insufficient_funds', ...body }, { status: 402 }),
       ),
     )
     const { events } = await openPage()
     const dialog = await openDialog(events)
     await waitFor(() => expect(summary(dialog, 'Wallet balance')).toHaveTextContent('$12.00'))
     await events.click(dialog.getByRole('button', { name: 'Renew for $10.00' }))
+    return dialog
+  }
+
+  it("shows the server's 402 message with the way to add funds", async () => {
+    // The balance read looks enough; the server knows better (a payment elsewhere).
+    const dialog = await renewRefusedWith402({
+      error: 'Insufficient funds: renewing costs $10.00 and your balance is $4.00. Add $6.00 to continue.',
+      needed: 6,
+      balance: 4,
+    })
 
     expect(await dialog.findByRole('alert')).toHaveTextContent(
       'Insufficient funds: renewing costs $10.00 and your balance is $4.00. Add $6.00 to continue.',
@@ -183,26 +186,7 @@ describe('renewing a domain', () => {
   })
 
   it('takes the shortfall from the 402 fields, never from the wording of its message', async () => {
-    serveDomain(() => expired)
-    serveWallet(() => 12)
-    server.use(
-      http.post('/api/domains/5/renew', () =>
-        HttpResponse.json(
-          {
-            success: false,
-            error: 'Your wallet cannot pay for this.',
-            code: 'insufficient_funds',
-            needed: 7.5,
-            balance: 2.5,
-          },
-          { status: 402 },
-        ),
-      ),
-    )
-    const { events } = await openPage()
-    const dialog = await openDialog(events)
-    await waitFor(() => expect(summary(dialog, 'Wallet balance')).toHaveTextContent('$12.00'))
-    await events.click(dialog.getByRole('button', { name: 'Renew for $10.00' }))
+    const dialog = await renewRefusedWith402({ error: 'Your wallet cannot pay for this.', needed: 7.5, balance: 2.5 })
     expect(await dialog.findByRole('alert')).toHaveTextContent('Your wallet cannot pay for this.')
     expect(searchParamOf(dialog.getByRole('link', { name: 'Add funds' }), 'amount')).toBe('8')
   })

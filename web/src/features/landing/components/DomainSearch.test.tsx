@@ -2,10 +2,10 @@ import { screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { endUser, registrar, searchParamOf, server, serverExtensions } from '@/test/server'
+import { endUser, registrar, rules, searchParamOf, server, serverExtensions } from '@/test/server'
 
-const invalidName =
-  'Domain name can only contain letters, numbers, and hyphens. It cannot start or end with a hyphen or contain consecutive hyphens.'
+// The server's message (GET /api/rules), the spec's words.
+const invalidName = rules.domainName.charactersMessage
 
 function answerCheck(data: Record<string, unknown>) {
   server.use(http.get('/api/domains/check', () => HttpResponse.json({ success: true, data })))

@@ -1,18 +1,13 @@
-import { useEffect, useRef, useState } from 'react'
-import { useForm, type Resolver } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
-import { useMutation } from '@tanstack/react-query'
-import { CheckCircle2, Crown, Search, Tag, XCircle } from 'lucide-react'
+import { useEffect, useRef } from 'react'
+import { Search } from 'lucide-react'
+import { SearchResultCard } from '@/components/domain-search/SearchResultCard'
+import { useDomainSearch } from '@/components/domain-search/useDomainSearch'
 import { RegisterNowButton } from '@/components/RegisterNowButton'
-import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { toast } from '@/components/toast/toastStore'
-import { ApiError } from '@/lib/api'
 import { defaultExtension, useExtensions } from '@/lib/catalog'
-import { checkDomain, checkedLabel, checkedName, domainSearchSchema, type DomainCheck } from '@/lib/domainCheck'
-import { formatUsd } from '@/lib/format'
-
-type SearchValues = { name: string; extension: string }
+import { checkedLabel, type DomainCheck } from '@/lib/domainCheck'
+import { useRules } from '@/lib/rules'
 
 /** A search to run as the page opens (the landing page's ?name=&extension=, after sign-up or adding funds). */
 export interface InitialSearch {
@@ -21,20 +16,12 @@ export interface InitialSearch {
 }
 
 export function DomainSearch({ initial }: { initial?: InitialSearch }) {
-  const [result, setResult] = useState<DomainCheck | null>(null)
   const { extensions, fromServer } = useExtensions()
   const offered = extensions.map((extension) => extension.extension)
-
-  // The offered extensions arrive from the server after the form exists, so
-  // the resolver reads the current list rather than the one of the first render.
-  const offeredRef = useRef(offered)
-  offeredRef.current = offered
-  const resolver: Resolver<SearchValues> = (values, context, options) =>
-    zodResolver(domainSearchSchema(offeredRef.current))(values, context, options)
-
-  const form = useForm<SearchValues>({
-    resolver,
+  const { form, fieldError, search, result, submit } = useDomainSearch({
+    offered,
     defaultValues: { name: initial?.name ?? '', extension: initial?.extension || defaultExtension },
+    onFailure: (message) => toast({ variant: 'destructive', title: 'Error', description: message }),
   })
   const nameError = form.formState.errors.name?.message
   const extensionError = form.formState.errors.extension?.message
@@ -51,37 +38,13 @@ export function DomainSearch({ initial }: { initial?: InitialSearch }) {
     }
   }, [offeredKey, form, fromServer, initial?.extension])
 
-  const search = useMutation({
-    mutationFn: checkDomain,
-    onMutate: () => setResult(null),
-    onSuccess: (envelope) => {
-      if (envelope?.success && envelope.data) {
-        setResult(envelope.data)
-      } else {
-        toast({
-          variant: 'destructive',
-          title: 'Error',
-          description: (envelope && !envelope.success && envelope.error) || 'Failed to check domain availability',
-        })
-      }
-    },
-    onError: (error) => {
-      toast({
-        variant: 'destructive',
-        title: 'Error',
-        description:
-          error instanceof ApiError
-            ? error.error || 'Failed to check domain availability'
-            : 'An unexpected error occurred',
-      })
-    },
-  })
-
   // Coming back to a search (?name=shop&extension=.biz.ee) runs it once, with
   // the usual checks, so the name can be registered from its result card.
   const runSearch = search.mutate
   const initialName = initial?.name
-  const initialReady = fromServer || offered.includes(initial?.extension || defaultExtension)
+  // …once the server's label rules are there, so a bad name is refused here like a typed one.
+  const rulesLoaded = useRules() !== undefined
+  const initialReady = rulesLoaded && (fromServer || offered.includes(initial?.extension || defaultExtension))
   const searched = useRef(false)
   useEffect(() => {
     if (searched.current || !initialName || !initialReady) return
@@ -89,14 +52,13 @@ export function DomainSearch({ initial }: { initial?: InitialSearch }) {
     void form.handleSubmit((values) => runSearch(values))()
   }, [initialName, initialReady, form, runSearch])
 
-  const fieldError = nameError ?? extensionError
   return (
     <div>
       <form
         noValidate
         role="search"
         aria-label="Domain search"
-        onSubmit={form.handleSubmit((values) => search.mutate(values))}
+        onSubmit={submit}
         className="flex flex-col gap-2 rounded-2xl bg-white p-2 shadow-xl shadow-brand-950/20 ring-1 ring-slate-900/5 sm:flex-row"
       >
         <div className="relative flex-1">
@@ -151,74 +113,28 @@ export function DomainSearch({ initial }: { initial?: InitialSearch }) {
   )
 }
 
-function statusText(result: DomainCheck) {
-  if (result.available) return 'Available to register'
-  switch (result.reason) {
-    case 'registered':
-      return 'Already registered'
-    case 'reserved':
-    case 'premium_reserved':
-      return 'Reserved'
-    default:
-      return 'Not available to register'
-  }
-}
-
+/** The landing page's result card: an available name goes on to Register Now. */
 function SearchResult({ result }: { result: DomainCheck }) {
-  const fullName = checkedName(result)
   return (
-    <section
-      aria-label="Search result"
-      className="mt-4 flex flex-col gap-4 rounded-2xl bg-white p-5 text-left shadow-lg ring-1 ring-slate-900/5 sm:flex-row sm:items-center sm:justify-between"
-    >
-      <div className="flex min-w-0 items-start gap-3">
-        {result.available ? (
-          <CheckCircle2 className="mt-1 h-6 w-6 shrink-0 text-emerald-500" aria-hidden />
+    <SearchResultCard
+      result={result}
+      action={
+        result.available ? (
+          <RegisterNowButton
+            target={{
+              name: checkedLabel(result),
+              extension: result.extension,
+              isPremium: result.isPremium,
+              price: result.price,
+            }}
+            size="lg"
+          />
         ) : (
-          <XCircle className="mt-1 h-6 w-6 shrink-0 text-slate-400" aria-hidden />
-        )}
-        <div className="min-w-0">
-          <p className="flex flex-wrap items-center gap-2 text-lg font-semibold text-slate-900">
-            <span className="break-all">{fullName}</span>
-            {result.isPremium && (
-              <Badge tone="premium">
-                <Crown className="h-3 w-3" aria-hidden />
-                Premium
-              </Badge>
-            )}
-          </p>
-          <p className="text-sm text-slate-600">
-            <span className="font-semibold text-slate-900">{formatUsd(result.price)}</span> per year
-          </p>
-          <p className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-500">
-            <span>{statusText(result)}</span>
-            {result.available && result.promotion && (
-              <Badge tone="success">
-                <Tag className="h-3 w-3" aria-hidden />
-                {result.promotion}
-              </Badge>
-            )}
-          </p>
-          {result.available && typeof result.renewalPrice === 'number' && result.renewalPrice !== result.price && (
-            <p className="mt-0.5 text-xs text-slate-500">Renews at {formatUsd(result.renewalPrice)} per year</p>
-          )}
-        </div>
-      </div>
-      {result.available ? (
-        <RegisterNowButton
-          target={{
-            name: checkedLabel(result),
-            extension: result.extension,
-            isPremium: result.isPremium,
-            price: result.price,
-          }}
-          size="lg"
-        />
-      ) : (
-        <Button size="lg" variant="secondary" disabled>
-          Not Available
-        </Button>
-      )}
-    </section>
+          <Button size="lg" variant="secondary" disabled>
+            Not Available
+          </Button>
+        )
+      }
+    />
   )
 }

@@ -7,10 +7,14 @@ import { Section } from './Section'
 const countWords = ['No', 'One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven', 'Eight', 'Nine', 'Ten']
 
 function headline(extensions: OfferedExtension[]) {
-  const prices = extensions.map((extension) => extension.basePrice)
+  const prices = extensions.flatMap((extension) => extension.basePrice ?? [])
+  const count = countWords[extensions.length] ?? String(extensions.length)
+  // Until the server's list (with its prices) arrives.
+  if (prices.length === 0) {
+    return { title: 'Our extensions', intro: 'Regular names come with DNS hosting included.' }
+  }
   const lowest = Math.min(...prices)
   const samePrice = prices.every((price) => price === lowest)
-  const count = countWords[extensions.length] ?? String(extensions.length)
   return {
     title: samePrice
       ? `${count} ${extensions.length === 1 ? 'extension' : 'extensions'}, one simple price`
@@ -32,23 +36,13 @@ function lengthLabel(rule: LengthPriceRule) {
   return `${rule.minLength}–${rule.maxLength} character names`
 }
 
-/** A promotional rule counts only inside its dates (either may be open). */
-function ruleApplies(rule: LengthPriceRule, now: Date) {
-  if (!rule.isPromotion) return true
-  const start = rule.promotionStartDate ? new Date(rule.promotionStartDate) : null
-  const end = rule.promotionEndDate ? new Date(rule.promotionEndDate) : null
-  if (start && !Number.isNaN(start.getTime()) && start > now) return false
-  if (end && !Number.isNaN(end.getTime()) && end < now) return false
-  return true
-}
-
 export function DomainsSection() {
   const { extensions } = useExtensions()
   const { title, intro } = headline(extensions)
-  const now = new Date()
+  // The rules the server says set prices now, where they differ from the base price.
   const priced = (extension: OfferedExtension) =>
     (extension.lengthBasedPricing ?? [])
-      .filter((rule) => ruleApplies(rule, now) && rule.price !== extension.basePrice)
+      .filter((rule) => rule.inForce && rule.price !== extension.basePrice)
       .sort((a, b) => a.minLength - b.minLength)
   const byLength = extensions.some((extension) => priced(extension).length > 0)
   return (
@@ -71,10 +65,12 @@ export function DomainsSection() {
               </span>
               <p className="mt-4 break-all text-2xl font-bold text-slate-900">{extension.extension}</p>
               {extension.description && <p className="mt-2 text-sm text-slate-600">{extension.description}</p>}
-              <p className="mt-4 text-sm text-slate-600">
-                <span className="text-lg font-semibold text-slate-900">{formatPrice(extension.basePrice)}</span> per
-                year
-              </p>
+              {extension.basePrice !== undefined && (
+                <p className="mt-4 text-sm text-slate-600">
+                  <span className="text-lg font-semibold text-slate-900">{formatPrice(extension.basePrice)}</span> per
+                  year
+                </p>
+              )}
               {rules.length > 0 && (
                 <ul className="mt-3 space-y-1 border-t border-slate-100 pt-3 text-xs text-slate-600">
                   {rules.map((rule) => (

@@ -3,7 +3,7 @@ import { delay, http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
 import { premiumList } from '@/test/catalogFixtures'
-import { server, serverExtensions } from '@/test/server'
+import { rules, server, serverExtensions } from '@/test/server'
 
 async function teaser() {
   return within(await screen.findByRole('region', { name: 'Short, memorable, ready to use' }))
@@ -91,7 +91,8 @@ describe('domains section', () => {
   })
 
   it('lists length prices and promotions that are running, not those that ended', async () => {
-    const rule = { isPromotion: false, promotionLabel: '', promotionStartDate: null, promotionEndDate: null }
+    // inForce is the server's word on whether a rule sets prices now.
+    const rule = { isPromotion: false, promotionLabel: '', promotionStartDate: null, promotionEndDate: null, inForce: true }
     server.use(
       http.get('/api/domain-extensions', () =>
         HttpResponse.json({
@@ -120,6 +121,7 @@ describe('domains section', () => {
                   promotionLabel: 'Last year',
                   promotionStartDate: '2020-01-01T00:00:00Z',
                   promotionEndDate: '2021-01-01T00:00:00Z',
+                  inForce: false,
                 },
               ],
             },
@@ -137,14 +139,14 @@ describe('domains section', () => {
     expect(section.queryByText('Last year')).not.toBeInTheDocument()
   })
 
-  it('shows the fixed three at $8 while the server cannot be read', async () => {
+  it("shows the spec's three without prices while the server cannot be read: no price is made up here", async () => {
     server.use(http.get('/api/domain-extensions', () => HttpResponse.error()))
     renderApp('/', { user: null })
-    const section = within(await screen.findByRole('region', { name: 'Three extensions, one simple price' }))
+    const section = within(await screen.findByRole('region', { name: 'Our extensions' }))
     for (const extension of ['.inf.nz', '.biz.ee', '.orgn.uk']) {
       expect(section.getByText(extension)).toBeInTheDocument()
     }
-    expect(section.getAllByText('$8')).toHaveLength(3)
+    expect(section.queryByText(/\$\d/)).not.toBeInTheDocument()
   })
 })
 
@@ -152,7 +154,12 @@ describe('partnership tiers', () => {
   it("shows each tier's premium-name discount", async () => {
     renderApp('/', { user: null })
     const pricing = within(await screen.findByRole('region', { name: 'Registrar partnership' }))
-    expect(pricing.getByText('Standard premium pricing')).toBeInTheDocument()
+    // The tiers and their prices are the server's (GET /api/rules).
+    expect(await pricing.findByText('Standard premium pricing')).toBeInTheDocument()
+    for (const tier of rules.registrarTiers) {
+      expect(pricing.getByRole('heading', { name: tier.name })).toBeInTheDocument()
+      expect(pricing.getByText(`$${tier.pricePerDomain}`)).toBeInTheDocument()
+    }
     expect(pricing.getByText('10% off premium domains')).toBeInTheDocument()
     expect(pricing.getByText('20% off premium domains')).toBeInTheDocument()
   })

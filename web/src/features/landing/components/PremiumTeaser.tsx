@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query'
 import { ArrowRight, Crown } from 'lucide-react'
 import { PremiumPrice } from '@/components/PremiumPrice'
-import { Badge } from '@/components/ui/badge'
+import { PremiumBadge } from '@/components/ui/badge'
 import { buttonStyles } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/Spinner'
 import { premiumDomainsQueryOptions } from '@/lib/catalog'
@@ -52,10 +52,7 @@ export function PremiumTeaser() {
           <ul className="grid gap-4 sm:grid-cols-3">
             {shown.map((domain) => (
               <li key={domain.id} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
-                <Badge tone="premium" className="font-semibold">
-                  <Crown className="h-3 w-3" aria-hidden />
-                  Premium
-                </Badge>
+                <PremiumBadge className="font-semibold" />
                 <p className="mt-3 break-all text-lg font-semibold text-slate-900">
                   {domain.name}
                   <span className="text-slate-500">{domain.extension}</span>

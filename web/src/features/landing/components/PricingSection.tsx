@@ -2,8 +2,8 @@ import { Link } from '@tanstack/react-router'
 import { Check, Crown } from 'lucide-react'
 import { buttonStyles } from '@/components/ui/button'
 import { cx } from '@/lib/classNames'
-import { regularDomainPrice } from '@/lib/extensions'
-import { premiumDiscountLabel, registrarTiers } from '@/lib/registrarTiers'
+import { useExtensions } from '@/lib/catalog'
+import { premiumDiscountLabel, useRegistrarTiers, type RegistrarTierInfo } from '@/lib/registrarTiers'
 import type { RegistrarTier } from '@/lib/session'
 import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { Section } from './Section'
@@ -11,73 +11,57 @@ import { Section } from './Section'
 type Plan = {
   name: string
   audience: string
-  price: number
+  /** Dollars per domain per year; undefined while the server's figures load. */
+  price: number | undefined
+  /** "from" when extensions differ in price. */
+  pricePrefix?: string
   unit: string
   features: string[]
   cta: string
-  tier?: RegistrarTier
+  tier?: RegistrarTierInfo
   highlighted?: boolean
 }
 
-// Tier features are those of spec section 6; each tier adds to the one before.
-const plans: Plan[] = [
-  {
-    name: 'End User',
-    audience: 'For personal projects, businesses and organisations',
-    price: regularDomainPrice,
-    unit: 'per domain per year',
-    features: [
-      '.inf.nz, .biz.ee and .orgn.uk domains',
-      'DNS management',
-      'Email forwarding',
-      'Domain forwarding',
-      'Prepaid wallet',
-    ],
-    cta: 'Register Now',
-  },
-  {
-    name: registrarTiers.basic.name,
-    audience: 'Registrar partner',
-    price: registrarTiers.basic.pricePerDomain,
-    unit: 'per domain per year',
-    features: ['API access', 'Basic support', '100 domains monthly', 'Registrar control panel'],
-    cta: 'Apply Now',
-    tier: 'basic',
-  },
-  {
-    name: registrarTiers.premium.name,
-    audience: 'Registrar partner',
-    price: registrarTiers.premium.pricePerDomain,
-    unit: 'per domain per year',
-    features: [
-      'Everything in Basic',
-      'Priority support',
-      '500 domains monthly',
-      'White label options',
-      'Premium domain discounts',
-    ],
-    cta: 'Apply Now',
-    tier: 'premium',
-    highlighted: true,
-  },
-  {
-    name: registrarTiers.enterprise.name,
-    audience: 'Registrar partner',
-    price: registrarTiers.enterprise.pricePerDomain,
-    unit: 'per domain per year',
-    features: [
-      'Everything in Premium',
-      '24/7 dedicated support',
-      'Unlimited domains',
-      'Custom integration support',
-      'Special pricing on premium domains',
-    ],
-    cta: 'Contact Sales',
-    tier: 'enterprise',
-  },
-]
+const ctaOf: Record<string, string> = { enterprise: 'Contact Sales' }
+
+/** The end-user plan and the server's registrar tiers (spec section 6), with the server's prices. */
+function usePlans(): Plan[] {
+  const { extensions, fromServer } = useExtensions()
+  const { tiers } = useRegistrarTiers()
+  const prices = fromServer ? extensions.flatMap((extension) => extension.basePrice ?? []) : []
+  const lowest = prices.length > 0 ? Math.min(...prices) : undefined
+  return [
+    {
+      name: 'End User',
+      audience: 'For personal projects, businesses and organisations',
+      price: lowest,
+      pricePrefix: prices.some((price) => price !== lowest) ? 'from' : undefined,
+      unit: 'per domain per year',
+      features: [
+        '.inf.nz, .biz.ee and .orgn.uk domains',
+        'DNS management',
+        'Email forwarding',
+        'Domain forwarding',
+        'Prepaid wallet',
+      ],
+      cta: 'Register Now',
+    },
+    ...tiers.map((tier) => ({
+      name: tier.name,
+      audience: 'Registrar partner',
+      price: tier.pricePerDomain,
+      unit: 'per domain per year',
+      features: tier.features,
+      cta: ctaOf[tier.key] ?? 'Apply Now',
+      tier,
+      // The middle tier is the one most partners pick.
+      highlighted: tiers.length > 2 && tier === tiers[1],
+    })),
+  ]
+}
 
 export function PricingSection() {
+  const plans = usePlans()
   return (
     <Section
       id="pricing"
@@ -98,14 +82,17 @@ export function PricingSection() {
             <h3 className="text-lg font-semibold text-slate-900">{plan.name}</h3>
             <p className="mt-1 text-sm text-slate-500">{plan.audience}</p>
             <p className="mt-6 flex items-baseline gap-1.5">
-              <span className="text-4xl font-bold tracking-tight text-slate-900">${plan.price}</span>
+              {plan.pricePrefix && <span className="text-sm text-slate-500">{plan.pricePrefix}</span>}
+              <span className="text-4xl font-bold tracking-tight text-slate-900">
+                {plan.price === undefined ? '…' : `$${plan.price}`}
+              </span>
               <span className="text-sm text-slate-500">{plan.unit}</span>
             </p>
             {plan.tier && (
               <p
                 className={cx(
                   'mt-4 inline-flex items-center gap-1.5 self-start rounded-full px-2.5 py-1 text-xs font-semibold ring-1 ring-inset',
-                  registrarTiers[plan.tier].premiumDiscountPercent > 0
+                  plan.tier.premiumDiscountPercent > 0
                     ? 'bg-amber-50 text-amber-800 ring-amber-200'
                     : 'bg-slate-50 text-slate-600 ring-slate-200',
                 )}
@@ -124,7 +111,7 @@ export function PricingSection() {
             </ul>
             <Link
               to="/register"
-              search={plan.tier ? { type: 'registrar', tier: plan.tier } : {}}
+              search={plan.tier ? { type: 'registrar', tier: plan.tier.key as RegistrarTier } : {}}
               className={buttonStyles({ variant: plan.highlighted ? 'primary' : 'outline', className: 'mt-8 w-full' })}
             >
               {plan.cta}

@@ -1,10 +1,11 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { forwardRef, useEffect, useRef, type InputHTMLAttributes, type ReactNode } from 'react'
+import { useForm } from 'react-hook-form'
 import { Info, Lock } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Field, Input } from '@/components/ui/form'
 import { Spinner } from '@/components/ui/Spinner'
 import { ApiError } from '@/lib/api'
-import { cx } from '@/lib/classNames'
 import {
   cardFormErrors,
   confirmTestPayment,
@@ -13,6 +14,8 @@ import {
   type PaymentIntent,
   type StripeJs,
 } from '../api/payments'
+
+type CardValues = { number: string; expiry: string; cvc: string }
 
 /** The message of a failed payment call, or fallback. */
 export function paymentErrorText(error: unknown, fallback: string): string {
@@ -50,9 +53,26 @@ export function CardForm({
   onError: (message: string) => void
   onCancel: () => void
 }) {
-  const [card, setCard] = useState({ number: '', expiry: '', cvc: '' })
-  const [submitted, setSubmitted] = useState(false)
-  const errors = submitted ? cardFormErrors(card) : {}
+  // The test path's card fields; with Stripe.js, Stripe's own element checks the card.
+  const stripeRef = useRef(stripe)
+  stripeRef.current = stripe
+  const form = useForm<CardValues>({
+    defaultValues: { number: '', expiry: '', cvc: '' },
+    resolver: (values) => {
+      const found = stripeRef.current ? {} : cardFormErrors(values)
+      const errors = Object.fromEntries(
+        Object.entries(found).map(([field, message]) => [field, { type: 'validate', message }]),
+      )
+      return { values: Object.keys(errors).length > 0 ? {} : values, errors }
+    },
+  })
+  const { errors } = form.formState
+  // Each field keeps the shape people read: 4242 4242 ..., MM / YY, digits only.
+  const formatted = (field: keyof CardValues, format: (text: string) => string) =>
+    form.register(field, {
+      onChange: (event) =>
+        form.setValue(field, format(event.target.value), { shouldValidate: form.formState.isSubmitted }),
+    })
   const mountRef = useRef<HTMLDivElement>(null)
   const elementsRef = useRef<unknown>(null)
 
@@ -66,8 +86,7 @@ export function CardForm({
     return () => element.destroy()
   }, [stripe, intent.clientSecret])
 
-  const pay = async (event: FormEvent) => {
-    event.preventDefault()
+  const pay = async (card: CardValues) => {
     if (processing) return
     try {
       if (stripe) {
@@ -81,8 +100,6 @@ export function CardForm({
         else onSucceeded()
         return
       }
-      setSubmitted(true)
-      if (Object.keys(cardFormErrors(card)).length > 0) return
       onProcessing()
       const outcome = await confirmTestPayment({
         paymentIntentId: intent.paymentIntentId,
@@ -126,7 +143,7 @@ export function CardForm({
             </p>
           </div>
         )}
-        <form onSubmit={pay} noValidate className="space-y-4" aria-busy={processing}>
+        <form onSubmit={form.handleSubmit(pay)} noValidate className="space-y-4" aria-busy={processing}>
           {stripe ? (
             <div ref={mountRef} className="min-h-[8rem]" />
           ) : (
@@ -135,29 +152,26 @@ export function CardForm({
                 label="Card number"
                 autoComplete="cc-number"
                 placeholder="4242 4242 4242 4242"
-                value={card.number}
-                error={errors.number}
+                error={errors.number?.message}
                 disabled={processing}
-                onChange={(text) => setCard({ ...card, number: formatCardNumber(text) })}
+                {...formatted('number', formatCardNumber)}
               />
               <div className="grid grid-cols-2 gap-4">
                 <CardField
                   label="Expiry"
                   autoComplete="cc-exp"
                   placeholder="MM / YY"
-                  value={card.expiry}
-                  error={errors.expiry}
+                  error={errors.expiry?.message}
                   disabled={processing}
-                  onChange={(text) => setCard({ ...card, expiry: formatExpiry(text) })}
+                  {...formatted('expiry', formatExpiry)}
                 />
                 <CardField
                   label="CVC"
                   autoComplete="cc-csc"
                   placeholder="123"
-                  value={card.cvc}
-                  error={errors.cvc}
+                  error={errors.cvc?.message}
                   disabled={processing}
-                  onChange={(text) => setCard({ ...card, cvc: text.replace(/\D/g, '').slice(0, 4) })}
+                  {...formatted('cvc', (text) => text.replace(/\D/g, '').slice(0, 4))}
                 />
               </div>
             </>
@@ -184,46 +198,13 @@ export function CardForm({
 }
 
 /** One numeric field of the card form, with its label and error. */
-function CardField({
-  label,
-  autoComplete,
-  placeholder,
-  value,
-  error,
-  disabled,
-  onChange,
-}: {
-  label: string
-  autoComplete: string
-  placeholder: string
-  value: string
-  error?: string
-  disabled: boolean
-  onChange: (text: string) => void
-}) {
-  const id = useId()
+const CardField = forwardRef<
+  HTMLInputElement,
+  InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string }
+>(function CardField({ label, error, ...props }, ref) {
   return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <input
-        id={id}
-        inputMode="numeric"
-        autoComplete={autoComplete}
-        placeholder={placeholder}
-        value={value}
-        disabled={disabled}
-        aria-invalid={!!error}
-        onChange={(e) => onChange(e.target.value)}
-        className={cx(
-          'mt-1 h-11 w-full rounded-lg border px-3 font-mono text-slate-900 focus:outline-none focus:ring-2 disabled:bg-slate-50',
-          error
-            ? 'border-red-400 focus:border-red-500 focus:ring-red-500/30'
-            : 'border-slate-300 focus:border-brand-500 focus:ring-brand-500/30',
-        )}
-      />
-      {error && <p className="mt-1 text-sm text-red-600">{error}</p>}
-    </div>
+    <Field label={label} error={error}>
+      {(ids) => <Input ref={ref} {...ids} inputMode="numeric" className="h-11 font-mono" {...props} />}
+    </Field>
   )
-}
+})

@@ -1,24 +1,23 @@
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useDeferredValue, useEffect, useMemo, useRef, type ReactNode } from 'react'
 import { Link } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query'
-import { Crown, Search, SearchX, Sparkles, Star, Tag, X } from 'lucide-react'
-import { PremiumPrice } from '@/components/PremiumPrice'
-import { RegisterNowButton } from '@/components/RegisterNowButton'
-import { Badge } from '@/components/ui/badge'
+import { Crown, SearchX, Sparkles, X } from 'lucide-react'
 import { Button, buttonStyles } from '@/components/ui/button'
+import { PremiumCategoryOptions } from '@/components/PremiumCategoryOptions'
+import { Field, SearchInput, Select, useLiveForm } from '@/components/ui/form'
 import { Spinner } from '@/components/ui/Spinner'
 import {
-  capitalise,
   currentPriceOf,
-  premiumCategories,
   premiumDomainsQueryOptions,
+  usePremiumCategories,
   type PremiumCategory,
   type PremiumDomain,
   type PremiumSort,
 } from '@/lib/catalog'
-import { premiumDiscountLabel } from '@/lib/registrarTiers'
+import { premiumDiscountLabel, useRegistrarTiers } from '@/lib/registrarTiers'
 import { currentUserQueryOptions } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { PremiumCard } from './PremiumCard'
 
 export interface PremiumFilters {
   q?: string
@@ -34,8 +33,9 @@ const sortOptions: { value: PremiumSort | ''; label: string }[] = [
   { value: 'name-desc', label: 'Name: Z to A' },
 ]
 
-/** How many keywords a card lists before "+N" (spec section 9). */
-const KEYWORDS_SHOWN = 2
+/** The filter form's fields; empty category and sort mean all and featured first. */
+type FilterValues = { q: string; category: string; sort: string }
+
 /** Typing waits this long before it reaches the address bar. */
 const QUERY_DELAY_MS = 250
 
@@ -89,7 +89,24 @@ export function PremiumDomainsPage({
   // The search box keeps its own text so typing stays immediate; the address
   // follows a moment later. `pushed` remembers what we put there, so only a
   // change from elsewhere (Back, a link) overwrites the box.
-  const [text, setText] = useState(filters.q ?? '')
+  // A category the server does not list (an old or mistyped link) is ignored.
+  const categories = usePremiumCategories()
+  const category = filters.category && categories.includes(filters.category) ? filters.category : undefined
+  const form = useLiveForm<FilterValues>({
+    values: { category: category ?? '', sort: filters.sort ?? '' },
+    defaults: { q: filters.q ?? '' },
+    onChange: (values, name) => {
+      // Category and sort apply at once; the search text reaches the address a moment later (below).
+      if (name === 'q') return
+      onFiltersChange({
+        ...filters,
+        category: (values.category || undefined) as PremiumCategory | undefined,
+        sort: (values.sort || undefined) as PremiumSort | undefined,
+      })
+    },
+  })
+  const text = form.watch('q')
+  const setText = (next: string) => form.setValue('q', next)
   const pushed = useRef(filters.q ?? '')
   useEffect(() => {
     const fromAddress = filters.q ?? ''
@@ -116,22 +133,22 @@ export function PremiumDomainsPage({
     () =>
       sortDomains(
         available.filter(
-          (domain) => (!filters.category || domain.category === filters.category) && matches(domain, needle),
+          (domain) => (!category || domain.category === category) && matches(domain, needle),
         ),
         filters.sort,
       ),
-    [available, filters.category, filters.sort, needle],
+    [available, category, filters.sort, needle],
   )
 
-  const filtering = Boolean(text.trim() || filters.category)
+  const filtering = Boolean(text.trim() || category)
   const clearFilters = () => {
     pushed.current = ''
     setText('')
     onFiltersChange({ sort: filters.sort })
   }
 
-  const ids = { search: useId(), category: useId(), sort: useId() }
-  const registrarTier = user?.userType === 'registrar' ? user.tier : undefined
+  const { tierOf } = useRegistrarTiers()
+  const registrarTier = user?.userType === 'registrar' ? tierOf(user.tier) : undefined
 
   return (
     <div className="bg-slate-50">
@@ -166,69 +183,28 @@ export function PremiumDomainsPage({
           onSubmit={(event) => event.preventDefault()}
           className="grid grid-cols-2 items-end gap-3 rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 md:grid-cols-[minmax(0,1fr)_12rem_12rem]"
         >
-          <div className="col-span-2 space-y-1.5 md:col-span-1">
-            <label htmlFor={ids.search} className="block text-sm font-medium text-slate-700">
-              Search
-            </label>
-            <div className="relative">
-              <Search
-                className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-400"
-                aria-hidden
-              />
-              <input
-                id={ids.search}
-                type="search"
-                value={text}
-                onChange={(event) => setText(event.target.value)}
-                placeholder="Name, keyword or description"
-                autoComplete="off"
-                spellCheck={false}
-                className="block h-10 w-full rounded-lg border border-slate-300 bg-white pl-9 pr-3 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200"
-              />
-            </div>
-          </div>
-          <div className="space-y-1.5">
-            <label htmlFor={ids.category} className="block text-sm font-medium text-slate-700">
-              Category
-            </label>
-            <select
-              id={ids.category}
-              value={filters.category ?? ''}
-              onChange={(event) =>
-                onFiltersChange({
-                  ...filters,
-                  category: (event.target.value || undefined) as PremiumCategory | undefined,
-                })
-              }
-              className="block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 pr-8 text-sm text-slate-900 shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200"
-            >
-              <option value="">All</option>
-              {premiumCategories.map((category) => (
-                <option key={category} value={category}>
-                  {capitalise(category)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="space-y-1.5">
-            <label htmlFor={ids.sort} className="block text-sm font-medium text-slate-700">
-              Sort by
-            </label>
-            <select
-              id={ids.sort}
-              value={filters.sort ?? ''}
-              onChange={(event) =>
-                onFiltersChange({ ...filters, sort: (event.target.value || undefined) as PremiumSort | undefined })
-              }
-              className="block h-10 w-full rounded-lg border border-slate-300 bg-white px-3 pr-8 text-sm text-slate-900 shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-200"
-            >
-              {sortOptions.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field label="Search" className="col-span-2 md:col-span-1">
+            {(ids) => <SearchInput {...ids} placeholder="Name, keyword or description" {...form.register('q')} />}
+          </Field>
+          <Field label="Category">
+            {(ids) => (
+              <Select {...ids} {...form.register('category')}>
+                <option value="">All</option>
+                <PremiumCategoryOptions />
+              </Select>
+            )}
+          </Field>
+          <Field label="Sort by">
+            {(ids) => (
+              <Select {...ids} {...form.register('sort')}>
+                {sortOptions.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
         </form>
 
         <div className="mt-8">
@@ -299,69 +275,5 @@ function EmptyState({ title, text, children }: { title: string; text: string; ch
       <p className="mt-1 max-w-md text-sm text-slate-600">{text}</p>
       {children}
     </div>
-  )
-}
-
-function PremiumCard({ domain }: { domain: PremiumDomain }) {
-  const name = fullName(domain)
-  const keywords = domain.keywords ?? []
-  const rest = keywords.slice(KEYWORDS_SHOWN)
-  return (
-    <article
-      aria-label={name}
-      className="flex w-full flex-col rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 transition hover:shadow-md"
-    >
-      <div className="flex flex-wrap items-center gap-2">
-        <Badge tone="premium" className="font-semibold">
-          <Crown className="h-3 w-3" aria-hidden />
-          Premium
-        </Badge>
-        {domain.featured && (
-          <Badge tone="brand" className="font-semibold">
-            <Star className="h-3 w-3 fill-current" aria-hidden />
-            Featured
-          </Badge>
-        )}
-        {domain.category && (
-          <span className="ml-auto text-xs font-medium uppercase tracking-wide text-slate-500">
-            <span className="sr-only">Category: </span>
-            {capitalise(domain.category)}
-          </span>
-        )}
-      </div>
-      <h2 className="mt-4 break-all text-2xl font-bold tracking-tight text-slate-900">
-        {domain.name}
-        <span className="text-slate-500">{domain.extension}</span>
-      </h2>
-      {domain.description && <p className="mt-2 text-sm leading-6 text-slate-600">{domain.description}</p>}
-      {keywords.length > 0 && (
-        <ul aria-label="Keywords" className="mt-3 flex flex-wrap gap-1.5">
-          {keywords.slice(0, KEYWORDS_SHOWN).map((keyword) => (
-            <li key={keyword}>
-              <Badge tone="neutral">
-                <Tag className="h-3 w-3" aria-hidden />
-                {keyword}
-              </Badge>
-            </li>
-          ))}
-          {rest.length > 0 && (
-            <li>
-              <Badge tone="muted" title={rest.join(', ')}>
-                +{rest.length}
-                <span className="sr-only"> more: {rest.join(', ')}</span>
-              </Badge>
-            </li>
-          )}
-        </ul>
-      )}
-      <div className="mt-auto pt-6">
-        <PremiumPrice domain={domain} details size="lg" />
-        <RegisterNowButton
-          target={{ name: domain.name, extension: domain.extension, isPremium: true, price: currentPriceOf(domain) }}
-          returnTo={`/premium-domains?${new URLSearchParams({ q: name })}`}
-          className="mt-4 w-full"
-        />
-      </div>
-    </article>
   )
 }

@@ -11,9 +11,8 @@ export {
   type Wallet,
 } from '@/lib/wallet'
 
-/** The top-up methods of spec section 3, in the order the form offers them. */
-export const paymentMethods = ['credit_card', 'paypal', 'bank_transfer', 'upi'] as const
-export type PaymentMethod = (typeof paymentMethods)[number]
+/** A top-up method (spec section 3); GET /api/wallet/deposit-options lists those that work now. */
+export type PaymentMethod = 'credit_card' | 'paypal' | 'bank_transfer' | 'upi'
 
 const methodLabels: Record<string, string> = {
   credit_card: 'Credit Card',

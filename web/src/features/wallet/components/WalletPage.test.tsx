@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { delay, http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { endUser, registrar, server } from '@/test/server'
+import { endUser, registrar, rules, server } from '@/test/server'
 import { filterTransactions, noFilters, walletTotals, type Transaction } from '../api/wallet'
 
 const transactions: Transaction[] = [
@@ -153,8 +153,10 @@ describe('deposit', () => {
     const amount = await screen.findByLabelText('Amount (USD)')
     expect(amount).toHaveValue(50)
     expect(amount).toHaveAttribute('step', '0.01')
-    expect(amount).toHaveAttribute('min', '1')
-    expect(screen.getByRole('radio', { name: 'Credit Card' })).toBeChecked()
+    // The limits are the server's (GET /api/rules).
+    await waitFor(() => expect(amount).toHaveAttribute('min', String(rules.deposits.minAmount)))
+    expect(amount).toHaveAttribute('max', String(rules.deposits.maxAmount))
+    expect(await screen.findByRole('radio', { name: 'Credit Card' })).toBeChecked()
     for (const label of ['PayPal', 'Bank Transfer', 'UPI']) {
       expect(screen.getByRole('radio', { name: label })).not.toBeChecked()
     }

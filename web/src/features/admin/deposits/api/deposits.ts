@@ -4,9 +4,7 @@ import type { Transaction } from '@/lib/wallet'
 import type { Schema } from '@/lib/schemas'
 
 /** A bank-transfer deposit waiting for an admin, with the account that made it. */
-// The document lists only the account fields: huma leaves out the fields of
-// the embedded (unexported) transactionBody, which the server does send.
-export type PendingDeposit = Transaction & Schema<'PendingDepositBody'>
+export type PendingDeposit = Schema<'PendingDepositBody'>
 
 const PENDING_URL = '/api/admin/deposits'
 

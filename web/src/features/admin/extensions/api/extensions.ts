@@ -1,12 +1,10 @@
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, getQueryFn, serverMessage, unwrap, type ApiEnvelope } from '@/lib/api'
-import type { LengthPriceRule } from '@/lib/catalog'
+import type { LengthPriceRule as ServerRule } from '@/lib/catalog'
 import type { Schema } from '@/lib/schemas'
 
-export type { LengthPriceRule }
-
-export const DNS_PROVIDERS = ['custom', 'cloudflare', 'route53', 'digitalocean', 'gcp', 'azure'] as const
-export type DnsProvider = (typeof DNS_PROVIDERS)[number]
+/** A length rule as the admin edits it: the server's, without its inForce (the server works that out). */
+export type LengthPriceRule = Omit<ServerRule, 'inForce'> & { inForce?: boolean }
 
 /**
  * An extension as GET /api/domain-extensions lists it for an admin: every

@@ -1,12 +1,4 @@
-import { Button } from '@/components/ui/button'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog'
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
 
 /** Asks before an extension is deleted. */
 export function ConfirmDelete({
@@ -23,23 +15,13 @@ export function ConfirmDelete({
   pending: boolean
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Delete {extension}?</DialogTitle>
-          <DialogDescription>
-            Are you sure you want to delete this domain extension? This cannot be undone.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button variant="destructive" disabled={pending} onClick={onConfirm}>
-            Delete
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      title={`Delete ${extension}?`}
+      description="Are you sure you want to delete this domain extension? This cannot be undone."
+      pending={pending}
+      onCancel={() => onOpenChange(false)}
+      onConfirm={onConfirm}
+    />
   )
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useForm } from 'react-hook-form'
 import { Pencil, Trash2 } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/form'
@@ -85,17 +86,21 @@ export function LengthRulesEditor({
   onChange: (rules: LengthPriceRule[]) => void
   basePrice: number
 }) {
-  const [draft, setDraft] = useState<Draft>(() => emptyDraft(basePrice))
+  // The rule being written: its own form inside the extension's (a rule is added to the list, not sent).
+  const draftForm = useForm<Draft>({ defaultValues: emptyDraft(basePrice) })
+  const draft = draftForm.watch()
+  const setDraft = (next: Draft) => draftForm.reset(next)
   const [editing, setEditing] = useState<number | null>(null)
   const [overlap, setOverlap] = useState(false)
   const rule = ruleOf(draft)
-  const set = (patch: Partial<Draft>) => {
-    setOverlap(false)
-    setDraft((current) => ({ ...current, ...patch }))
-  }
+  // Any edit of the draft takes back an overlap message about the previous one.
+  const field = (name: keyof Draft) => draftForm.register(name, { onChange: () => setOverlap(false) })
 
   function preset(min: number, max: number) {
-    set({ minLength: String(min), maxLength: String(max), price: emptyDraft(basePrice).price })
+    setOverlap(false)
+    draftForm.setValue('minLength', String(min))
+    draftForm.setValue('maxLength', String(max))
+    draftForm.setValue('price', emptyDraft(basePrice).price)
   }
 
   function add() {
@@ -179,17 +184,17 @@ export function LengthRulesEditor({
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Field label="Min length">
           {(ids) => (
-            <Input {...ids} type="number" min={1} max={63} value={draft.minLength} onChange={(e) => set({ minLength: e.target.value })} />
+            <Input {...ids} type="number" min={1} max={63} {...field('minLength')} />
           )}
         </Field>
         <Field label="Max length">
           {(ids) => (
-            <Input {...ids} type="number" min={1} max={63} value={draft.maxLength} onChange={(e) => set({ maxLength: e.target.value })} />
+            <Input {...ids} type="number" min={1} max={63} {...field('maxLength')} />
           )}
         </Field>
         <Field label="Rule price" className="col-span-2 sm:col-span-1">
           {(ids) => (
-            <Input {...ids} type="number" min={0.01} step={0.01} value={draft.price} onChange={(e) => set({ price: e.target.value })} />
+            <Input {...ids} type="number" min={0.01} step={0.01} {...field('price')} />
           )}
         </Field>
         <Field label="Registrar price" className="col-span-2 sm:col-span-1">
@@ -200,8 +205,7 @@ export function LengthRulesEditor({
               min={1}
               step={0.01}
               placeholder="Optional"
-              value={draft.registrarPrice}
-              onChange={(e) => set({ registrarPrice: e.target.value })}
+              {...field('registrarPrice')}
             />
           )}
         </Field>
@@ -211,24 +215,23 @@ export function LengthRulesEditor({
         <input
           type="checkbox"
           className="h-4 w-4 rounded border-slate-300 text-brand-600"
-          checked={draft.isPromotion}
-          onChange={(e) => set({ isPromotion: e.target.checked })}
+          {...field('isPromotion')}
         />
         Promotional rule
       </label>
       {draft.isPromotion && (
         <div className="grid gap-3 sm:grid-cols-3">
           <Field label="Promotion label">
-            {(ids) => <Input {...ids} value={draft.promotionLabel} onChange={(e) => set({ promotionLabel: e.target.value })} />}
+            {(ids) => <Input {...ids} {...field('promotionLabel')} />}
           </Field>
           <Field label="Promotion start date">
             {(ids) => (
-              <Input {...ids} type="date" value={draft.promotionStartDate} onChange={(e) => set({ promotionStartDate: e.target.value })} />
+              <Input {...ids} type="date" {...field('promotionStartDate')} />
             )}
           </Field>
           <Field label="Promotion end date">
             {(ids) => (
-              <Input {...ids} type="date" value={draft.promotionEndDate} onChange={(e) => set({ promotionEndDate: e.target.value })} />
+              <Input {...ids} type="date" {...field('promotionEndDate')} />
             )}
           </Field>
         </div>

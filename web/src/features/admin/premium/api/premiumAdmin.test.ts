@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { nextTableSort as nextSort } from '@/components/ui/DataTable'
 import {
   csvFileName,
   defaultFilters,
   defaultSort,
   filterDomains,
-  nextSort,
   premiumDomainsCsv,
   sortDomains,
   splitKeywords,

@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, getQueryFn, unwrap, type ApiEnvelope } from '@/lib/api'
 import type { PremiumDomain } from '@/lib/catalog'
 import type { Schema } from '@/lib/schemas'
+import type { TableSort } from '@/components/ui/DataTable'
 
 /** A premium name as GET /api/premium-domains lists it for an admin: every field is there. */
 export type AdminPremiumDomain = PremiumDomain
@@ -43,7 +44,7 @@ export async function deletePremiumDomain(id: number): Promise<void> {
 }
 
 export async function bulkPremiumDomains(action: BulkAction, ids: number[]): Promise<number> {
-  const res = await apiRequest<ApiEnvelope<{ changed: number }>>('POST', `${ADMIN_URL}/bulk`, {
+  const res = await apiRequest<ApiEnvelope<Schema<'BulkResultBody'>>>('POST', `${ADMIN_URL}/bulk`, {
     action,
     ids,
   } satisfies Schema<'BulkInputBody'>)
@@ -88,18 +89,10 @@ export function filterDomains(domains: AdminPremiumDomain[], filters: PremiumFil
 }
 
 export type SortKey = 'name' | 'price' | 'discount'
-export interface SortState {
-  key: SortKey
-  direction: 'asc' | 'desc'
-}
+export type SortState = TableSort<SortKey>
 
 export const defaultSort: SortState = { key: 'name', direction: 'asc' }
 
-/** Choosing the active key flips its direction; another key starts ascending. */
-export function nextSort(current: SortState, key: SortKey): SortState {
-  if (current.key === key) return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' }
-  return { key, direction: 'asc' }
-}
 
 export function sortDomains(domains: AdminPremiumDomain[], sort: SortState): AdminPremiumDomain[] {
   const sign = sort.direction === 'asc' ? 1 : -1
@@ -112,11 +105,6 @@ export function sortDomains(domains: AdminPremiumDomain[], sort: SortState): Adm
     else diff = byName(a, b)
     return diff !== 0 ? diff * sign : byName(a, b)
   })
-}
-
-/** The discounted price (spec section 9): price × (1 − percent/100), to the cent. */
-export function discountedPrice(price: number, percentage: number): number {
-  return Math.round(price * (100 - percentage)) / 100
 }
 
 /** "seo, short , ,brand" → ["seo", "short", "brand"]. */

@@ -3,7 +3,7 @@ import { createSetting, updateSetting, type SiteSetting } from './settings'
 /** The setting whose value is the JSON list of gateways. */
 export const GATEWAYS_KEY = 'payment_gateways'
 
-export type GatewayType = 'stripe' | 'paypal' | 'bank_transfer' | 'credit_card' | 'mobile_payment' | 'cryptocurrency'
+export type GatewayType = 'paypal' | 'bank_transfer' | 'credit_card' | 'mobile_payment' | 'cryptocurrency'
 
 export interface GatewayField {
   name: string
@@ -34,17 +34,12 @@ interface GatewayTemplate {
   fields: GatewayField[]
 }
 
-/** The six gateway types with their field sets (spec section 3). */
+/**
+ * The gateway types with their field sets (spec section 3), without Stripe:
+ * Stripe's keys are the server's flags (--stripe-secret-key…), the one place
+ * billing reads them, and PaymentModeNotice says so.
+ */
 export const GATEWAY_TEMPLATES: Record<GatewayType, GatewayTemplate> = {
-  stripe: {
-    name: 'Stripe',
-    description: 'Card payments through Stripe.',
-    fields: [
-      { name: 'api_key', label: 'Secret Key', type: 'password', required: true, placeholder: 'sk_test_…' },
-      { name: 'public_key', label: 'Publishable Key', type: 'text', required: true, placeholder: 'pk_test_…' },
-      { name: 'webhook_secret', label: 'Webhook Secret', type: 'password', required: false, placeholder: 'whsec_…' },
-    ],
-  },
   paypal: {
     name: 'PayPal',
     description: 'PayPal balance and cards through PayPal checkout.',

@@ -31,6 +31,7 @@ import {
   type PaymentGateway,
 } from '../api/gateways'
 import { SITE_SETTINGS_URL, siteSettingsQueryOptions } from '../api/settings'
+import { PaymentModeNotice } from './PaymentModeNotice'
 
 function requiredFieldsError(labels: string[]) {
   toast({
@@ -131,6 +132,7 @@ export function PaymentGatewaysPanel() {
         </HelpTooltip>
       </CardHeader>
       <CardContent className="space-y-6">
+        <PaymentModeNotice />
         {isPending ? (
           <Spinner label="Loading payment gateways" />
         ) : isError ? (

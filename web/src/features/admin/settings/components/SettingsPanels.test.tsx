@@ -163,38 +163,65 @@ describe('Payment Gateways tab', () => {
       'payment_gateways',
       JSON.stringify([
         {
-          id: 'stripe',
-          name: 'Stripe',
-          description: 'Cards',
+          id: 'paypal',
+          name: 'PayPal',
+          description: 'PayPal checkout',
           active: false,
           testMode: true,
           displayOrder: 1,
-          settings: { api_key: '••••1234', public_key: '', webhook_secret: '' },
+          settings: { client_id: '', client_secret: '••••1234', allow_guest_checkout: false },
         },
       ]),
       { category: 'payment', isPublic: false },
     )
     const state = serveSettings([stored])
     const { panel, events } = await openTab('Payment Gateways')
-    await events.click(await panel.findByRole('switch', { name: 'Enable Stripe' }))
-    expect(await screen.findByText('Please fill in the following required fields: Publishable Key')).toBeInTheDocument()
+    await events.click(await panel.findByRole('switch', { name: 'Enable PayPal' }))
+    expect(await screen.findByText('Please fill in the following required fields: Client ID')).toBeInTheDocument()
     expect(state.patches).toHaveLength(0)
 
-    const form = within(await panel.findByRole('form', { name: 'Configure Stripe' }))
+    const form = within(await panel.findByRole('form', { name: 'Configure PayPal' }))
     expect(form.getByText(/Stored secret ends in 1234/)).toBeInTheDocument()
-    await events.type(form.getByLabelText('Publishable Key *'), 'pk_test_42')
+    await events.type(form.getByLabelText('Client ID *'), 'client-42')
     await events.click(form.getByRole('button', { name: 'Save Configuration' }))
     await waitFor(() => expect(state.patches).toHaveLength(1))
-    expect(gatewaysOf(state)[0].settings).toMatchObject({ api_key: '••••1234', public_key: 'pk_test_42' })
+    expect(gatewaysOf(state)[0].settings).toMatchObject({ client_secret: '••••1234', client_id: 'client-42' })
 
-    await events.click(await panel.findByRole('switch', { name: 'Enable Stripe' }))
+    await events.click(await panel.findByRole('switch', { name: 'Enable PayPal' }))
     expect(await screen.findByText('Payment Gateway Enabled')).toBeInTheDocument()
-    expect(screen.getByText('Stripe is now enabled for customer payments.')).toBeInTheDocument()
+    expect(screen.getByText('PayPal is now enabled for customer payments.')).toBeInTheDocument()
     expect(gatewaysOf(state)[0].active).toBe(true)
 
-    await events.click(await panel.findByRole('switch', { name: 'Enable Stripe' }))
+    await events.click(await panel.findByRole('switch', { name: 'Enable PayPal' }))
     expect(await screen.findByText('Payment Gateway Disabled')).toBeInTheDocument()
-    expect(screen.getByText('Stripe is now disabled for customer payments.')).toBeInTheDocument()
+    expect(screen.getByText('PayPal is now disabled for customer payments.')).toBeInTheDocument()
+  })
+
+  it('says which mode payments run in and where it is configured, and offers no Stripe keys', async () => {
+    serveSettings([])
+    server.use(
+      http.get('/api/wallet/deposit-options', () =>
+        HttpResponse.json({
+          success: true,
+          data: {
+            mode: 'stripe',
+            methods: ['credit_card'],
+            instant: [],
+            bankTransfer: null,
+            configuredBy: 'Stripe keys are server configuration: --stripe-secret-key (from the server).',
+          },
+        }),
+      ),
+    )
+    const { panel } = await openTab('Payment Gateways')
+    const mode = within(await panel.findByRole('region', { name: 'Payment mode' }))
+    expect(await mode.findByText('Stripe')).toBeInTheDocument()
+    expect(mode.getByText('Stripe keys are server configuration: --stripe-secret-key (from the server).')).toBeInTheDocument()
+    const types = within(panel.getByLabelText('Add a gateway'))
+      .getAllByRole('option')
+      .map((o) => o.textContent)
+    expect(types).toContain('PayPal')
+    expect(types).not.toContain('Stripe')
   })
 
   it('removes a gateway after confirmation and reports save failures', async () => {
@@ -211,7 +238,7 @@ describe('Payment Gateways tab', () => {
     expect(gatewaysOf(state)).toEqual([])
 
     server.use(http.patch('/api/site-settings/:id', () => new HttpResponse(null, { status: 500 })))
-    await events.selectOptions(panel.getByLabelText('Add a gateway'), 'Stripe')
+    await events.selectOptions(panel.getByLabelText('Add a gateway'), 'PayPal')
     await events.click(panel.getByRole('button', { name: 'Add Gateway' }))
     expect(await screen.findByText('Failed to save payment gateways')).toBeInTheDocument()
   })

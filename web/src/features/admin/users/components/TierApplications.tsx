@@ -1,8 +1,10 @@
 import { useState } from 'react'
+import { useForm } from 'react-hook-form'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { AlertCircle, ArrowRight, LoaderCircle } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/form'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { toast } from '@/components/toast/toastStore'
 import { serverMessage } from '@/lib/api'
@@ -59,7 +61,8 @@ export function TierApplications() {
 function ApplicationRow({ application: a }: { application: AdminTierApplication }) {
   const queryClient = useQueryClient()
   const [declining, setDeclining] = useState(false)
-  const [reason, setReason] = useState('')
+  const declineForm = useForm<{ reason: string }>({ defaultValues: { reason: '' } })
+  const reason = declineForm.watch('reason')
   const mutation = useMutation({
     mutationFn: (decision: { approve: true } | { approve: false; reason: string }) =>
       decision.approve ? approveTierApplication(a.id) : declineTierApplication(a.id, decision.reason),
@@ -99,20 +102,16 @@ function ApplicationRow({ application: a }: { application: AdminTierApplication 
       {declining ? (
         <form
           className="flex flex-col gap-2 sm:flex-row"
-          onSubmit={(e) => {
-            e.preventDefault()
-            mutation.mutate({ approve: false, reason })
-          }}
+          onSubmit={declineForm.handleSubmit((values) => mutation.mutate({ approve: false, reason: values.reason }))}
         >
           <label className="block">
             <span className="sr-only">Reason for {a.username}</span>
-            <input
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
+            <Input
               required
               maxLength={500}
               placeholder="Reason (emailed to the applicant)"
-              className="h-9 w-full rounded-lg border border-slate-300 px-3 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/20 sm:w-72"
+              className="h-9 sm:w-72"
+              {...declineForm.register('reason')}
             />
           </label>
           <div className="flex gap-2">

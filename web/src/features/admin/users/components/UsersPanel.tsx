@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { AlertCircle, ChevronLeft, ChevronRight, LoaderCircle, Search, UserX } from 'lucide-react'
+import { AlertCircle, ChevronLeft, ChevronRight, LoaderCircle, UserX } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { SearchInput, Select, useLiveForm } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
 import { serverMessage } from '@/lib/api'
 import { currentUserQueryOptions } from '@/lib/session'
@@ -40,9 +41,15 @@ export function UsersPanel() {
 }
 
 function AccountsCard() {
-  const [searchText, setSearchText] = useState('')
+  const filters = useLiveForm<{ search: string; type: UserType | '' }>({
+    values: {},
+    defaults: { search: '', type: '' },
+    // A new account type starts at the first page; the search waits for a pause (below).
+    onChange: (_, name) => name === 'type' && setPage(1),
+  })
+  const searchText = filters.watch('search')
+  const type = filters.watch('type')
   const [search, setSearch] = useState('')
-  const [type, setType] = useState<UserType | ''>('')
   const [page, setPage] = useState(1)
   // Ask once the admin pauses typing, not on every key.
   useEffect(() => {
@@ -63,35 +70,20 @@ function AccountsCard() {
           <CardTitle>Users</CardTitle>
           <CardDescription>Accounts, registrar tiers, and who may log in.</CardDescription>
         </div>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <label className="relative block">
-            <span className="sr-only">Search accounts</span>
-            <Search className="pointer-events-none absolute left-3 top-2.5 h-4 w-4 text-slate-400" aria-hidden />
-            <input
-              type="search"
-              value={searchText}
-              onChange={(e) => setSearchText(e.target.value)}
-              placeholder="Search name or email"
-              className="h-9 w-full rounded-lg border border-slate-300 pl-9 pr-3 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/20 sm:w-72"
-            />
-          </label>
-          <label className="block">
-            <span className="sr-only">Account type</span>
-            <select
-              value={type}
-              onChange={(e) => {
-                setType(e.target.value as UserType | '')
-                setPage(1)
-              }}
-              className="h-9 w-full rounded-lg border border-slate-300 bg-white px-3 text-sm sm:w-40"
-            >
-              <option value="">All types</option>
-              <option value="user">Users</option>
-              <option value="registrar">Registrars</option>
-              <option value="admin">Admins</option>
-            </select>
-          </label>
-        </div>
+        <form role="search" onSubmit={(e) => e.preventDefault()} className="flex flex-col gap-2 sm:flex-row">
+          <SearchInput
+            aria-label="Search accounts"
+            placeholder="Search name or email"
+            className="sm:w-72"
+            {...filters.register('search')}
+          />
+          <Select aria-label="Account type" className="sm:w-40" {...filters.register('type')}>
+            <option value="">All types</option>
+            <option value="user">Users</option>
+            <option value="registrar">Registrars</option>
+            <option value="admin">Admins</option>
+          </Select>
+        </form>
       </CardHeader>
       <CardContent>
         {query.isPending ? (
