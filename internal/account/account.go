@@ -99,6 +99,8 @@ type Service struct {
 	// hashes bounds the password hashes running at once.
 	hashes      *hashPool
 	signUpLimit int
+	// byAPIKey is the query of every /v1 request (see ByAPIKey).
+	byAPIKey *db.Statement
 }
 
 // NewService returns an account service over d.
@@ -128,7 +130,8 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	}
 	return &Service{db: d, keys: keys, links: links, sessionTTL: opts.SessionTTL, now: opts.Now,
 		publicURL: strings.TrimRight(opts.PublicURL, "/"), hashes: newHashPool(opts.HashConcurrency, opts.HashWait),
-		signUpLimit: opts.SignUpLimit}, nil
+		signUpLimit: opts.SignUpLimit, byAPIKey: d.Statement(d.Bun.NewSelect().Model((*User)(nil)).
+				Where("api_key_hash = ?", bun.Safe("?")).Where("disabled_at IS NULL").String())}, nil
 }
 
 // clock returns the current time as stored: UTC, microsecond precision (what
@@ -294,13 +297,19 @@ func (s *Service) APIKey(u *User) (string, error) {
 // ByAPIKey returns the enabled registrar that owns key; unauthenticated when
 // no account does.
 func (s *Service) ByAPIKey(ctx context.Context, key string) (*User, error) {
-	u := new(User)
-	err := s.db.Bun.NewSelect().Model(u).
-		Where("api_key_hash = ?", s.keys.Hash(key)).Where("disabled_at IS NULL").Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
+	rows, err := s.byAPIKey.Query(ctx, s.keys.Hash(key))
+	if err != nil {
+		return nil, fmt.Errorf("account: look up api key: %w", err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("account: look up api key: %w", err)
+		}
 		return nil, apperr.New(apperr.Unauthenticated, "Invalid API key")
 	}
-	if err != nil {
+	u := new(User)
+	if err := s.db.Bun.ScanRow(ctx, rows, u); err != nil {
 		return nil, fmt.Errorf("account: look up api key: %w", err)
 	}
 	return u, nil

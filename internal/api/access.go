@@ -10,6 +10,7 @@ import (
 
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/ratelimit"
 )
 
 // access is who may call an operation. Every operation declares one (see
@@ -21,6 +22,25 @@ type access struct {
 	level accessLevel
 	// forbidden is the 403 message of registrar-only operations.
 	forbidden string
+	// limit, when not nil, is the rate-limit class a signed-in caller's
+	// requests count against (per account, shared with /v1); visitorLimit
+	// is the class of a visitor's, per client network.
+	limit, visitorLimit *ratelimit.Class
+}
+
+// countedAs is who with each request counted against the caller's
+// account's limit of class c, before the request is read: an over-limit
+// caller gets 429 whatever it sent.
+func (who access) countedAs(c ratelimit.Class) access {
+	who.limit = &c
+	return who
+}
+
+// visitorsCountedAs is who (an accessOptional operation) with each
+// visitor's request counted against class c per client network.
+func (who access) visitorsCountedAs(c ratelimit.Class) access {
+	who.visitorLimit = &c
+	return who
 }
 
 type accessLevel int
@@ -76,6 +96,9 @@ func register[I, O any](a huma.API, who access, op huma.Operation, handler func(
 	op.Metadata[accessKey] = who
 	// Operations of an area often share one Errors slice: append to a copy.
 	op.Errors = slices.Clone(op.Errors)
+	if (who.limit != nil || who.visitorLimit != nil) && !slices.Contains(op.Errors, http.StatusTooManyRequests) {
+		op.Errors = append(op.Errors, http.StatusTooManyRequests)
+	}
 	switch who.level {
 	case levelPublic, levelOptional, levelAPIKey:
 		huma.Register(a, op, handler)
@@ -101,10 +124,12 @@ func sessionUser(ctx context.Context) *account.User {
 	return u
 }
 
-// useAuthorization makes a enforce every /api operation's access. It must
-// come before the first operation is registered: huma fixes an
-// operation's middlewares when it registers it.
-func useAuthorization(a huma.API, accounts *account.Service) {
+// useAuthorization makes a enforce every /api operation's access and rate
+// limit, in that order and before huma reads the request: an anonymous
+// caller of a protected operation gets 401, a caller over its limit 429,
+// whatever the body. It must come before the first operation is
+// registered: huma fixes an operation's middlewares when it registers it.
+func useAuthorization(a huma.API, accounts *account.Service, limits *ratelimit.Policy) {
 	oapi := a.OpenAPI()
 	if oapi.Components.SecuritySchemes == nil {
 		oapi.Components.SecuritySchemes = map[string]*huma.SecurityScheme{}
@@ -119,11 +144,20 @@ func useAuthorization(a huma.API, accounts *account.Service) {
 		}
 		u, err := currentUser(ctx.Context(), accounts)
 		if who.level == levelOptional && apperr.Code(err) == apperr.Unauthenticated {
+			if who.visitorLimit != nil {
+				if err := countRequest(ctx, limits.Client(ClientIP(ctx.Context()), *who.visitorLimit)); err != nil {
+					writeEnvelopeError(ctx, fail(ctx.Context(), err))
+					return
+				}
+			}
 			next(ctx)
 			return
 		}
 		if err == nil {
 			err = who.refuse(u)
+		}
+		if err == nil && who.limit != nil {
+			err = countRequest(ctx, limits.Account(u.ID, *who.limit))
 		}
 		if err != nil {
 			writeEnvelopeError(ctx, fail(ctx.Context(), err))

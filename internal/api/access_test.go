@@ -16,7 +16,7 @@ import (
 func TestEveryOperationDeclaresAccess(t *testing.T) {
 	t.Parallel()
 	a := humachi.New(chi.NewRouter(), huma.DefaultConfig("test", "1"))
-	useAuthorization(a, nil)
+	useAuthorization(a, nil, nil)
 	handler := func(context.Context, *struct{}) (*struct{}, error) { return nil, nil }
 	register(a, accessPublic, huma.Operation{OperationID: "declared", Method: http.MethodGet, Path: "/api/declared"}, handler)
 	register(a, accessAdmin, huma.Operation{OperationID: "admin", Method: http.MethodGet, Path: "/api/admin/x"}, handler)
@@ -32,7 +32,7 @@ func TestEveryOperationDeclaresAccess(t *testing.T) {
 func TestRegisterDocumentsAccess(t *testing.T) {
 	t.Parallel()
 	a := humachi.New(chi.NewRouter(), huma.DefaultConfig("test", "1"))
-	useAuthorization(a, nil)
+	useAuthorization(a, nil, nil)
 	handler := func(context.Context, *struct{}) (*struct{}, error) { return nil, nil }
 	register(a, accessAccount, huma.Operation{OperationID: "mine", Method: http.MethodGet, Path: "/api/mine"}, handler)
 	register(a, accessRegistrar("Registrars only"), huma.Operation{OperationID: "reg", Method: http.MethodGet, Path: "/api/reg"}, handler)

@@ -10,8 +10,6 @@ import (
 
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/audit"
-	"github.com/nameport/nameport/internal/catalog"
-	"github.com/nameport/nameport/internal/settings"
 	"github.com/nameport/nameport/pkg/money"
 )
 
@@ -169,78 +167,4 @@ func orNull(m json.RawMessage) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return m
-}
-
-// audited records an admin change made by a service that commits on its
-// own. The change has already happened, so a failure to record it is logged
-// rather than reported to the admin as a failed change.
-func audited(ctx context.Context, log *audit.Service, e audit.Entry) {
-	if log == nil {
-		return
-	}
-	if err := log.Log(ctx, e); err != nil {
-		logger(ctx).Error("audit log", "action", e.Action, "err", err)
-	}
-}
-
-// extensionBefore is an extension as admins saw it before a change, from the
-// catalog in memory; nil when it is unknown.
-func extensionBefore(cat *catalog.Service, id int64) *extensionBody {
-	for _, e := range cat.Extensions(true) {
-		if e.ID == id {
-			b := toExtensionBody(cat, e, true)
-			return &b
-		}
-	}
-	return nil
-}
-
-// premiumBefore is a premium name before a change; nil when it is unknown.
-func premiumBefore(cat *catalog.Service, id int64) *premiumBody {
-	if list := premiumsBefore(cat, []int64{id}); len(list) == 1 {
-		return &list[0]
-	}
-	return nil
-}
-
-// premiumsBefore are the premium names with the given ids, as admins see them.
-func premiumsBefore(cat *catalog.Service, ids []int64) []premiumBody {
-	want := make(map[int64]bool, len(ids))
-	for _, id := range ids {
-		want[id] = true
-	}
-	out := []premiumBody{}
-	now := time.Now()
-	for _, p := range cat.PremiumDomains(true) {
-		if want[p.ID] {
-			out = append(out, toPremiumBody(cat, p, catalog.Buyer{}, true, now))
-		}
-	}
-	return out
-}
-
-// bulkAfter is what a bulk action left: the action and, unless it deleted
-// them, the names as they are now.
-func bulkAfter(cat *catalog.Service, action string, ids []int64, changed int) map[string]any {
-	after := map[string]any{"action": action, "ids": ids, "changed": changed}
-	if action != "delete" {
-		after["domains"] = premiumsBefore(cat, ids)
-	}
-	return after
-}
-
-// settingBefore is a site setting before a change, as admins see it (gateway
-// secrets masked); nil when it is unknown or cannot be read.
-func settingBefore(ctx context.Context, svc *settings.Service, id int64) *settingBody {
-	list, err := svc.List(ctx, false)
-	if err != nil {
-		return nil
-	}
-	for i := range list {
-		if list[i].ID == id {
-			b := toSettingBody(&list[i])
-			return &b
-		}
-	}
-	return nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/idempotency"
-	"github.com/nameport/nameport/internal/jobs"
 	"github.com/nameport/nameport/internal/notify"
 	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
@@ -37,8 +36,6 @@ type Services struct {
 	// Requests keeps the answers of /v1 requests sent with an
 	// Idempotency-Key.
 	Requests *idempotency.Store
-	// Jobs is the background job queue as admins see it.
-	Jobs *jobs.Service
 	// Mail is the outgoing mail and its outbox.
 	Mail *notify.Service
 	// Settings are the site settings and payment gateways.
@@ -72,24 +69,24 @@ func addRoutes(a huma.API, svc Services) {
 	if svc.RateLimits == nil {
 		svc.RateLimits = ratelimit.NewPolicy(ratelimit.DefaultLimits, nil)
 	}
-	useAuthorization(a, svc.Accounts)
+	useAuthorization(a, svc.Accounts, svc.RateLimits)
 	addAuthRoutes(a, svc.Accounts)
 	addPasswordRoutes(a, svc.Accounts)
 	addPasswordResetRoutes(a, svc.Accounts)
 	addRegistrarRoutes(a, svc.Accounts)
-	addDomainRoutes(a, svc.Accounts, svc.Domains, svc.Wallets, svc.RateLimits)
+	addDomainRoutes(a, svc.Domains, svc.Wallets)
 	addWalletRoutes(a, svc.Wallets)
 	addDepositRoutes(a, svc.Accounts, svc.Wallets, svc.Settings)
 	addPaymentRoutes(a, svc.Wallets)
-	addCatalogRoutes(a, svc.Catalog, svc.Audit, svc.RateLimits)
-	addDNSRoutes(a, svc.Accounts, svc.Domains, svc.Catalog, svc.Records, svc.RateLimits)
+	addCatalogRoutes(a, svc.Catalog)
+	addDNSRoutes(a, svc.Domains, svc.Catalog, svc.Records)
 	addNotifyRoutes(a, svc.Accounts, svc.Mail)
-	addJobRoutes(a, svc.Jobs)
 	addAdminUserRoutes(a, svc.Accounts, svc.Audit)
 	addTierApplicationRoutes(a, svc.Accounts)
 	addEmailVerificationRoutes(a, svc.Accounts)
 	addStatsRoutes(a, svc.Stats)
-	addSettingRoutes(a, svc.Settings, svc.Audit)
+	addRuleRoutes(a)
+	addSettingRoutes(a, svc.Settings)
 
 	v := newV1(a, svc.Accounts, svc.Requests, svc.RateLimits)
 	addV1DomainRoutes(v, svc.Domains, svc.Wallets, svc.Catalog, svc.Records)

@@ -93,6 +93,7 @@ type ruleBody struct {
 	PromotionLabel     string     `json:"promotionLabel"`
 	PromotionStartDate *time.Time `json:"promotionStartDate"`
 	PromotionEndDate   *time.Time `json:"promotionEndDate"`
+	InForce            bool       `json:"inForce" doc:"Whether the rule sets prices now (a promotion only between its dates)"`
 }
 
 // extensionBody is an extension. Configuration fields (the pointers) are
@@ -140,7 +141,8 @@ func toExtensionBody(svc *catalog.Service, e *catalog.Extension, admin bool) ext
 	for _, r := range e.Rules {
 		rb := ruleBody{MinLength: r.MinLength, MaxLength: r.MaxLength, Price: money.Dollars(r.PriceCents),
 			IsPromotion: r.IsPromotion, PromotionLabel: r.PromotionLabel,
-			PromotionStartDate: timeOrNil(r.PromotionStart), PromotionEndDate: timeOrNil(r.PromotionEnd)}
+			PromotionStartDate: timeOrNil(r.PromotionStart), PromotionEndDate: timeOrNil(r.PromotionEnd),
+			InForce: r.InForce(time.Now())}
 		if r.RegistrarPriceCents != nil {
 			v := money.Dollars(*r.RegistrarPriceCents)
 			rb.RegistrarPrice = &v
@@ -392,15 +394,69 @@ type BulkInput struct {
 	}
 }
 
-type BulkOutput struct {
-	Body envelope[struct {
-		Changed int `json:"changed"`
-	}]
+type bulkResultBody struct {
+	Changed int `json:"changed" doc:"How many of the premium names the action changed (ids that do not exist are skipped)"`
 }
 
-func addCatalogRoutes(a huma.API, cat *catalog.Service, log *audit.Service,
-	limits *ratelimit.Policy) {
-	register(a, accessOptional, huma.Operation{
+type BulkOutput struct {
+	Body envelope[bulkResultBody]
+}
+
+// describeExtension builds the audit entry of admin's change to an
+// extension, with the extension as admins see it.
+func describeExtension(cat *catalog.Service, admin *account.User, action string) audit.Describe[*catalog.Extension] {
+	return func(before, after *catalog.Extension) audit.Entry {
+		e := audit.Entry{ActorID: admin.ID, Action: action, TargetType: "extension"}
+		if before != nil {
+			e.TargetID, e.Before = audit.ID(before.ID), toExtensionBody(cat, before, true)
+		}
+		if after != nil {
+			e.TargetID, e.After = audit.ID(after.ID), toExtensionBody(cat, after, true)
+		}
+		return e
+	}
+}
+
+// describePremium builds the audit entry of admin's change to a premium
+// name, with the name as admins see it.
+func describePremium(cat *catalog.Service, admin *account.User, action string) audit.Describe[*catalog.PremiumDomain] {
+	return func(before, after *catalog.PremiumDomain) audit.Entry {
+		e := audit.Entry{ActorID: admin.ID, Action: action, TargetType: "premium_domain"}
+		now := time.Now()
+		if before != nil {
+			e.TargetID, e.Before = audit.ID(before.ID), toPremiumBody(cat, before, catalog.Buyer{}, true, now)
+		}
+		if after != nil {
+			e.TargetID, e.After = audit.ID(after.ID), toPremiumBody(cat, after, catalog.Buyer{}, true, now)
+		}
+		return e
+	}
+}
+
+// describeBulk builds the audit entry of admin's bulk action: the names
+// before it, and after it the action with the names as they are now (none
+// after a delete).
+func describeBulk(cat *catalog.Service, admin *account.User) audit.Describe[*catalog.BulkChange] {
+	return func(_, c *catalog.BulkChange) audit.Entry {
+		now := time.Now()
+		bodies := func(list []*catalog.PremiumDomain) []premiumBody {
+			out := make([]premiumBody, len(list))
+			for i, p := range list {
+				out[i] = toPremiumBody(cat, p, catalog.Buyer{}, true, now)
+			}
+			return out
+		}
+		after := map[string]any{"action": c.Action, "ids": c.IDs, "changed": len(c.Before)}
+		if c.Action != catalog.BulkDelete {
+			after["domains"] = bodies(c.After)
+		}
+		return audit.Entry{ActorID: admin.ID, Action: audit.ActionPremiumBulk, TargetType: "premium_domain",
+			Before: bodies(c.Before), After: after}
+	}
+}
+
+func addCatalogRoutes(a huma.API, cat *catalog.Service) {
+	register(a, accessOptional.countedAs(ratelimit.Checks).visitorsCountedAs(ratelimit.AnonymousChecks), huma.Operation{
 		OperationID: "domains-check", Method: http.MethodGet, Path: "/api/domains/check", Tags: []string{"Catalog"},
 		Summary: "Check a name's availability and price",
 		Description: "Tells whether a name can be registered and its yearly price for the caller (wholesale for a " +
@@ -409,13 +465,6 @@ func addCatalogRoutes(a huma.API, cat *catalog.Service, log *audit.Service,
 		Errors: []int{http.StatusUnprocessableEntity, http.StatusTooManyRequests},
 	}, func(ctx context.Context, in *CheckInput) (*CheckOutput, error) {
 		u := sessionUser(ctx)
-		d := limits.Client(requestOf(ctx).client.IP, ratelimit.AnonymousChecks)
-		if u != nil {
-			d = limits.Account(u.ID, ratelimit.Checks)
-		}
-		if err := d.Err(); err != nil {
-			return nil, fail(ctx, err)
-		}
 		av, err := cat.Check(ctx, in.Name, in.Extension, buyerOf(u))
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -445,19 +494,15 @@ func addCatalogRoutes(a huma.API, cat *catalog.Service, log *audit.Service,
 		Summary: "Add an extension", DefaultStatus: http.StatusCreated,
 		Errors: append(adminOnly, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *ExtensionWriteInput) (*ExtensionOutput, error) {
-		admin := sessionUser(ctx)
 		input, err := in.Body.toInput()
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		e, err := cat.CreateExtension(ctx, input)
+		e, err := cat.CreateExtension(ctx, input, describeExtension(cat, sessionUser(ctx), audit.ActionExtensionCreate))
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		body := toExtensionBody(cat, e, true)
-		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionExtensionCreate, TargetType: "extension",
-			TargetID: audit.ID(e.ID), After: body})
-		return &ExtensionOutput{Body: ok(body)}, nil
+		return &ExtensionOutput{Body: ok(toExtensionBody(cat, e, true))}, nil
 	})
 
 	register(a, accessAdmin, huma.Operation{
@@ -465,20 +510,15 @@ func addCatalogRoutes(a huma.API, cat *catalog.Service, log *audit.Service,
 		Summary: "Change an extension", Description: "Changes the fields sent; lengthBasedPricing, when sent, replaces every rule.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *ExtensionUpdateInput) (*ExtensionOutput, error) {
-		admin := sessionUser(ctx)
 		input, err := in.Body.toInput()
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		before := extensionBefore(cat, in.ID)
-		e, err := cat.UpdateExtension(ctx, in.ID, input)
+		e, err := cat.UpdateExtension(ctx, in.ID, input, describeExtension(cat, sessionUser(ctx), audit.ActionExtensionUpdate))
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		body := toExtensionBody(cat, e, true)
-		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionExtensionUpdate, TargetType: "extension",
-			TargetID: audit.ID(e.ID), Before: before, After: body})
-		return &ExtensionOutput{Body: ok(body)}, nil
+		return &ExtensionOutput{Body: ok(toExtensionBody(cat, e, true))}, nil
 	})
 
 	register(a, accessAdmin, huma.Operation{
@@ -486,13 +526,9 @@ func addCatalogRoutes(a huma.API, cat *catalog.Service, log *audit.Service,
 		Summary: "Delete an extension", Description: "Refused while domains are registered under it: deactivate it instead.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict),
 	}, func(ctx context.Context, in *IDInput) (*DoneOutput, error) {
-		admin := sessionUser(ctx)
-		before := extensionBefore(cat, in.ID)
-		if err := cat.DeleteExtension(ctx, in.ID); err != nil {
+		if err := cat.DeleteExtension(ctx, in.ID, describeExtension(cat, sessionUser(ctx), audit.ActionExtensionDelete)); err != nil {
 			return nil, fail(ctx, err)
 		}
-		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionExtensionDelete, TargetType: "extension",
-			TargetID: audit.ID(in.ID), Before: before})
 		return done(), nil
 	})
 
@@ -515,19 +551,15 @@ func addCatalogRoutes(a huma.API, cat *catalog.Service, log *audit.Service,
 		Summary: "Add a premium name", DefaultStatus: http.StatusCreated,
 		Errors: append(adminOnly, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *PremiumWriteInput) (*PremiumOutput, error) {
-		admin := sessionUser(ctx)
 		input, err := in.Body.toInput()
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		p, err := cat.CreatePremium(ctx, input)
+		p, err := cat.CreatePremium(ctx, input, describePremium(cat, sessionUser(ctx), audit.ActionPremiumCreate))
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		body := toPremiumBody(cat, p, catalog.Buyer{}, true, time.Now())
-		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionPremiumCreate, TargetType: "premium_domain",
-			TargetID: audit.ID(p.ID), After: body})
-		return &PremiumOutput{Body: ok(body)}, nil
+		return &PremiumOutput{Body: ok(toPremiumBody(cat, p, catalog.Buyer{}, true, time.Now()))}, nil
 	})
 
 	register(a, accessAdmin, huma.Operation{
@@ -535,33 +567,24 @@ func addCatalogRoutes(a huma.API, cat *catalog.Service, log *audit.Service,
 		Summary: "Change a premium name", Description: "Changes the fields sent (the toggles send one field).",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *PremiumUpdateInput) (*PremiumOutput, error) {
-		admin := sessionUser(ctx)
 		input, err := in.Body.toInput()
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		before := premiumBefore(cat, in.ID)
-		p, err := cat.UpdatePremium(ctx, in.ID, input)
+		p, err := cat.UpdatePremium(ctx, in.ID, input, describePremium(cat, sessionUser(ctx), audit.ActionPremiumUpdate))
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		body := toPremiumBody(cat, p, catalog.Buyer{}, true, time.Now())
-		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionPremiumUpdate, TargetType: "premium_domain",
-			TargetID: audit.ID(p.ID), Before: before, After: body})
-		return &PremiumOutput{Body: ok(body)}, nil
+		return &PremiumOutput{Body: ok(toPremiumBody(cat, p, catalog.Buyer{}, true, time.Now()))}, nil
 	})
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "premium-delete", Method: http.MethodDelete, Path: "/api/admin/premium-domains/{id}", Tags: []string{"Catalog admin"},
 		Summary: "Delete a premium name", Errors: append(adminOnly, http.StatusNotFound),
 	}, func(ctx context.Context, in *IDInput) (*DoneOutput, error) {
-		admin := sessionUser(ctx)
-		before := premiumBefore(cat, in.ID)
-		if err := cat.DeletePremium(ctx, in.ID); err != nil {
+		if err := cat.DeletePremium(ctx, in.ID, describePremium(cat, sessionUser(ctx), audit.ActionPremiumDelete)); err != nil {
 			return nil, fail(ctx, err)
 		}
-		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionPremiumDelete, TargetType: "premium_domain",
-			TargetID: audit.ID(in.ID), Before: before})
 		return done(), nil
 	})
 
@@ -569,14 +592,10 @@ func addCatalogRoutes(a huma.API, cat *catalog.Service, log *audit.Service,
 		OperationID: "premium-bulk", Method: http.MethodPost, Path: "/api/admin/premium-domains/bulk", Tags: []string{"Catalog admin"},
 		Summary: "Change many premium names at once", Errors: append(adminOnly, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *BulkInput) (*BulkOutput, error) {
-		admin := sessionUser(ctx)
-		before := premiumsBefore(cat, in.Body.IDs)
-		n, err := cat.BulkPremium(ctx, in.Body.Action, in.Body.IDs)
+		n, err := cat.BulkPremium(ctx, in.Body.Action, in.Body.IDs, describeBulk(cat, sessionUser(ctx)))
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionPremiumBulk, TargetType: "premium_domain",
-			Before: before, After: bulkAfter(cat, in.Body.Action, in.Body.IDs, n)})
 		out := &BulkOutput{}
 		out.Body.Success, out.Body.Data.Changed = true, n
 		return out, nil

@@ -20,9 +20,10 @@ type bankTransferBody struct {
 }
 
 type depositOptionsBody struct {
-	Mode    string   `json:"mode" enum:"demo,stripe,manual,none" doc:"demo: deposits complete at once without payment; stripe: card deposits through Stripe; manual: bank transfers an admin confirms; none: deposits are unavailable"`
-	Methods []string `json:"methods" doc:"The payment methods a deposit can use now; empty when deposits are unavailable"`
-	Instant []string `json:"instant" doc:"Methods whose deposits complete at once (demo mode)"`
+	Mode         string   `json:"mode" enum:"demo,stripe,manual,none" doc:"demo: deposits complete at once without payment; stripe: card deposits through Stripe; manual: bank transfers an admin confirms; none: deposits are unavailable"`
+	Methods      []string `json:"methods" doc:"The payment methods a deposit can use now; empty when deposits are unavailable"`
+	Instant      []string `json:"instant" doc:"Methods whose deposits complete at once (demo mode)"`
+	ConfiguredBy string   `json:"configuredBy" doc:"Where the mode is configured: Stripe and demo payments by the server's flags, bank transfers by the Bank Transfer payment gateway"`
 	// BankTransfer is where to send a bank-transfer deposit, when enabled.
 	BankTransfer *bankTransferBody `json:"bankTransfer" doc:"The account to pay a bank transfer to; null when bank transfers are not enabled"`
 }
@@ -31,8 +32,12 @@ type DepositOptionsOutput struct {
 	Body envelope[depositOptionsBody]
 }
 
+// TransactionBody names transactionBody for embedding: huma flattens only
+// exported embedded structs into a schema (an unexported one is left out).
+type TransactionBody = transactionBody
+
 type pendingDepositBody struct {
-	transactionBody
+	TransactionBody
 	UserID   int64  `json:"userId"`
 	Username string `json:"username" doc:"Empty when the account is gone"`
 	Email    string `json:"email"`
@@ -61,7 +66,7 @@ func addDepositRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		body := depositOptionsBody{Mode: o.Mode, Methods: o.Methods, Instant: o.Instant}
+		body := depositOptionsBody{Mode: o.Mode, Methods: o.Methods, Instant: o.Instant, ConfiguredBy: o.ConfiguredBy}
 		bank, err := site.BankTransfer(ctx)
 		if err != nil {
 			return nil, fail(ctx, err)
@@ -86,7 +91,7 @@ func addDepositRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 		}
 		out := make([]pendingDepositBody, len(txs))
 		for i := range txs {
-			out[i] = pendingDepositBody{transactionBody: toTransactionBody(&txs[i]), UserID: txs[i].UserID}
+			out[i] = pendingDepositBody{TransactionBody: toTransactionBody(&txs[i]), UserID: txs[i].UserID}
 			if u, err := accounts.ByID(ctx, txs[i].UserID); err == nil {
 				out[i].Username, out[i].Email = u.Username, u.Email
 			}

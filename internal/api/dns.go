@@ -7,7 +7,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/nameport/nameport/internal/account"
-	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
@@ -107,8 +106,7 @@ func toPlanBody(p zone.Plan) planBody {
 	return planBody{Add: toRecordBodies(p.Add), Change: toRecordBodies(p.Change), Remove: toRecordBodies(p.Remove), Unchanged: p.Unchanged}
 }
 
-func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.Service, cat *catalog.Service,
-	records *zone.Service, limits *ratelimit.Policy) {
+func addDNSRoutes(a huma.API, domains *registration.Service, cat *catalog.Service, records *zone.Service) {
 	ownedBy := func(ctx context.Context, u *account.User, id int64) (zone.Domain, error) {
 		d, err := domains.Get(ctx, u.ID, id)
 		if err != nil {
@@ -122,24 +120,20 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		u := sessionUser(ctx)
 		return ownedBy(ctx, u, id)
 	}
-	// editable is owned, for changes: counted against the account's DNS
-	// limit (shared with /v1), and the extension must allow DNS management.
+	// editable is owned, for changes: the extension must allow DNS
+	// management. (Changes count against the account's DNS limit, shared
+	// with /v1, in the middleware: see dnsChange.)
 	editable := func(ctx context.Context, id int64) (zone.Domain, error) {
 		u := sessionUser(ctx)
-		if err := limits.Account(u.ID, ratelimit.DNSChanges).Err(); err != nil {
-			return zone.Domain{}, err
-		}
 		d, err := ownedBy(ctx, u, id)
 		if err != nil {
 			return d, err
 		}
-		if ext := cat.Extension(d.Extension); ext != nil && !ext.AllowsDNSManagement {
-			return d, apperr.New(apperr.Forbidden, "DNS management is not available for %s domains", d.Extension)
-		}
-		return d, nil
+		return d, cat.CheckDNSManagement(d.Extension)
 	}
 	errs := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound}
 	tags := []string{"DNS"}
+	dnsChange := accessAccount.countedAs(ratelimit.DNSChanges)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "dns-list", Method: http.MethodGet, Path: "/api/domains/{id}/dns", Tags: tags,
@@ -156,7 +150,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		return &RecordListOutput{Body: ok(toRecordBodies(rs))}, nil
 	})
 
-	register(a, accessAccount, huma.Operation{
+	register(a, dnsChange, huma.Operation{
 		OperationID: "dns-create", Method: http.MethodPost, Path: "/api/domains/{id}/dns", Tags: tags,
 		Summary: "Add a DNS record", DefaultStatus: http.StatusCreated,
 		Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests),
@@ -172,7 +166,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		return &RecordOutput{Body: ok(toRecordBody(*r))}, nil
 	})
 
-	register(a, accessAccount, huma.Operation{
+	register(a, dnsChange, huma.Operation{
 		OperationID: "dns-update", Method: http.MethodPut, Path: "/api/domains/{id}/dns/{recordId}", Tags: tags,
 		Summary: "Change a DNS record", Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests),
 	}, func(ctx context.Context, in *RecordUpdateInput) (*RecordOutput, error) {
@@ -187,7 +181,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		return &RecordOutput{Body: ok(toRecordBody(*r))}, nil
 	})
 
-	register(a, accessAccount, huma.Operation{
+	register(a, dnsChange, huma.Operation{
 		OperationID: "dns-delete", Method: http.MethodDelete, Path: "/api/domains/{id}/dns/{recordId}", Tags: tags,
 		Summary: "Delete a DNS record", Errors: append(errs, http.StatusTooManyRequests),
 	}, func(ctx context.Context, in *RecordIDInput) (*DoneOutput, error) {
@@ -232,7 +226,7 @@ func addDNSRoutes(a huma.API, accounts *account.Service, domains *registration.S
 		return &ZonePlanOutput{Body: ok(toPlanBody(p))}, nil
 	})
 
-	register(a, accessAccount, huma.Operation{
+	register(a, dnsChange, huma.Operation{
 		OperationID: "zone-import", Method: http.MethodPost, Path: "/api/domains/{id}/zone/import", Tags: tags,
 		Summary:     "Import a zone file",
 		Description: "Replaces the domain's records with the file's in one transaction and returns what changed.",

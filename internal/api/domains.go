@@ -7,7 +7,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/ratelimit"
@@ -29,6 +28,7 @@ type domainBody struct {
 	GraceEndsAt  time.Time `json:"graceEndsAt" doc:"After this, an expired domain is released and anyone can register it"`
 	RenewalPrice float64   `json:"renewalPrice" doc:"US dollars for one renewal period"`
 	RenewalDays  int       `json:"renewalPeriodDays" doc:"Days one renewal adds"`
+	RenewedUntil time.Time `json:"renewedExpiresAt" doc:"The expiry a renewal now would give (expiresAt moved on by one renewal period)"`
 }
 
 // domainBodies converts domains with their standing and renewal terms for
@@ -43,7 +43,7 @@ func (c domainBodies) of(d registration.Domain) domainBody {
 	return domainBody{ID: d.ID, Name: d.Name, Extension: d.Extension, IsPremium: d.IsPremium,
 		RegisteredAt: d.RegisteredAt, ExpiresAt: d.ExpiresAt, AutoRenew: d.AutoRenew, Price: money.Dollars(d.PriceCents),
 		Status: t.Status, GraceEndsAt: t.GraceEndsAt, RenewalPrice: money.Dollars(t.Renewal.PriceCents),
-		RenewalDays: t.Renewal.PeriodDays}
+		RenewalDays: t.Renewal.PeriodDays, RenewedUntil: t.RenewedExpiresAt}
 }
 
 type RegisterDomainInput struct {
@@ -94,9 +94,8 @@ type DomainGetOutput struct {
 	Body envelope[domainBody]
 }
 
-func addDomainRoutes(a huma.API, accounts *account.Service, domains *registration.Service, wallets *billing.Service,
-	limits *ratelimit.Policy) {
-	register(a, accessAccount, huma.Operation{
+func addDomainRoutes(a huma.API, domains *registration.Service, wallets *billing.Service) {
+	register(a, accessAccount.countedAs(ratelimit.Registrations), huma.Operation{
 		OperationID: "domains-register", Method: http.MethodPost, Path: "/api/domains", Tags: []string{"Domains"},
 		Summary: "Register a domain",
 		Description: "Registers a name for the logged-in account and pays years × the yearly price from its wallet, " +
@@ -107,9 +106,6 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 			http.StatusUnprocessableEntity, http.StatusTooManyRequests},
 	}, func(ctx context.Context, in *RegisterDomainInput) (*RegisterDomainOutput, error) {
 		u := sessionUser(ctx)
-		if err := limits.Account(u.ID, ratelimit.Registrations).Err(); err != nil {
-			return nil, fail(ctx, err)
-		}
 		if err := u.MayTransact(); err != nil { // email verified
 			return nil, fail(ctx, err)
 		}
@@ -119,12 +115,8 @@ func addDomainRoutes(a huma.API, accounts *account.Service, domains *registratio
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		w, err := wallets.Wallet(ctx, u.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
 		return &RegisterDomainOutput{Body: ok(registeredBody{Domain: domainBodies{domains, buyerOf(u)}.of(*r.Domain),
-			Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(w)})}, nil
+			Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(r.Wallet)})}, nil
 	})
 
 	register(a, accessAccount, huma.Operation{

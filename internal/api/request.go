@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 
 	"github.com/nameport/nameport/internal/account"
 )
@@ -24,7 +25,21 @@ type request struct {
 	client       account.Client
 	sessionToken string
 	tls          bool
-	logger       *slog.Logger
+	// base is the process's logger; logger is it with the request's id and
+	// client, made on first use: most requests log nothing.
+	base       *slog.Logger
+	loggerOnce sync.Once
+	logger     *slog.Logger
+}
+
+// requestLogger is the request's logger, carrying its id and client.
+func (r *request) requestLogger() *slog.Logger {
+	r.loggerOnce.Do(func() {
+		if r.logger == nil {
+			r.logger = r.base.With("request_id", r.id, "client", r.client.IP)
+		}
+	})
+	return r.logger
 }
 
 // RequestOption changes how RequestContext reads requests.
@@ -67,8 +82,8 @@ func requestContext(base *slog.Logger, o requestOptions, next http.Handler) http
 			client: account.Client{IP: ip, UserAgent: r.UserAgent()},
 			// Behind a TLS-terminating proxy the header says so; trusting it
 			// can only make the cookie stricter.
-			tls:    r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https",
-			logger: base.With("request_id", id, "client", ip),
+			tls:  r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https",
+			base: base,
 		}
 		if c, err := r.Cookie(SessionCookie); err == nil {
 			req.sessionToken = c.Value
@@ -160,7 +175,17 @@ func ClientIP(ctx context.Context) string { return requestOf(ctx).client.IP }
 // RequestID returns the id of the request ctx belongs to.
 func RequestID(ctx context.Context) string { return requestOf(ctx).id }
 
-func logger(ctx context.Context) *slog.Logger { return requestOf(ctx).logger }
+func logger(ctx context.Context) *slog.Logger { return requestOf(ctx).requestLogger() }
+
+// LogEnabled tells whether the request's logger would log at level, without
+// making it.
+func LogEnabled(ctx context.Context, level slog.Level) bool {
+	r := requestOf(ctx)
+	if r.base != nil {
+		return r.base.Enabled(ctx, level)
+	}
+	return r.logger.Enabled(ctx, level)
+}
 
 // Logger returns the logger of the request ctx belongs to: it carries the
 // request id.

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/danielgtaylor/huma/v2"
+
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/ratelimit"
 )
@@ -26,4 +28,16 @@ func retryAfterOf(err error) http.Header {
 		return retryAfter(ae.RetryAfter)
 	}
 	return nil
+}
+
+// countRequest answers with the RateLimit headers of d, a request counted
+// by the rate-limit policy, and returns its refusal (which says
+// Retry-After through fail or asProblem), nil when it may go ahead. /api
+// and /v1 count in their middleware, before the request is read.
+func countRequest(ctx huma.Context, d ratelimit.Decision) error {
+	ctx.SetHeader("RateLimit-Policy", strconv.Itoa(d.Limit)+";w="+strconv.Itoa(int(d.Window().Seconds())))
+	ctx.SetHeader("RateLimit-Limit", strconv.Itoa(d.Limit))
+	ctx.SetHeader("RateLimit-Remaining", strconv.Itoa(d.Remaining))
+	ctx.SetHeader("RateLimit-Reset", strconv.Itoa(ratelimit.CeilSeconds(d.Reset)))
+	return d.Err()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/settings"
 )
@@ -59,7 +60,22 @@ type SettingListOutput struct {
 	Body envelope[[]settingBody]
 }
 
-func addSettingRoutes(a huma.API, svc *settings.Service, log *audit.Service) {
+// describeSetting builds the audit entry of admin's change to a site
+// setting, with the setting as admins see it (gateway secrets masked).
+func describeSetting(admin *account.User, action string) audit.Describe[*settings.Setting] {
+	return func(before, after *settings.Setting) audit.Entry {
+		e := audit.Entry{ActorID: admin.ID, Action: action, TargetType: "site_setting"}
+		if before != nil {
+			e.TargetID, e.Before = audit.ID(before.ID), toSettingBody(before)
+		}
+		if after != nil {
+			e.TargetID, e.After = audit.ID(after.ID), toSettingBody(after)
+		}
+		return e
+	}
+}
+
+func addSettingRoutes(a huma.API, svc *settings.Service) {
 	adminOnly := []int{http.StatusUnauthorized, http.StatusForbidden}
 
 	register(a, accessOptional, huma.Operation{
@@ -85,15 +101,11 @@ func addSettingRoutes(a huma.API, svc *settings.Service, log *audit.Service) {
 		DefaultStatus: http.StatusCreated,
 		Errors:        append(adminOnly, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *SettingCreateInput) (*SettingOutput, error) {
-		admin := sessionUser(ctx)
-		s, err := svc.Create(ctx, in.Body.input())
+		s, err := svc.Create(ctx, in.Body.input(), describeSetting(sessionUser(ctx), audit.ActionSettingCreate))
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		body := toSettingBody(s)
-		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionSettingCreate, TargetType: "site_setting",
-			TargetID: audit.ID(s.ID), After: body})
-		return &SettingOutput{Body: ok(body)}, nil
+		return &SettingOutput{Body: ok(toSettingBody(s))}, nil
 	})
 
 	register(a, accessAdmin, huma.Operation{
@@ -101,16 +113,11 @@ func addSettingRoutes(a huma.API, svc *settings.Service, log *audit.Service) {
 		Summary: "Change a site setting", Description: "Admins only. Changes the fields sent.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, func(ctx context.Context, in *SettingUpdateInput) (*SettingOutput, error) {
-		admin := sessionUser(ctx)
-		before := settingBefore(ctx, svc, in.ID)
-		s, err := svc.Update(ctx, in.ID, in.Body.input())
+		s, err := svc.Update(ctx, in.ID, in.Body.input(), describeSetting(sessionUser(ctx), audit.ActionSettingUpdate))
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		body := toSettingBody(s)
-		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionSettingUpdate, TargetType: "site_setting",
-			TargetID: audit.ID(s.ID), Before: before, After: body})
-		return &SettingOutput{Body: ok(body)}, nil
+		return &SettingOutput{Body: ok(toSettingBody(s))}, nil
 	})
 
 	register(a, accessAdmin, huma.Operation{
@@ -118,13 +125,9 @@ func addSettingRoutes(a huma.API, svc *settings.Service, log *audit.Service) {
 		Summary: "Delete a site setting", Description: "Admins only.",
 		Errors: append(adminOnly, http.StatusNotFound),
 	}, func(ctx context.Context, in *IDInput) (*DoneOutput, error) {
-		admin := sessionUser(ctx)
-		before := settingBefore(ctx, svc, in.ID)
-		if err := svc.Delete(ctx, in.ID); err != nil {
+		if err := svc.Delete(ctx, in.ID, describeSetting(sessionUser(ctx), audit.ActionSettingDelete)); err != nil {
 			return nil, fail(ctx, err)
 		}
-		audited(ctx, log, audit.Entry{ActorID: admin.ID, Action: audit.ActionSettingDelete, TargetType: "site_setting",
-			TargetID: audit.ID(in.ID), Before: before})
 		return done(), nil
 	})
 }

@@ -25,8 +25,12 @@ type tierApplicationBody struct {
 }
 
 // adminTierApplicationBody adds the applicant and the deciding admin.
+// TierApplicationBody names tierApplicationBody for embedding: huma
+// flattens only exported embedded structs into a schema.
+type TierApplicationBody = tierApplicationBody
+
 type adminTierApplicationBody struct {
-	tierApplicationBody
+	TierApplicationBody
 	UserID      int64  `json:"userId"`
 	Username    string `json:"username"`
 	Email       string `json:"email"`
@@ -135,7 +139,7 @@ func addTierApplicationRoutes(a huma.API, accounts *account.Service) {
 		out := make([]adminTierApplicationBody, len(list))
 		for i := range list {
 			l := &list[i]
-			out[i] = adminTierApplicationBody{tierApplicationBody: toTierApplicationBody(&l.TierApplication),
+			out[i] = adminTierApplicationBody{TierApplicationBody: toTierApplicationBody(&l.TierApplication),
 				UserID: l.UserID, Username: l.Username, Email: l.Email, FullName: l.FullName,
 				CurrentTier: l.CurrentTier, DecidedBy: l.DecidedByName}
 		}

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -17,7 +16,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/nameport/nameport/internal/account"
-	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/idempotency"
 	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/sdk"
@@ -144,15 +142,8 @@ func (v *v1) authenticate(ctx huma.Context, next func(huma.Context)) {
 // Retry-After, when the limit is reached.
 func (v *v1) rateLimit(class *ratelimit.Class) func(huma.Context, func(huma.Context)) {
 	return func(ctx huma.Context, next func(huma.Context)) {
-		d := v.limits.Account(keyUser(ctx.Context()).ID, *class)
-		ctx.SetHeader("RateLimit-Policy", fmt.Sprintf("%d;w=%d", d.Limit, int(d.Window().Seconds())))
-		ctx.SetHeader("RateLimit-Limit", strconv.Itoa(d.Limit))
-		ctx.SetHeader("RateLimit-Remaining", strconv.Itoa(d.Remaining))
-		ctx.SetHeader("RateLimit-Reset", strconv.Itoa(ratelimit.CeilSeconds(d.Reset)))
-		if err := d.Err(); err != nil {
-			p := newProblem(ctx.Context(), http.StatusTooManyRequests, sdk.CodeTooManyRequests, apperr.Message(err))
-			p.headers = retryAfter(d.RetryAfter)
-			writeProblem(ctx, p)
+		if err := countRequest(ctx, v.limits.Account(keyUser(ctx.Context()).ID, *class)); err != nil {
+			writeProblem(ctx, asProblem(ctx.Context(), err))
 			return
 		}
 		next(ctx)

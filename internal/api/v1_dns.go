@@ -6,7 +6,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
@@ -55,10 +54,7 @@ func addV1DNSRoutes(v *v1, domains *registration.Service, cat *catalog.Service, 
 		if err != nil {
 			return d, err
 		}
-		if ext := cat.Extension(d.Extension); ext != nil && !ext.AllowsDNSManagement {
-			return d, apperr.New(apperr.Forbidden, "DNS management is not available for %s domains", d.Extension)
-		}
-		return d, nil
+		return d, cat.CheckDNSManagement(d.Extension)
 	}
 
 	registerV1(v, huma.Operation{

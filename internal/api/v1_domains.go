@@ -133,12 +133,8 @@ func addV1DomainRoutes(v *v1, domains *registration.Service, wallets *billing.Se
 		if err != nil {
 			return nil, problem(ctx, err)
 		}
-		w, err := wallets.Wallet(ctx, u.ID)
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
 		return &V1RegisterOutput{Body: sdk.Registration{Domain: toV1Domain(domains, *r.Domain, ns[r.Domain.ID]),
-			Transaction: toV1Transaction(r.Transaction), Wallet: toV1Wallet(w)}}, nil
+			Transaction: toV1Transaction(r.Transaction), Wallet: toV1Wallet(r.Wallet)}}, nil
 	})
 
 	registerV1(v, huma.Operation{

@@ -382,9 +382,19 @@ type Charge struct {
 // completed transaction. Returns insufficient_funds, saying how much more is
 // needed, when the balance does not cover it; the conditional UPDATE makes
 // that check and the debit one atomic step on both engines.
+//
+// The ledger row is written first and the wallet row updated last: the
+// update locks the wallet until the transaction ends, so every debit of the
+// account waits for this one only from then on. Refused, the row is taken
+// back, so that the transaction is as it was.
 func (s *Service) Debit(ctx context.Context, tx *db.Tx, c Charge) (*Transaction, error) {
 	if c.AmountCents <= 0 {
 		return nil, fmt.Errorf("billing: debit of %d cents", c.AmountCents)
+	}
+	t := &Transaction{UserID: c.UserID, Type: c.Type, AmountCents: -c.AmountCents, Status: StatusCompleted,
+		PaymentMethod: MethodWallet, Description: c.Description, DomainID: c.DomainID, CreatedAt: s.clock()}
+	if _, err := tx.NewInsert().Model(t).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("billing: record debit: %w", err)
 	}
 	res, err := tx.NewUpdate().Model((*Wallet)(nil)).Set("balance_cents = balance_cents - ?", c.AmountCents).
 		Set("updated_at = ?", s.clock()).Where("user_id = ?", c.UserID).Where("balance_cents >= ?", c.AmountCents).Exec(ctx)
@@ -392,6 +402,9 @@ func (s *Service) Debit(ctx context.Context, tx *db.Tx, c Charge) (*Transaction,
 		return nil, fmt.Errorf("billing: debit %d: %w", c.UserID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
+		if _, err := tx.NewDelete().Model((*Transaction)(nil)).Where("id = ?", t.ID).Exec(ctx); err != nil {
+			return nil, fmt.Errorf("billing: take back refused debit: %w", err)
+		}
 		w, err := s.wallet(ctx, tx, c.UserID)
 		if err != nil {
 			return nil, err
@@ -401,11 +414,6 @@ func (s *Service) Debit(ctx context.Context, tx *db.Tx, c Charge) (*Transaction,
 			"Insufficient funds: %s costs %s and your balance is %s. Add %s to continue.",
 			c.What, money.Format(c.AmountCents), money.Format(w.BalanceCents), money.Format(needed)),
 			Shortfall: &apperr.Shortfall{NeededCents: needed, BalanceCents: w.BalanceCents}}
-	}
-	t := &Transaction{UserID: c.UserID, Type: c.Type, AmountCents: -c.AmountCents, Status: StatusCompleted,
-		PaymentMethod: MethodWallet, Description: c.Description, DomainID: c.DomainID, CreatedAt: s.clock()}
-	if _, err := tx.NewInsert().Model(t).Exec(ctx); err != nil {
-		return nil, fmt.Errorf("billing: record debit: %w", err)
 	}
 	return t, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -16,12 +15,7 @@ import (
 
 func user(t *testing.T, d *db.DB, name string) int64 {
 	t.Helper()
-	now := time.Now().UTC()
-	dbtest.MustExec(t, d, `INSERT INTO users (username, email, full_name, password_hash, user_type, created_at, updated_at)
-		VALUES (?, ?, 'Payer', 'x', 'user', ?, ?)`, name, name+"@example.com", now, now)
-	var id int64
-	require.NoError(t, d.Bun.NewRaw("SELECT id FROM users WHERE username = ?", name).Scan(context.Background(), &id))
-	return id
+	return dbtest.User(t, d, name, "user")
 }
 
 func audit(t *testing.T, s *billing.Service) {
@@ -127,6 +121,13 @@ func TestDebitNeverOverdraws(t *testing.T) {
 		})
 		require.Equal(t, apperr.InsufficientFunds, apperr.Code(err))
 		require.Equal(t, &apperr.Shortfall{NeededCents: 1, BalanceCents: 0}, apperr.ShortfallOf(err))
+		// A refused debit leaves its transaction as it was, even one that
+		// goes on to commit: no ledger entry without its debit.
+		require.NoError(t, d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			_, err := s.Debit(ctx, tx, billing.Charge{UserID: alice, AmountCents: 1, Type: billing.TypeDomainRenewal, What: "this"})
+			require.Equal(t, apperr.InsufficientFunds, apperr.Code(err))
+			return nil
+		}))
 		audit(t, s)
 	})
 }

@@ -68,7 +68,24 @@ type DepositOptions struct {
 	// Instant methods complete at once (demo payments); the others wait for
 	// their provider or an admin.
 	Instant []string
+	// ConfiguredBy says, for admins, where the mode is set: Stripe and demo
+	// payments by the server's flags, bank transfers by the Bank Transfer
+	// payment gateway.
+	ConfiguredBy string
 }
+
+// Where each deposit mode is configured: billing reads Stripe's keys and
+// demo payments from the server configuration only, and bank transfers from
+// the payment gateways the admins keep.
+const (
+	configuredByStripe = "Stripe keys are server configuration: --stripe-secret-key, --stripe-publishable-key " +
+		"and --stripe-webhook-secret (NAMEPORT_STRIPE_SECRET_KEY, NAMEPORT_STRIPE_PUBLISHABLE_KEY, " +
+		"NAMEPORT_STRIPE_WEBHOOK_SECRET or nameport.yaml)."
+	configuredByDemo = "Demo payments are server configuration: --demo-payments (or --demo)."
+	configuredByBank = "Bank transfers are enabled by the Bank Transfer payment gateway."
+	configuredByNone = "No payment method is configured: set --stripe-secret-key on the server, " +
+		"or enable the Bank Transfer payment gateway."
+)
 
 // DepositOptions returns the methods a deposit can be paid by now: demo
 // payments, a Stripe key, and whether an admin has enabled bank transfers.
@@ -89,13 +106,16 @@ func (s *Service) DepositOptions(ctx context.Context) (DepositOptions, error) {
 	}
 	switch {
 	case s.stripe != nil:
-		o.Mode = DepositModeStripe
+		o.Mode, o.ConfiguredBy = DepositModeStripe, configuredByStripe
 	case s.demo:
-		o.Mode = DepositModeDemo
+		o.Mode, o.ConfiguredBy = DepositModeDemo, configuredByDemo
 	case bank:
-		o.Mode = DepositModeManual
+		o.Mode, o.ConfiguredBy = DepositModeManual, configuredByBank
 	default:
-		o.Mode = DepositModeNone
+		o.Mode, o.ConfiguredBy = DepositModeNone, configuredByNone
+	}
+	if bank && o.Mode != DepositModeManual {
+		o.ConfiguredBy += " " + configuredByBank
 	}
 	return o, nil
 }

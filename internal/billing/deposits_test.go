@@ -30,7 +30,9 @@ func TestDepositsNeedAProvider(t *testing.T) {
 		none := billing.NewService(d, billing.Options{})
 		o, err := none.DepositOptions(ctx)
 		require.NoError(t, err)
-		require.Equal(t, billing.DepositOptions{Mode: billing.DepositModeNone, Methods: []string{}, Instant: []string{}}, o)
+		require.Equal(t, billing.DepositOptions{Mode: billing.DepositModeNone, Methods: []string{}, Instant: []string{},
+			ConfiguredBy: "No payment method is configured: set --stripe-secret-key on the server, " +
+				"or enable the Bank Transfer payment gateway."}, o)
 		require.Equal(t, billing.ModeNone, none.PaymentMode())
 		for _, m := range billing.PaymentMethods {
 			_, _, err := none.DepositOnce(ctx, alice, 1_000_000, m, "key-"+m)
@@ -40,8 +42,8 @@ func TestDepositsNeedAProvider(t *testing.T) {
 		}
 		_, err = none.CreatePaymentIntent(ctx, alice, 1000, "x", nil)
 		require.Equal(t, apperr.Unavailable, apperr.Code(err), "no simulated card payments outside demo mode")
-		require.Zero(t, count(t, d, "SELECT count(*) FROM transactions"), "a refused deposit records nothing")
-		require.Zero(t, count(t, d, "SELECT count(*) FROM idempotency_keys"))
+		require.Zero(t, dbtest.Count(t, d, "SELECT count(*) FROM transactions"), "a refused deposit records nothing")
+		require.Zero(t, dbtest.Count(t, d, "SELECT count(*) FROM idempotency_keys"))
 		w, err := none.Wallet(ctx, alice)
 		require.NoError(t, err)
 		require.Zero(t, w.BalanceCents)
@@ -51,7 +53,7 @@ func TestDepositsNeedAProvider(t *testing.T) {
 		o, err = manual.DepositOptions(ctx)
 		require.NoError(t, err)
 		require.Equal(t, billing.DepositOptions{Mode: billing.DepositModeManual, Methods: []string{"bank_transfer"},
-			Instant: []string{}}, o)
+			Instant: []string{}, ConfiguredBy: "Bank transfers are enabled by the Bank Transfer payment gateway."}, o)
 		_, _, err = manual.Deposit(ctx, alice, 5000, "")
 		require.Equal(t, apperr.Invalid, apperr.Code(err))
 		require.Equal(t, "Deposits by credit card are not available. Please choose bank transfer.", apperr.Message(err))
@@ -65,12 +67,22 @@ func TestDepositsNeedAProvider(t *testing.T) {
 		o, err = demo.DepositOptions(ctx)
 		require.NoError(t, err)
 		require.Equal(t, billing.DepositModeDemo, o.Mode)
+		require.Equal(t, "Demo payments are server configuration: --demo-payments (or --demo). "+
+			"Bank transfers are enabled by the Bank Transfer payment gateway.", o.ConfiguredBy)
 		require.Equal(t, billing.PaymentMethods, o.Methods)
 		require.Equal(t, []string{"credit_card", "paypal", "upi"}, o.Instant)
 		tx, _, err = demo.Deposit(ctx, alice, 100, "bank_transfer")
 		require.NoError(t, err)
 		require.Equal(t, billing.StatusPending, tx.Status, "an enabled bank transfer waits for an admin even in demo mode")
 		audit(t, none)
+
+		// Stripe's keys come from the server's flags, whatever the gateways hold.
+		card := billing.NewService(d, billing.Options{Stripe: billing.NewStripe(billing.StripeConfig{SecretKey: "sk_test_flags"})})
+		o, err = card.DepositOptions(ctx)
+		require.NoError(t, err)
+		require.Equal(t, billing.DepositModeStripe, o.Mode)
+		require.Contains(t, o.ConfiguredBy, "--stripe-secret-key")
+		require.NotContains(t, o.ConfiguredBy, "Bank Transfer", "bank transfers are not enabled")
 	})
 }
 
@@ -111,7 +123,7 @@ func TestReviewDeposit(t *testing.T) {
 		require.NoError(t, err)
 		require.EqualValues(t, 2500, w.BalanceCents, "credited once")
 		require.EqualValues(t, 1, receipts.Load(), "one receipt")
-		require.Equal(t, 1, count(t, d, "SELECT count(*) FROM audit_log WHERE action = 'deposit.confirm' AND target_id = ?",
+		require.Equal(t, 1, dbtest.Count(t, d, "SELECT count(*) FROM audit_log WHERE action = 'deposit.confirm' AND target_id = ?",
 			strconv.FormatInt(tx.ID, 10)))
 
 		_, err = s.ReviewDeposit(ctx, admin, tx.ID, false)
@@ -139,7 +151,7 @@ func TestReviewDeposit(t *testing.T) {
 		w, err = s.Wallet(ctx, alice)
 		require.NoError(t, err)
 		require.EqualValues(t, 2600, w.BalanceCents)
-		require.Equal(t, 2, count(t, d, "SELECT count(*) FROM audit_log WHERE action LIKE 'deposit.%'"))
+		require.Equal(t, 2, dbtest.Count(t, d, "SELECT count(*) FROM audit_log WHERE action LIKE 'deposit.%'"))
 		audit(t, s)
 	})
 }

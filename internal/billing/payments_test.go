@@ -49,13 +49,6 @@ func stripeSetup(t *testing.T, d *db.DB, mockURL string) *billing.Service {
 		SecretKey: "sk_test_123", PublishableKey: "pk_test_123", WebhookSecret: webhookSecret, APIURL: mockURL})})
 }
 
-func count(t *testing.T, d *db.DB, query string, args ...any) int {
-	t.Helper()
-	var n int
-	require.NoError(t, d.Bun.NewRaw(query, args...).Scan(context.Background(), &n))
-	return n
-}
-
 func TestDemoPayments(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
@@ -131,7 +124,7 @@ func TestStripeDepositCompletesOnceByWebhook(t *testing.T) {
 		require.Regexp(t, `^pi_`, tx.ProviderRef)
 		require.Contains(t, tx.ClientSecret, "_secret_")
 		require.Zero(t, w.BalanceCents, "nothing is credited before Stripe confirms")
-		require.Equal(t, 1, count(t, d, "SELECT COUNT(*) FROM transactions WHERE provider_ref = ?", tx.ProviderRef))
+		require.Equal(t, 1, dbtest.Count(t, d, "SELECT COUNT(*) FROM transactions WHERE provider_ref = ?", tx.ProviderRef))
 
 		// A wrong signature, a missing one, or a stale one: 400, nothing stored.
 		ok := stripeEvent(t, "evt_ok", "payment_intent.succeeded", tx.ProviderRef, 2500)
@@ -141,7 +134,7 @@ func TestStripeDepositCompletesOnceByWebhook(t *testing.T) {
 			_, err := s.ReceiveStripeWebhook(ctx, ok, sig)
 			require.ErrorIs(t, err, billing.ErrBadSignature)
 		}
-		require.Zero(t, count(t, d, "SELECT COUNT(*) FROM payment_events"))
+		require.Zero(t, dbtest.Count(t, d, "SELECT COUNT(*) FROM payment_events"))
 
 		// The event is stored once and its job queued in the same transaction.
 		dup, err := s.ReceiveStripeWebhook(ctx, ok, signed(ok, webhookSecret))
@@ -150,8 +143,8 @@ func TestStripeDepositCompletesOnceByWebhook(t *testing.T) {
 		dup, err = s.ReceiveStripeWebhook(ctx, ok, signed(ok, webhookSecret))
 		require.NoError(t, err)
 		require.True(t, dup, "a replayed event id does nothing")
-		require.Equal(t, 1, count(t, d, "SELECT COUNT(*) FROM payment_events"))
-		require.Equal(t, 1, count(t, d, "SELECT COUNT(*) FROM river_job WHERE kind = ?", billing.StripeEventArgs{}.Kind()))
+		require.Equal(t, 1, dbtest.Count(t, d, "SELECT COUNT(*) FROM payment_events"))
+		require.Equal(t, 1, dbtest.Count(t, d, "SELECT COUNT(*) FROM river_job WHERE kind = ?", billing.StripeEventArgs{}.Kind()))
 
 		// Worked twice (a retry): credited once.
 		require.NoError(t, s.ProcessStripeEvent(ctx, "evt_ok"))
@@ -185,7 +178,7 @@ func TestStripeDepositCompletesOnceByWebhook(t *testing.T) {
 		w, err = s.Wallet(ctx, alice)
 		require.NoError(t, err)
 		require.Equal(t, int64(3500), w.BalanceCents)
-		require.Equal(t, 0, count(t, d, "SELECT COUNT(*) FROM payment_events WHERE processed_at IS NULL"))
+		require.Equal(t, 0, dbtest.Count(t, d, "SELECT COUNT(*) FROM payment_events WHERE processed_at IS NULL"))
 		audit(t, s)
 
 		// Unknown types are stored and ignored.

@@ -38,7 +38,7 @@ func (s *Service) SeedDemo(ctx context.Context) error {
 			}},
 	}
 	for _, in := range exts {
-		if _, err := s.CreateExtension(ctx, in); err != nil {
+		if _, err := s.CreateExtension(ctx, in, nil); err != nil {
 			return fmt.Errorf("catalog: demo extension %s: %w", *in.Extension, err)
 		}
 	}
@@ -72,7 +72,7 @@ func (s *Service) SeedDemo(ctx context.Context) error {
 		if n.until > 0 {
 			in.DiscountValidUntil = ptr(now.Add(n.until))
 		}
-		p, err := s.CreatePremium(ctx, in)
+		p, err := s.CreatePremium(ctx, in, nil)
 		if err != nil {
 			return fmt.Errorf("catalog: demo premium %s%s: %w", n.name, n.ext, err)
 		}

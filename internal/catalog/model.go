@@ -78,6 +78,12 @@ func (r *LengthRule) appliesTo(n int, now time.Time) bool {
 	if n < r.MinLength || n > r.MaxLength {
 		return false
 	}
+	return r.InForce(now)
+}
+
+// InForce reports whether the rule sets prices at now: always, or for a
+// promotion, between its start and end (either may be open).
+func (r *LengthRule) InForce(now time.Time) bool {
 	if !r.IsPromotion {
 		return true
 	}
@@ -109,6 +115,14 @@ type PremiumDomain struct {
 func (p *PremiumDomain) DiscountLive(now time.Time) bool {
 	return p.DiscountPercentage > 0 && (p.DiscountValidUntil.IsZero() || now.Before(p.DiscountValidUntil))
 }
+
+// Price bounds the catalog accepts.
+const (
+	MinBasePriceCents    = 100       // an extension's base price: at least $1
+	MinPremiumPriceCents = 1000      // a premium name: $10 …
+	MaxPremiumPriceCents = 1_000_000 // … to $10,000
+	MaxDiscountPercent   = 100
+)
 
 // Categories of premium names.
 var Categories = []string{"general", "business", "technology", "education", "entertainment",

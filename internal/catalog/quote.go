@@ -11,15 +11,6 @@ type Buyer struct {
 	Tier string
 }
 
-// Wholesale terms of the registrar tiers (spec section 6): the yearly price
-// of a name at the base price, and the discount on premium names.
-var (
-	TierPriceCents = map[string]int64{"basic": 600, "premium": 500, "enterprise": 400}
-	// TierPremiumDiscount follows the tiers' promises: basic has none,
-	// premium "premium domain discounts", enterprise "special pricing".
-	TierPremiumDiscount = map[string]int{"basic": 0, "premium": 10, "enterprise": 20}
-)
-
 // Basis says which rule set a price.
 type Basis string
 
@@ -45,14 +36,15 @@ type Quote struct {
 // tier's wholesale price, but never more than an end user would pay.
 func quote(ext *Extension, premium *PremiumDomain, name string, buyer Buyer, now time.Time) Quote {
 	retail := retailQuote(ext, premium, name, now)
-	tierPrice, isRegistrar := TierPriceCents[buyer.Tier]
+	tier, isRegistrar := TierOf(buyer.Tier)
 	if !isRegistrar {
 		return retail
 	}
+	tierPrice := tier.PriceCents
 	q := retail
 	switch retail.Basis {
 	case BasisPremium:
-		d := TierPremiumDiscount[buyer.Tier]
+		d := tier.PremiumDiscountPercent
 		q.PriceCents, q.RenewalCents = money.Percent(retail.PriceCents, d), money.Percent(retail.RenewalCents, d)
 	case BasisRule:
 		rule := matchingRule(ext, len(name), now)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/sealer"
 	"github.com/nameport/nameport/pkg/domainname"
@@ -206,6 +207,25 @@ type Availability struct {
 // would pay a year. Returns invalid, with the product's messages, for names
 // the extension does not accept.
 func (s *Service) Check(ctx context.Context, name, extension string, buyer Buyer) (Availability, error) {
+	a, err := s.Offer(name, extension, buyer)
+	if err != nil || !a.Available {
+		return a, err
+	}
+	taken, err := s.registrations.IsRegistered(ctx, a.Name, a.Extension)
+	if err != nil {
+		return Availability{}, fmt.Errorf("catalog: check %s: %w", describeName(a.Name, a.Extension), err)
+	}
+	if taken {
+		a.Available, a.Reason = false, ReasonRegistered
+	}
+	return a, nil
+}
+
+// Offer is Check without asking whether someone holds the name: what the
+// catalog offers (validation, reserved and premium names, the price). A
+// registration uses it and lets the database's unique index say whether the
+// name is taken, in the same transaction, rather than ask first.
+func (s *Service) Offer(name, extension string, buyer Buyer) (Availability, error) {
 	snap := s.current()
 	raw := strings.TrimSpace(name)
 	if err := checkLabel(raw); err != nil {
@@ -237,14 +257,6 @@ func (s *Service) Check(ctx context.Context, name, extension string, buyer Buyer
 		a.Available, a.Reason = false, ReasonReserved
 	case premium != nil && !premium.IsAvailable:
 		a.Available, a.Reason = false, ReasonPremiumReserved
-	default:
-		taken, err := s.registrations.IsRegistered(ctx, name, ext.Extension)
-		if err != nil {
-			return Availability{}, fmt.Errorf("catalog: check %s: %w", describeName(name, ext.Extension), err)
-		}
-		if taken {
-			a.Available, a.Reason = false, ReasonRegistered
-		}
 	}
 	return a, nil
 }
@@ -259,6 +271,16 @@ func checkLabel(label string) error {
 // Extension returns extension ext (normalised), active or not, or nil.
 func (s *Service) Extension(ext string) *Extension {
 	return s.current().byName[NormalizeExtension(ext)]
+}
+
+// CheckDNSManagement refuses (forbidden) the records of names under ext
+// when the extension does not allow DNS management here. /api and /v1 ask
+// it before every change of records.
+func (s *Service) CheckDNSManagement(ext string) error {
+	if e := s.Extension(ext); e != nil && !e.AllowsDNSManagement {
+		return apperr.New(apperr.Forbidden, "DNS management is not available for %s domains", e.Extension)
+	}
+	return nil
 }
 
 // Renewal is what keeping a registered name costs.

@@ -46,11 +46,7 @@ func requireInvalid(t *testing.T, err error, msg string) {
 
 func registerDomain(t *testing.T, d *db.DB, name, ext string) {
 	t.Helper()
-	now := time.Now().UTC()
-	dbtest.MustExec(t, d, `INSERT INTO users (username, email, full_name, password_hash, user_type, created_at, updated_at)
-		VALUES (?, ?, 'Owner', 'x', 'user', ?, ?)`, name+ext, name+ext+"@example.com", now, now)
-	dbtest.MustExec(t, d, `INSERT INTO domains (user_id, name, extension, price_cents, registered_at, expires_at, created_at, updated_at)
-		VALUES ((SELECT id FROM users WHERE username = ?), ?, ?, 800, ?, ?, ?, ?)`, name+ext, name, ext, now, now, now, now)
+	dbtest.Domain(t, d, name, ext, time.Now())
 }
 
 func TestExtensionValidation(t *testing.T) {
@@ -98,7 +94,7 @@ func TestExtensionValidation(t *testing.T) {
 		for _, tt := range tests {
 			in := validExtension(".test.nz")
 			tt.change(&in)
-			_, err := b.svc.CreateExtension(context.Background(), in)
+			_, err := b.svc.CreateExtension(context.Background(), in, nil)
 			requireInvalid(t, err, tt.want)
 		}
 		require.Empty(t, b.svc.Extensions(true), "refused input stores nothing")
@@ -112,7 +108,7 @@ func TestExtensionLifecycle(t *testing.T) {
 		ctx := context.Background()
 		in := validExtension("Test.NZ")
 		in.Rules = &[]catalog.RuleInput{{MinLength: 4, MaxLength: 63, PriceCents: 700}, {MinLength: 1, MaxLength: 3, PriceCents: 2000}}
-		e, err := b.svc.CreateExtension(ctx, in)
+		e, err := b.svc.CreateExtension(ctx, in, nil)
 		require.NoError(t, err)
 		require.Equal(t, ".test.nz", e.Extension)
 		// Spec defaults.
@@ -130,12 +126,12 @@ func TestExtensionLifecycle(t *testing.T) {
 		require.NotNil(t, loaded)
 		require.Equal(t, []int{1, 4}, []int{loaded.Rules[0].MinLength, loaded.Rules[1].MinLength}, "rules sorted by minimum length")
 
-		_, err = b.svc.CreateExtension(ctx, validExtension(".TEST.nz"))
+		_, err = b.svc.CreateExtension(ctx, validExtension(".TEST.nz"), nil)
 		require.Equal(t, apperr.Conflict, apperr.Code(err))
 		require.Equal(t, "Extension .test.nz already exists", apperr.Message(err))
 
 		// A partial update changes only what it sends.
-		e, err = b.svc.UpdateExtension(ctx, e.ID, catalog.ExtensionInput{Description: ptr("Changed description"), Active: ptr(false)})
+		e, err = b.svc.UpdateExtension(ctx, e.ID, catalog.ExtensionInput{Description: ptr("Changed description"), Active: ptr(false)}, nil)
 		require.NoError(t, err)
 		require.Equal(t, "Changed description", e.Description)
 		require.Len(t, e.Rules, 2)
@@ -143,27 +139,27 @@ func TestExtensionLifecycle(t *testing.T) {
 		require.Len(t, b.svc.Extensions(true), 1)
 		require.Empty(t, b.svc.Extensions(false))
 
-		e, err = b.svc.UpdateExtension(ctx, e.ID, catalog.ExtensionInput{Active: ptr(true), Rules: &[]catalog.RuleInput{}})
+		e, err = b.svc.UpdateExtension(ctx, e.ID, catalog.ExtensionInput{Active: ptr(true), Rules: &[]catalog.RuleInput{}}, nil)
 		require.NoError(t, err)
 		require.Empty(t, b.svc.ActiveExtension(".test.nz").Rules, "an empty rule list removes the rules")
-		_, err = b.svc.UpdateExtension(ctx, 99999, catalog.ExtensionInput{Active: ptr(true)})
+		_, err = b.svc.UpdateExtension(ctx, 99999, catalog.ExtensionInput{Active: ptr(true)}, nil)
 		require.Equal(t, apperr.NotFound, apperr.Code(err))
 
 		// With a registered domain, it can be neither renamed nor deleted.
 		registerDomain(t, d, "taken", ".test.nz")
-		_, err = b.svc.UpdateExtension(ctx, e.ID, catalog.ExtensionInput{Extension: ptr(".other.nz")})
+		_, err = b.svc.UpdateExtension(ctx, e.ID, catalog.ExtensionInput{Extension: ptr(".other.nz")}, nil)
 		require.Equal(t, apperr.Conflict, apperr.Code(err))
-		err = b.svc.DeleteExtension(ctx, e.ID)
+		err = b.svc.DeleteExtension(ctx, e.ID, nil)
 		require.Equal(t, apperr.Conflict, apperr.Code(err))
 		require.Contains(t, apperr.Message(err), "deactivate it instead")
 
-		other, err := b.svc.CreateExtension(ctx, validExtension(".spare.nz"))
+		other, err := b.svc.CreateExtension(ctx, validExtension(".spare.nz"), nil)
 		require.NoError(t, err)
-		_, err = b.svc.CreatePremium(ctx, catalog.PremiumInput{Name: ptr("gold"), Extension: ptr(".spare.nz"), PriceCents: ptr[int64](5000)})
+		_, err = b.svc.CreatePremium(ctx, catalog.PremiumInput{Name: ptr("gold"), Extension: ptr(".spare.nz"), PriceCents: ptr[int64](5000)}, nil)
 		require.NoError(t, err)
-		require.NoError(t, b.svc.DeleteExtension(ctx, other.ID))
+		require.NoError(t, b.svc.DeleteExtension(ctx, other.ID, nil))
 		require.Empty(t, b.svc.PremiumDomains(true), "its premium names go with it")
-		require.Equal(t, apperr.NotFound, apperr.Code(b.svc.DeleteExtension(ctx, other.ID)))
+		require.Equal(t, apperr.NotFound, apperr.Code(b.svc.DeleteExtension(ctx, other.ID, nil)))
 	})
 }
 
@@ -174,7 +170,7 @@ func TestDNSCredentialsAreSealedAtRest(t *testing.T) {
 		ctx := context.Background()
 		in := validExtension(".cred.nz")
 		in.DNSProvider, in.DNSAPIKey, in.DNSAPISecret = ptr("cloudflare"), ptr("cf-key-1234567"), ptr("cf-secret-7654321")
-		e, err := b.svc.CreateExtension(ctx, in)
+		e, err := b.svc.CreateExtension(ctx, in, nil)
 		require.NoError(t, err)
 
 		var key, sec string
@@ -186,7 +182,7 @@ func TestDNSCredentialsAreSealedAtRest(t *testing.T) {
 		require.Equal(t, "cf-key-1234567", gotKey)
 		require.Equal(t, "cf-secret-7654321", gotSecret)
 
-		_, err = b.svc.UpdateExtension(ctx, e.ID, catalog.ExtensionInput{DNSAPIKey: ptr("")})
+		_, err = b.svc.UpdateExtension(ctx, e.ID, catalog.ExtensionInput{DNSAPIKey: ptr("")}, nil)
 		require.NoError(t, err)
 		gotKey, gotSecret, err = b.svc.DNSCredentials(b.svc.ActiveExtension(".cred.nz"))
 		require.NoError(t, err)
@@ -200,7 +196,7 @@ func TestPremiumDomains(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		b := setup(t, d)
 		ctx := context.Background()
-		_, err := b.svc.CreateExtension(ctx, validExtension(".inf.nz"))
+		_, err := b.svc.CreateExtension(ctx, validExtension(".inf.nz"), nil)
 		require.NoError(t, err)
 		valid := func() catalog.PremiumInput {
 			return catalog.PremiumInput{Name: ptr("Cloud"), Extension: ptr("inf.nz"), PriceCents: ptr[int64](50000)}
@@ -223,13 +219,13 @@ func TestPremiumDomains(t *testing.T) {
 		for _, tt := range bad {
 			in := valid()
 			tt.change(&in)
-			_, err := b.svc.CreatePremium(ctx, in)
+			_, err := b.svc.CreatePremium(ctx, in, nil)
 			requireInvalid(t, err, tt.want)
 		}
 
 		in := valid()
 		in.Keywords = &[]string{" cloud ", "", "hosting", "cloud"}
-		p, err := b.svc.CreatePremium(ctx, in)
+		p, err := b.svc.CreatePremium(ctx, in, nil)
 		require.NoError(t, err)
 		require.Equal(t, "cloud", p.Name, "stored lower case")
 		require.Equal(t, ".inf.nz", p.Extension)
@@ -237,39 +233,39 @@ func TestPremiumDomains(t *testing.T) {
 		require.Equal(t, "general", p.Category)
 		require.Equal(t, []string{"cloud", "hosting"}, p.Keywords, "keywords trimmed, without duplicates")
 
-		_, err = b.svc.CreatePremium(ctx, valid())
+		_, err = b.svc.CreatePremium(ctx, valid(), nil)
 		require.Equal(t, apperr.Conflict, apperr.Code(err))
 
 		// A toggle sends one field.
-		p, err = b.svc.UpdatePremium(ctx, p.ID, catalog.PremiumInput{Featured: ptr(true)})
+		p, err = b.svc.UpdatePremium(ctx, p.ID, catalog.PremiumInput{Featured: ptr(true)}, nil)
 		require.NoError(t, err)
 		require.True(t, p.Featured)
 		require.EqualValues(t, 50000, p.PriceCents)
-		p, err = b.svc.UpdatePremium(ctx, p.ID, catalog.PremiumInput{DiscountPercentage: ptr(20), DiscountValidUntil: ptr(b.now.Add(48 * time.Hour))})
+		p, err = b.svc.UpdatePremium(ctx, p.ID, catalog.PremiumInput{DiscountPercentage: ptr(20), DiscountValidUntil: ptr(b.now.Add(48 * time.Hour))}, nil)
 		require.NoError(t, err)
 		require.EqualValues(t, 40000, b.svc.QuotePremium(p, catalog.Buyer{}).PriceCents)
-		p, err = b.svc.UpdatePremium(ctx, p.ID, catalog.PremiumInput{DiscountValidUntil: ptr(time.Time{})})
+		p, err = b.svc.UpdatePremium(ctx, p.ID, catalog.PremiumInput{DiscountValidUntil: ptr(time.Time{})}, nil)
 		require.NoError(t, err)
 		require.True(t, p.DiscountValidUntil.IsZero(), "a zero date clears the end")
 
-		second, err := b.svc.CreatePremium(ctx, catalog.PremiumInput{Name: ptr("apps"), Extension: ptr(".inf.nz"), PriceCents: ptr[int64](2000)})
+		second, err := b.svc.CreatePremium(ctx, catalog.PremiumInput{Name: ptr("apps"), Extension: ptr(".inf.nz"), PriceCents: ptr[int64](2000)}, nil)
 		require.NoError(t, err)
 		require.Equal(t, []string{"cloud", "apps"}, names(b.svc.PremiumDomains(false)), "featured first")
 
-		_, err = b.svc.BulkPremium(ctx, catalog.BulkMakeUnavailable, nil)
+		_, err = b.svc.BulkPremium(ctx, catalog.BulkMakeUnavailable, nil, nil)
 		requireInvalid(t, err, "Please select at least one domain first")
-		_, err = b.svc.BulkPremium(ctx, "explode", []int64{p.ID})
+		_, err = b.svc.BulkPremium(ctx, "explode", []int64{p.ID}, nil)
 		require.Equal(t, apperr.Invalid, apperr.Code(err))
-		n, err := b.svc.BulkPremium(ctx, catalog.BulkMakeUnavailable, []int64{p.ID, second.ID, 99999})
+		n, err := b.svc.BulkPremium(ctx, catalog.BulkMakeUnavailable, []int64{p.ID, second.ID, 99999}, nil)
 		require.NoError(t, err)
 		require.Equal(t, 2, n)
 		require.Empty(t, b.svc.PremiumDomains(false), "Reserved names are not listed publicly")
 		require.Len(t, b.svc.PremiumDomains(true), 2)
-		n, err = b.svc.BulkPremium(ctx, catalog.BulkDelete, []int64{second.ID})
+		n, err = b.svc.BulkPremium(ctx, catalog.BulkDelete, []int64{second.ID}, nil)
 		require.NoError(t, err)
 		require.Equal(t, 1, n)
-		require.NoError(t, b.svc.DeletePremium(ctx, p.ID))
-		require.Equal(t, apperr.NotFound, apperr.Code(b.svc.DeletePremium(ctx, p.ID)))
+		require.NoError(t, b.svc.DeletePremium(ctx, p.ID, nil))
+		require.Equal(t, apperr.NotFound, apperr.Code(b.svc.DeletePremium(ctx, p.ID, nil)))
 		require.Empty(t, b.svc.PremiumDomains(true))
 	})
 }
@@ -290,7 +286,7 @@ func TestCheck(t *testing.T) {
 		require.NoError(t, b.svc.SeedDemo(ctx))
 		strict := validExtension(".letters.nz")
 		strict.MinNameLength, strict.MaxNameLength, strict.AllowedCharacters = ptr(3), ptr(10), ptr("a-z")
-		_, err := b.svc.CreateExtension(ctx, strict)
+		_, err := b.svc.CreateExtension(ctx, strict, nil)
 		require.NoError(t, err)
 		registerDomain(t, d, "taken", ".inf.nz")
 		user, enterprise := catalog.Buyer{}, catalog.Buyer{Tier: "enterprise"}
@@ -353,7 +349,7 @@ func TestSnapshotReachesOtherNodes(t *testing.T) {
 		defer cancel()
 		go reader.svc.Watch(ctx, 10*time.Millisecond, discard)
 
-		_, err := writer.svc.CreateExtension(context.Background(), validExtension(".node.nz"))
+		_, err := writer.svc.CreateExtension(context.Background(), validExtension(".node.nz"), nil)
 		require.NoError(t, err)
 		require.NotNil(t, writer.svc.ActiveExtension(".node.nz"), "the writer sees its change at once")
 		require.Eventually(t, func() bool { return reader.svc.ActiveExtension(".node.nz") != nil }, 5*time.Second, 10*time.Millisecond)

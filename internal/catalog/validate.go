@@ -10,6 +10,7 @@ import (
 
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/pkg/domainname"
+	"github.com/nameport/nameport/pkg/money"
 )
 
 func invalid(format string, args ...any) error { return apperr.New(apperr.Invalid, format, args...) }
@@ -100,8 +101,8 @@ func validateExtension(e *Extension) error {
 	if !extensionPattern.MatchString(e.Extension) || len(e.Extension) > 253 {
 		return invalid("Extension must be in format like '.example.com'")
 	}
-	if e.BasePriceCents < 100 {
-		return invalid("Base price must be at least 1")
+	if e.BasePriceCents < MinBasePriceCents {
+		return invalid("Base price must be at least %g", money.Dollars(MinBasePriceCents))
 	}
 	if n := len([]rune(strings.TrimSpace(e.Description))); n < 5 {
 		return invalid("Description is required")
@@ -226,13 +227,13 @@ func validatePremium(p *PremiumDomain, exists func(ext string) bool, now time.Ti
 	if !exists(p.Extension) {
 		return invalid("Extension %s is not offered", p.Extension)
 	}
-	if p.PriceCents < 1000 {
-		return invalid("Premium domain price must be at least 10")
+	if p.PriceCents < MinPremiumPriceCents {
+		return invalid("Premium domain price must be at least %g", money.Dollars(MinPremiumPriceCents))
 	}
-	if p.PriceCents > 1_000_000 {
-		return invalid("Premium domain price must be at most 10000")
+	if p.PriceCents > MaxPremiumPriceCents {
+		return invalid("Premium domain price must be at most %g", money.Dollars(MaxPremiumPriceCents))
 	}
-	if p.DiscountPercentage < 0 || p.DiscountPercentage > 100 {
+	if p.DiscountPercentage < 0 || p.DiscountPercentage > MaxDiscountPercent {
 		return invalid("Discount must be between 0 and 100 percent")
 	}
 	if discountDateChanged && !p.DiscountValidUntil.IsZero() && p.DiscountValidUntil.Before(now) {

@@ -54,6 +54,16 @@ func Open(t testing.TB, engine db.Engine) *db.DB {
 	return d
 }
 
+// Connect opens the existing database at url (a test server's, say) for
+// setup and checks from outside; it is closed when t ends.
+func Connect(t testing.TB, url string) *db.DB {
+	t.Helper()
+	d, err := db.Open(context.Background(), url)
+	require.NoError(t, err)
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
 // URL creates an empty database of engine and returns its URL; the database
 // is dropped when t ends.
 func URL(t testing.TB, engine db.Engine) string {
@@ -102,4 +112,40 @@ func MustExec(t testing.TB, d *db.DB, query string, args ...any) {
 	t.Helper()
 	_, err := d.Bun.ExecContext(context.Background(), query, args...)
 	require.NoError(t, err, fmt.Sprintf("exec %s", query))
+}
+
+// Count runs a query that returns one number (SELECT count(*) …) and returns it.
+func Count(t testing.TB, d *db.DB, query string, args ...any) int {
+	t.Helper()
+	var n int
+	require.NoError(t, d.Bun.NewRaw(query, args...).Scan(context.Background(), &n), "count %s", query)
+	return n
+}
+
+// User inserts an account (userType user, registrar or admin) named
+// username, with the address username@example.com and no usable password,
+// and returns its id: the one fixture every package's tests start from.
+func User(t testing.TB, d *db.DB, username, userType string) int64 {
+	t.Helper()
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	var id int64
+	err := d.Bun.NewRaw(`INSERT INTO users (username, email, full_name, password_hash, user_type, created_at, updated_at)
+		VALUES (?, ?, ?, 'x', ?, ?, ?) RETURNING id`, username, username+"@example.com", username, userType, now, now).
+		Scan(context.Background(), &id)
+	require.NoError(t, err, "dbtest: user %s", username)
+	return id
+}
+
+// Domain inserts the registered domain name+ext, owned by a new account named
+// after it, expiring at expires, and returns the domain's id.
+func Domain(t testing.TB, d *db.DB, name, ext string, expires time.Time) int64 {
+	t.Helper()
+	owner := User(t, d, name+ext, "user")
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	var id int64
+	err := d.Bun.NewRaw(`INSERT INTO domains (user_id, name, extension, price_cents, registered_at, expires_at, created_at, updated_at)
+		VALUES (?, ?, ?, 800, ?, ?, ?, ?) RETURNING id`, owner, name, ext, now, expires.UTC(), now, now).
+		Scan(context.Background(), &id)
+	require.NoError(t, err, "dbtest: domain %s%s", name, ext)
+	return id
 }

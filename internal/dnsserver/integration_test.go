@@ -40,15 +40,7 @@ func addExtension(t testing.TB, d *db.DB, ext string, active bool, nameservers s
 // registerDomain inserts a domain (and its owner) expiring at expires.
 func registerDomain(t *testing.T, d *db.DB, name, ext string, expires time.Time) zone.Domain {
 	t.Helper()
-	now := time.Now().UTC()
-	dbtest.MustExec(t, d, `INSERT INTO users (username, email, full_name, password_hash, user_type, created_at, updated_at)
-		VALUES (?, ?, 'Owner', 'x', 'user', ?, ?)`, name+ext, name+ext+"@example.com", now, now)
-	dbtest.MustExec(t, d, `INSERT INTO domains (user_id, name, extension, price_cents, registered_at, expires_at, created_at, updated_at)
-		VALUES ((SELECT id FROM users WHERE username = ?), ?, ?, 800, ?, ?, ?, ?)`, name+ext, name, ext, now, expires.UTC(), now, now)
-	var id int64
-	require.NoError(t, d.Bun.NewSelect().Table("domains").Column("id").Where("name = ?", name).
-		Where("extension = ?", ext).Scan(context.Background(), &id))
-	return zone.Domain{ID: id, Name: name, Extension: ext}
+	return zone.Domain{ID: dbtest.Domain(t, d, name, ext, expires), Name: name, Extension: ext}
 }
 
 type bundle struct {

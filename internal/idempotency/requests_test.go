@@ -30,10 +30,7 @@ func TestClaimsOfDeadRequestsRunOut(t *testing.T) {
 		ctx := context.Background()
 		now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		s := idempotency.NewStore(d, func() time.Time { return now })
-		dbtest.MustExec(t, d, `INSERT INTO users (username, email, full_name, password_hash, user_type, created_at, updated_at)
-			VALUES ('alice', 'alice@example.com', 'Alice', 'x', 'registrar', ?, ?)`, now, now)
-		var alice int64
-		require.NoError(t, d.Bun.NewRaw("SELECT id FROM users WHERE username = 'alice'").Scan(ctx, &alice))
+		alice := dbtest.User(t, d, "alice", "registrar")
 
 		saved, err := s.Begin(ctx, alice, "k1", "fp")
 		require.NoError(t, err)

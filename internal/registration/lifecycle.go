@@ -36,13 +36,30 @@ type Terms struct {
 	Status      string
 	GraceEndsAt time.Time
 	Renewal     catalog.Renewal
+	// RenewedExpiresAt is the expiry one renewal now would give: the
+	// current term extended by one period, also in the grace period.
+	RenewedExpiresAt time.Time
+}
+
+// extended is expiry moved on by one renewal period of days. Whole years
+// renew by the calendar (a year after 22 Nov is 22 Nov, leap day or not),
+// other periods by days.
+func extended(expiry time.Time, days int) time.Time {
+	if days <= 0 {
+		days = 365
+	}
+	if days%365 == 0 {
+		return expiry.AddDate(days/365, 0, 0)
+	}
+	return expiry.AddDate(0, 0, days)
 }
 
 // TermsOf returns d's status at the service's clock, when its grace ends and
 // what buyer pays to renew it.
 func (s *Service) TermsOf(d *Domain, buyer catalog.Buyer) Terms {
 	r := s.catalog.RenewalTerms(d.Name, d.Extension, buyer)
-	t := Terms{GraceEndsAt: d.ExpiresAt.AddDate(0, 0, r.GraceDays), Renewal: r}
+	t := Terms{GraceEndsAt: d.ExpiresAt.AddDate(0, 0, r.GraceDays), Renewal: r,
+		RenewedExpiresAt: extended(d.ExpiresAt, r.PeriodDays)}
 	now := s.clock()
 	switch {
 	case !now.Before(d.ExpiresAt):
@@ -134,17 +151,7 @@ func (s *Service) renew(ctx context.Context, d *Domain, buyer catalog.Buyer,
 	if !now.Before(terms.GraceEndsAt) {
 		return nil, apperr.New(apperr.Conflict, "The grace period of %s is over: it is being released", full)
 	}
-	period := terms.Renewal.PeriodDays
-	if period <= 0 {
-		period = 365
-	}
-	old := d.ExpiresAt
-	// Whole years renew by the calendar (a year after 22 Nov is 22 Nov, leap
-	// day or not), other periods by days.
-	next := old.AddDate(0, 0, period)
-	if period%365 == 0 {
-		next = old.AddDate(period/365, 0, 0)
-	}
+	old, next := d.ExpiresAt, terms.RenewedExpiresAt
 	if next.After(now.AddDate(MaxYearsAhead, 0, 0)) {
 		return nil, apperr.New(apperr.Invalid, "A domain can be paid for at most %d years ahead", MaxYearsAhead)
 	}

@@ -38,6 +38,9 @@ type Request struct {
 type Registered struct {
 	Domain      *Domain
 	Transaction *billing.Transaction
+	// Wallet is the buyer's wallet once the registration is paid (read
+	// after it, so a replay shows the wallet as it is now).
+	Wallet billing.Wallet
 	// Replayed is true when an earlier request with the same idempotency key
 	// did the work.
 	Replayed bool
@@ -76,10 +79,16 @@ func (s *Service) Register(ctx context.Context, userID int64, buyer catalog.Buye
 		// taken: that is the first request's success, not a conflict.
 		autoRenew := req.AutoRenew == nil || *req.AutoRenew
 		if done, rerr := s.replay(ctx, userID, strings.TrimSpace(req.IdempotencyKey), requestHash(req, autoRenew)); done != nil || rerr != nil {
-			return done, rerr
+			r, err = done, rerr
 		}
 	}
-	return r, err
+	if err != nil {
+		return nil, err
+	}
+	if r.Wallet, err = s.billing.Wallet(ctx, userID); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buyer, req Request) (*Registered, error) {
@@ -99,18 +108,16 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 		}
 	}
 
-	// Validation, availability and the price come from the catalog (its
-	// snapshot, and one query). A name taken after this check is caught by
-	// the unique index below.
-	av, err := s.catalog.Check(ctx, req.Name, req.Extension, buyer)
+	// Validation, reserved names and the price come from the catalog's
+	// snapshot; whether someone holds the name, from the unique index when
+	// the domain is inserted below (no query first: the insert has to ask
+	// anyway, since the name may be taken between the two).
+	av, err := s.catalog.Offer(req.Name, req.Extension, buyer)
 	if err != nil {
 		return nil, err
 	}
 	full := av.Name + av.Extension
 	if !av.Available {
-		if av.Reason == catalog.ReasonRegistered {
-			return nil, apperr.New(apperr.Conflict, "%s is no longer available", full)
-		}
 		return nil, apperr.New(apperr.Conflict, "%s is not available", full)
 	}
 	nameservers, err := zone.Nameservers(zone.Domain{Name: av.Name, Extension: av.Extension}, req.Nameservers)

@@ -41,10 +41,7 @@ func setup(t *testing.T, d *db.DB) bundle {
 
 func (b bundle) user(t *testing.T, name string, depositCents int64) int64 {
 	t.Helper()
-	dbtest.MustExec(t, b.db, `INSERT INTO users (username, email, full_name, password_hash, user_type, created_at, updated_at)
-		VALUES (?, ?, 'Buyer', 'x', 'user', ?, ?)`, name, name+"@example.com", b.now, b.now)
-	var id int64
-	require.NoError(t, b.db.Bun.NewRaw("SELECT id FROM users WHERE username = ?", name).Scan(context.Background(), &id))
+	id := dbtest.User(t, b.db, name, "user")
 	if depositCents > 0 {
 		_, _, err := b.billing.Deposit(context.Background(), id, depositCents, "credit_card")
 		require.NoError(t, err)

@@ -75,10 +75,17 @@ func NewService(d *db.DB, cat *catalog.Service, bill *billing.Service, now func(
 
 // Names tells which names are taken. The catalog asks it, and the
 // registration service needs the catalog, so it stands apart.
-type Names struct{ db *db.DB }
+type Names struct {
+	db *db.DB
+	// isRegistered is the query of every availability check.
+	isRegistered *db.Statement
+}
 
 // NewNames returns the lookup of registered names over d.
-func NewNames(d *db.DB) *Names { return &Names{db: d} }
+func NewNames(d *db.DB) *Names {
+	return &Names{db: d, isRegistered: d.Statement(
+		"SELECT EXISTS (SELECT 1 FROM domains WHERE name = ? AND extension = ?)")}
+}
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
@@ -159,9 +166,8 @@ func SplitName(fullName string) (label, extension string, ok bool) {
 // IsRegistered reports whether name (lower case) is registered under
 // extension.
 func (n *Names) IsRegistered(ctx context.Context, name, extension string) (bool, error) {
-	exists, err := n.db.Bun.NewSelect().Model((*Domain)(nil)).
-		Where("name = ?", name).Where("extension = ?", extension).Exists(ctx)
-	if err != nil {
+	var exists bool
+	if err := n.isRegistered.QueryRow(ctx, []any{name, extension}, &exists); err != nil {
 		return false, fmt.Errorf("registration: is %s%s registered: %w", name, extension, err)
 	}
 	return exists, nil

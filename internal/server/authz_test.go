@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -162,6 +161,7 @@ var authzOps = map[string]authzOp{
 
 	// Site settings: public read, admin writes.
 	"GET /api/site-settings": {access: authzPublic},
+	"GET /api/rules":         {access: authzPublic},
 	"POST /api/site-settings": {access: authzAdmin, body: func(c authzCall) any {
 		return map[string]any{"key": fmt.Sprintf("authz_%d", c.n), "value": "v"}
 	}},
@@ -232,11 +232,8 @@ var authzOps = map[string]authzOp{
 	"POST /api/admin/tier-applications/{id}/decline": {access: authzAdmin,
 		params: map[string]string{"id": "tierApplication"},
 		body:   func(authzCall) any { return map[string]any{"reason": "Not now."} }},
-	"GET /api/admin/stats":             {access: authzAdmin},
-	"GET /api/admin/outbox":            {access: authzAdmin},
-	"GET /api/admin/jobs":              {access: authzAdmin},
-	"POST /api/admin/jobs/{id}/retry":  {access: authzAdmin, params: map[string]string{"id": "job"}},
-	"POST /api/admin/jobs/{id}/cancel": {access: authzAdmin, params: map[string]string{"id": "job"}},
+	"GET /api/admin/stats":  {access: authzAdmin},
+	"GET /api/admin/outbox": {access: authzAdmin},
 
 	// The registrar API.
 	"POST /v1/domains/check": {access: authzAPIKey, body: func(authzCall) any { return map[string]any{"domain": "authz-free.inf.nz"} }},
@@ -283,7 +280,7 @@ type authzFixture struct {
 }
 
 // resource is the value of key for of: of's own resource, else a resource
-// that belongs to no account (catalog entries, settings, jobs).
+// that belongs to no account (catalog entries, settings).
 func (f *authzFixture) resource(of *authzActor, key string) string {
 	if v, ok := of.res[key]; ok {
 		return v
@@ -376,14 +373,6 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 	require.Equal(t, http.StatusOK, r.status, r.raw)
 	require.Len(t, r.body["data"], 1, r.raw)
 	f.global["tierApplication"] = idOf(t, r.body["data"].([]any)[0].(map[string]any)["id"])
-	// Registrations queue receipts: a job to retry and cancel.
-	for deadline := time.Now().Add(10 * time.Second); f.global["job"] == ""; time.Sleep(50 * time.Millisecond) {
-		require.True(t, time.Now().Before(deadline), "no background job to retry and cancel")
-		jobs, _ := data(t, admin.web.do("GET", "/api/admin/jobs?limit=1", nil))["jobs"].([]any)
-		if len(jobs) > 0 {
-			f.global["job"] = idOf(t, jobs[0].(map[string]any)["id"])
-		}
-	}
 	return f
 }
 

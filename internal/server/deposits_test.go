@@ -36,7 +36,9 @@ func TestProductionRefusesDeposits(t *testing.T) {
 			alice := signedUp(t, ts, "alice", "user")
 			r := alice.do("GET", "/api/wallet/deposit-options", nil)
 			require.Equal(t, http.StatusOK, r.status, r.raw)
-			require.Equal(t, map[string]any{"mode": "none", "methods": []any{}, "instant": []any{}, "bankTransfer": nil}, data(t, r))
+			require.Equal(t, map[string]any{"mode": "none", "methods": []any{}, "instant": []any{}, "bankTransfer": nil,
+				"configuredBy": "No payment method is configured: set --stripe-secret-key on the server, " +
+					"or enable the Bank Transfer payment gateway."}, data(t, r))
 			for _, method := range []string{"", "credit_card", "paypal", "bank_transfer", "upi"} {
 				r = alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 10000, "paymentMethod": method})
 				require.Equal(t, http.StatusServiceUnavailable, r.status, r.raw)
@@ -96,6 +98,7 @@ func TestManualDepositsWaitForAnAdmin(t *testing.T) {
 			require.Equal(t, http.StatusOK, r.status, r.raw)
 			opts := data(t, r)
 			require.Equal(t, "manual", opts["mode"])
+			require.Equal(t, "Bank transfers are enabled by the Bank Transfer payment gateway.", opts["configuredBy"])
 			require.Equal(t, []any{"bank_transfer"}, opts["methods"])
 			require.Equal(t, "Kiwi Bank", opts["bankTransfer"].(map[string]any)["bankName"])
 

@@ -44,7 +44,11 @@ func newMetrics(conns ...connSource) *metrics {
 func (m *metrics) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		// accessLog's wrapper, when it runs first, already counts.
+		ww, ok := w.(middleware.WrapResponseWriter)
+		if !ok {
+			ww = middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		}
 		next.ServeHTTP(ww, r)
 		route := "other"
 		if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {

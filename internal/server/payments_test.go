@@ -39,10 +39,8 @@ func countRows(t *testing.T, dbURL, query string, args ...any) int {
 	t.Helper()
 	d, err := db.Open(context.Background(), dbURL)
 	require.NoError(t, err)
-	defer d.Close()
-	var n int
-	require.NoError(t, d.Bun.NewRaw(query, args...).Scan(context.Background(), &n))
-	return n
+	defer d.Close() // called in polling loops: one connection at a time
+	return dbtest.Count(t, d, query, args...)
 }
 
 func balance(t *testing.T, b *browser) float64 {

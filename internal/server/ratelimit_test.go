@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -143,4 +144,41 @@ func TestAnonymousChecksAreLimited(t *testing.T) {
 	seedCatalog(t, free)
 	counts = race(t, 75, check(free), apiLimited(t))
 	require.Equal(t, map[int]int{http.StatusOK: 75}, counts)
+}
+
+// TestAPIRateLimitsComeBeforeValidation: /api counts a request against its
+// limit in the middleware, before huma reads it, as /v1 does: once the
+// limit is reached a malformed request gets 429 with Retry-After, not 422,
+// and the malformed requests before it counted.
+func TestAPIRateLimitsComeBeforeValidation(t *testing.T) {
+	t.Parallel()
+	for _, engine := range dbtest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			ts := start(t, engine)
+			web, _ := registrar(t, ts, "hasty")
+			malformed := `{"name": 7, "years": "ten"}`
+			for i := range 20 { // the account's 20 registrations a minute
+				r := web.do("POST", "/api/domains", malformed)
+				require.Equal(t, http.StatusUnprocessableEntity, r.status, "request %d: %s", i, r.raw)
+				require.Equal(t, strconv.Itoa(19-i), r.header.Get("RateLimit-Remaining"), r.raw)
+			}
+			r := web.do("POST", "/api/domains", malformed)
+			require.Equal(t, http.StatusTooManyRequests, r.status, r.raw)
+			apiLimited(t)(r)
+			require.Equal(t, 0, countRows(t, ts.dbURL, "SELECT count(*) FROM domains"))
+
+			// A visitor's checks, per client network: 60 a minute, the
+			// invalid ones (a label of 64 characters) included.
+			visitor := newBrowser(t, ts)
+			tooLong := "/api/domains/check?extension=.inf.nz&name=" + strings.Repeat("a", 64)
+			for i := range 60 {
+				r := visitor.do("GET", tooLong, nil)
+				require.Equal(t, http.StatusUnprocessableEntity, r.status, "check %d: %s", i, r.raw)
+			}
+			r = visitor.do("GET", tooLong, nil)
+			require.Equal(t, http.StatusTooManyRequests, r.status, r.raw)
+			apiLimited(t)(r)
+		})
+	}
 }

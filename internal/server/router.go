@@ -76,7 +76,7 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 			limits = limits.Unlimited()
 		}
 		api.New(r, api.Services{Accounts: svc.Accounts, Domains: svc.Domains, Wallets: svc.Wallets, Catalog: svc.Catalog,
-			Records: svc.Records, Requests: svc.Requests, Jobs: svc.Jobs, Mail: svc.Mail, Settings: svc.Settings,
+			Records: svc.Records, Requests: svc.Requests, Mail: svc.Mail, Settings: svc.Settings,
 			Audit: svc.Audit, Stats: svc.Stats, RateLimits: ratelimit.NewPolicy(limits, nil)})
 		if jobsUI != nil {
 			// River's UI reads its own bodies; bound them as huma bounds ours.
@@ -284,6 +284,9 @@ func accessLog(next http.Handler) http.Handler {
 		level := slog.LevelInfo
 		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" || r.URL.Path == "/metrics" {
 			level = slog.LevelDebug
+		}
+		if !api.LogEnabled(r.Context(), level) {
+			return
 		}
 		api.Logger(r.Context()).Log(r.Context(), level, "http request",
 			"method", r.Method, "path", r.URL.Path, "status", ww.Status(), "bytes", ww.BytesWritten(),

@@ -311,19 +311,18 @@ func TestSecuritySecretsStayOutOfLogs(t *testing.T) {
 			keep("np_not-a-real-key-61f0")
 
 			// Payment gateway secrets, set and then replaced.
-			stripe := map[string]any{"id": "stripe", "name": "Stripe", "active": false, "testMode": true, "displayOrder": 1,
-				"settings": map[string]any{"api_key": "sk_test_logcheck7788", "public_key": "pk_test_public",
-					"webhook_secret": "whsec_logcheck3344"}}
+			paypal := map[string]any{"id": "paypal", "name": "PayPal", "active": false, "testMode": true, "displayOrder": 1,
+				"settings": map[string]any{"client_id": "cid", "client_secret": "pp_logcheck7788"}}
 			r = admin.do("POST", "/api/site-settings", map[string]any{"key": "payment_gateways",
-				"value": gatewaysValue(t, []map[string]any{stripe})})
+				"value": gatewaysValue(t, []map[string]any{paypal})})
 			require.Equal(t, http.StatusCreated, r.status, r.raw)
 			id := int64(data(t, r)["id"].(float64))
-			stripe["settings"].(map[string]any)["api_key"] = "sk_test_replaced5511"
-			r = admin.do("PATCH", fmt.Sprintf("/api/site-settings/%d", id), map[string]any{"value": gatewaysValue(t, []map[string]any{stripe})})
+			paypal["settings"].(map[string]any)["client_secret"] = "pp_replaced5511"
+			r = admin.do("PATCH", fmt.Sprintf("/api/site-settings/%d", id), map[string]any{"value": gatewaysValue(t, []map[string]any{paypal})})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
-			keep("sk_test_logcheck7788", "whsec_logcheck3344", "sk_test_replaced5511")
+			keep("pp_logcheck7788", "pp_replaced5511")
 			// A malformed value must not be echoed into the log either.
-			r = admin.do("PATCH", fmt.Sprintf("/api/site-settings/%d", id), map[string]any{"value": `[{"id":"stripe","settings":{"api_key":"sk_test_broken9090"`})
+			r = admin.do("PATCH", fmt.Sprintf("/api/site-settings/%d", id), map[string]any{"value": `[{"id":"paypal","settings":{"client_secret":"sk_test_broken9090"`})
 			require.Equal(t, http.StatusUnprocessableEntity, r.status, r.raw)
 			keep("sk_test_broken9090")
 

@@ -13,6 +13,12 @@ import (
 // MaxLabel is the longest label DNS allows (RFC 1035).
 const MaxLabel = 63
 
+// Pattern is the shape CheckLabel's character rule accepts (letters, digits
+// and hyphens, no hyphen first or last), for clients that check as the user
+// types; CheckLabel alone decides, with the checks of internationalized
+// labels on top.
+const Pattern = `^[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?$`
+
 // Problem is why a label was refused.
 type Problem string
 

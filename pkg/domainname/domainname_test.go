@@ -2,6 +2,7 @@ package domainname_test
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -65,4 +66,35 @@ func FuzzCheckLabel(f *testing.F) {
 			}, label))
 		}
 	})
+}
+
+// Pattern is what clients check as the user types: it must never refuse a
+// label CheckLabel accepts, and every label it refuses must be one
+// CheckLabel refuses for its characters (or emptiness).
+func TestPatternAgreesWithCheckLabel(t *testing.T) {
+	t.Parallel()
+	pattern := regexp.MustCompile(domainname.Pattern)
+	alphabet := []byte("aZ9-._ ü")
+	labels := []string{"example", "a", "a--b", "ab--cd", "xn--bcher-kva", "-a", "a-", "", "dot.ted", "ünicode"}
+	var grow func(prefix string, depth int)
+	grow = func(prefix string, depth int) {
+		labels = append(labels, prefix)
+		if depth == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			grow(prefix+string(c), depth-1)
+		}
+	}
+	grow("", 4)
+	for _, label := range labels {
+		err := domainname.CheckLabel(label)
+		if err == nil {
+			require.True(t, pattern.MatchString(label), "the pattern refuses %q, which CheckLabel accepts", label)
+		}
+		if !pattern.MatchString(label) {
+			require.Contains(t, []error{domainname.Characters, domainname.Required}, err,
+				"the pattern refuses %q; CheckLabel says %v", label, err)
+		}
+	}
 }
