@@ -74,7 +74,7 @@ func addRoutes(a huma.API, svc Services) {
 	addPasswordRoutes(a, svc.Accounts)
 	addPasswordResetRoutes(a, svc.Accounts)
 	addRegistrarRoutes(a, svc.Accounts)
-	addDomainRoutes(a, svc.Domains, svc.Wallets)
+	addDomainRoutes(a, svc.Domains)
 	addWalletRoutes(a, svc.Wallets)
 	addDepositRoutes(a, svc.Accounts, svc.Wallets, svc.Settings)
 	addPaymentRoutes(a, svc.Wallets)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
@@ -94,7 +93,7 @@ type DomainGetOutput struct {
 	Body envelope[domainBody]
 }
 
-func addDomainRoutes(a huma.API, domains *registration.Service, wallets *billing.Service) {
+func addDomainRoutes(a huma.API, domains *registration.Service) {
 	register(a, accessAccount.countedAs(ratelimit.Registrations), huma.Operation{
 		OperationID: "domains-register", Method: http.MethodPost, Path: "/api/domains", Tags: []string{"Domains"},
 		Summary: "Register a domain",
@@ -143,12 +142,8 @@ func addDomainRoutes(a huma.API, domains *registration.Service, wallets *billing
 		if err != nil {
 			return nil, fail(ctx, err)
 		}
-		w, err := wallets.Wallet(ctx, u.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
 		return &RenewDomainOutput{Body: ok(registeredBody{Domain: domainBodies{domains, buyerOf(u)}.of(*r.Domain),
-			Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(w)})}, nil
+			Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(r.Wallet)})}, nil
 	})
 
 	register(a, accessAccount, huma.Operation{

@@ -76,6 +76,9 @@ func (s *Service) TermsOf(d *Domain, buyer catalog.Buyer) Terms {
 type Renewed struct {
 	Domain      *Domain
 	Transaction *billing.Transaction
+	// Wallet is the owner's wallet once the renewal is paid (read after it,
+	// so a replay shows the wallet as it is now), as Registered.Wallet.
+	Wallet billing.Wallet
 }
 
 const opRenew = "domain.renew"
@@ -88,6 +91,17 @@ const opRenew = "domain.renew"
 // domain would be paid for more than MaxYearsAhead years ahead, conflict
 // when its grace period is over.
 func (s *Service) Renew(ctx context.Context, userID, id int64, buyer catalog.Buyer, key string) (*Renewed, error) {
+	r, err := s.renewOrReplay(ctx, userID, id, buyer, key)
+	if err != nil {
+		return nil, err
+	}
+	if r.Wallet, err = s.billing.Wallet(ctx, userID); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (s *Service) renewOrReplay(ctx context.Context, userID, id int64, buyer catalog.Buyer, key string) (*Renewed, error) {
 	key = idempotency.Normalize(key)
 	if err := idempotency.CheckKey(key); err != nil {
 		return nil, err

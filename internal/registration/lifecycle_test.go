@@ -188,6 +188,8 @@ func TestAutomaticRenewalChargesOncePerTerm(t *testing.T) {
 		require.NoError(t, err, "a retry with the key returns the first renewal")
 		require.Equal(t, r.Transaction.ID, again.Transaction.ID)
 		require.EqualValues(t, 0, l.balance(t, alice))
+		require.EqualValues(t, 0, r.Wallet.BalanceCents, "the renewal returns the wallet it was paid from")
+		require.Equal(t, r.Wallet.BalanceCents, again.Wallet.BalanceCents, "and so does its replay")
 		require.Contains(t, l.served(t), "lapse.inf.nz")
 		l.requireLedgerBalanced(t)
 	})
