@@ -76,7 +76,7 @@ func createDatabase(ctx context.Context, url string, domains int) error {
 	if _, err := rand.Read(secret); err != nil {
 		return err
 	}
-	cat, err := catalog.NewService(d, registration.NewNames(d), catalog.Options{Secret: secret})
+	cat, err := catalog.NewService(d, registration.NewNames(d, nil), catalog.Options{Secret: secret})
 	if err != nil {
 		return err
 	}

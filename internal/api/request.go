@@ -75,7 +75,7 @@ func requestContext(base *slog.Logger, o requestOptions, next http.Handler) http
 			_, _ = rand.Read(b[:])
 			id = hex.EncodeToString(b[:])
 		}
-		w.Header().Set("X-Request-Id", id)
+		w.Header()["X-Request-Id"] = []string{id} // canonical already
 		ip := ClientAddr(r, o.trustedProxies)
 		req := &request{
 			id:     id,

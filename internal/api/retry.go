@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/ratelimit"
@@ -35,9 +36,18 @@ func retryAfterOf(err error) http.Header {
 // Retry-After through fail or asProblem), nil when it may go ahead. /api
 // and /v1 count in their middleware, before the request is read.
 func countRequest(ctx huma.Context, d ratelimit.Decision) error {
-	ctx.SetHeader("RateLimit-Policy", strconv.Itoa(d.Limit)+";w="+strconv.Itoa(int(d.Window().Seconds())))
-	ctx.SetHeader("RateLimit-Limit", strconv.Itoa(d.Limit))
-	ctx.SetHeader("RateLimit-Remaining", strconv.Itoa(d.Remaining))
-	ctx.SetHeader("RateLimit-Reset", strconv.Itoa(ratelimit.CeilSeconds(d.Reset)))
+	// Set on every counted request: canonical keys straight into the map,
+	// the four values in one allocation (Header.Set canonicalises and
+	// allocates each).
+	_, w := humachi.Unwrap(ctx)
+	h := w.Header()
+	limit := strconv.Itoa(d.Limit)
+	v := [...]string{limit + ";w=" + strconv.Itoa(int(d.Window().Seconds())), limit,
+		strconv.Itoa(d.Remaining), strconv.Itoa(ratelimit.CeilSeconds(d.Reset))}
+	values := v[:]
+	h["Ratelimit-Policy"] = values[0:1:1]
+	h["Ratelimit-Limit"] = values[1:2:2]
+	h["Ratelimit-Remaining"] = values[2:3:3]
+	h["Ratelimit-Reset"] = values[3:4:4]
 	return d.Err()
 }

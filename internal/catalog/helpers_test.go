@@ -10,4 +10,4 @@ import (
 
 var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-func registrationsOf(d *db.DB) *registration.Names { return registration.NewNames(d) }
+func registrationsOf(d *db.DB) *registration.Names { return registration.NewNames(d, nil) }

@@ -28,7 +28,7 @@ type bundle struct {
 func setup(t *testing.T, d *db.DB) bundle {
 	t.Helper()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	svc, err := catalog.NewService(d, registration.NewNames(d), catalog.Options{Secret: secret, Now: func() time.Time { return now }})
+	svc, err := catalog.NewService(d, registration.NewNames(d, nil), catalog.Options{Secret: secret, Now: func() time.Time { return now }})
 	require.NoError(t, err)
 	require.NoError(t, svc.Load(context.Background()))
 	return bundle{svc: svc, db: d, now: now}

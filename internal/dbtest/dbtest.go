@@ -147,5 +147,10 @@ func Domain(t testing.TB, d *db.DB, name, ext string, expires time.Time) int64 {
 		VALUES (?, ?, ?, 800, ?, ?, ?, ?) RETURNING id`, owner, name, ext, now, expires.UTC(), now, now).
 		Scan(context.Background(), &id)
 	require.NoError(t, err, "dbtest: domain %s%s", name, ext)
+	// As registration does: the zone version moves and the name joins the
+	// journal that API processes follow (registration.Names).
+	MustExec(t, d, `UPDATE zone_version SET version = version + 1 WHERE id = 1`)
+	MustExec(t, d, `INSERT INTO name_changes (version, name, extension, registered, created_at)
+		SELECT version, ?, ?, TRUE, ? FROM zone_version WHERE id = 1`, name, ext, now)
 	return id
 }

@@ -7,3 +7,10 @@ func (s *Service) AutoRenew(ctx context.Context, args RenewArgs) error { return 
 
 // FailAfterDebit makes renewals fail after their debit statement.
 func (s *Service) FailAfterDebit(f func() error) { s.failAfterDebit = f }
+
+// Following makes n follow the journal on CatchUp, as Watch does, without
+// Watch's ticker.
+func (n *Names) Following() *Names { n.watching.Store(true); return n }
+
+// NamesStaleAfter and NamesReloadAfter are the index's bounds.
+const NamesStaleAfter, NamesReloadAfter = staleAfter, reloadAfter

@@ -54,7 +54,7 @@ func setupLifecycle(t *testing.T, d *db.DB) *lifecycle {
 	t.Helper()
 	l := &lifecycle{clock: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	require.NoError(t, d.SetupJobs(db.JobsConfig{})) // renewals are queued, not worked, here
-	cat, err := catalog.NewService(d, registration.NewNames(d), catalog.Options{Secret: []byte(strings.Repeat("k", 32)), Now: l.now})
+	cat, err := catalog.NewService(d, registration.NewNames(d, nil), catalog.Options{Secret: []byte(strings.Repeat("k", 32)), Now: l.now})
 	require.NoError(t, err)
 	require.NoError(t, cat.Load(context.Background()))
 	require.NoError(t, cat.SeedDemo(context.Background()))
@@ -171,7 +171,7 @@ func TestAutomaticRenewalChargesOncePerTerm(t *testing.T) {
 		terms := l.reg.TermsOf(lapsed, retail)
 		require.Equal(t, registration.StatusExpired, terms.Status)
 		require.Equal(t, lapsed.ExpiresAt.AddDate(0, 0, 30), terms.GraceEndsAt)
-		taken, err := registration.NewNames(d).IsRegistered(ctx, "lapse", ".inf.nz")
+		taken, err := registration.NewNames(d, nil).IsRegistered(ctx, "lapse", ".inf.nz")
 		require.NoError(t, err)
 		require.True(t, taken, "not on sale during the grace period")
 
@@ -242,7 +242,7 @@ func TestUnpaidRenewalRetriesThenTheNameIsReleased(t *testing.T) {
 		require.Contains(t, l.sent(), "domain_released poor.inf.nz")
 		_, err = l.reg.Get(ctx, bob, dom.ID)
 		require.Equal(t, apperr.NotFound, apperr.Code(err))
-		taken, err := registration.NewNames(d).IsRegistered(ctx, "poor", ".inf.nz")
+		taken, err := registration.NewNames(d, nil).IsRegistered(ctx, "poor", ".inf.nz")
 		require.NoError(t, err)
 		require.False(t, taken)
 		require.Equal(t, 1, l.count(t, "SELECT count(*) FROM transactions WHERE user_id = ? AND domain_id IS NULL "+

@@ -177,11 +177,15 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 		}
 		// The new domain resolves from now on (NODATA at its apex until it
 		// has records): DNS servers reload when they see the version move.
-		return zone.BumpVersion(ctx, tx, now)
+		if err := zone.BumpVersion(ctx, tx, now); err != nil {
+			return err
+		}
+		return noteName(ctx, tx, d.Name, d.Extension, true, now)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("registration: register %s: %w", full, err)
 	}
+	s.namesChanged(ctx)
 	if d.IsPremium {
 		if err := s.catalog.Load(ctx); err != nil {
 			return nil, err

@@ -31,7 +31,7 @@ func setup(t *testing.T, d *db.DB) bundle {
 	t.Helper()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	cat, err := catalog.NewService(d, registration.NewNames(d), catalog.Options{Secret: []byte(strings.Repeat("k", 32)), Now: clock})
+	cat, err := catalog.NewService(d, registration.NewNames(d, nil), catalog.Options{Secret: []byte(strings.Repeat("k", 32)), Now: clock})
 	require.NoError(t, err)
 	require.NoError(t, cat.Load(context.Background()))
 	require.NoError(t, cat.SeedDemo(context.Background()))

@@ -62,6 +62,19 @@ type Service struct {
 	Buyers func(ctx context.Context, userID int64) (catalog.Buyer, error)
 	// failAfterDebit, set by tests, fails a renewal after its debit.
 	failAfterDebit func() error
+	// Names, when set, is told of every name this service registers or
+	// releases once it commits, so that this process's checks see it at
+	// once.
+	Names *Names
+}
+
+// namesChanged brings Names up to date after a commit. A failure only
+// delays it to the next poll (and checks meanwhile ask the database once
+// the index is stale), so it is not the caller's.
+func (s *Service) namesChanged(ctx context.Context) {
+	if s.Names != nil {
+		_ = s.Names.CatchUp(ctx)
+	}
 }
 
 // NewService returns a registration service over d; now may be nil (the real
@@ -71,20 +84,6 @@ func NewService(d *db.DB, cat *catalog.Service, bill *billing.Service, now func(
 		now = time.Now
 	}
 	return &Service{db: d, catalog: cat, billing: bill, now: now}
-}
-
-// Names tells which names are taken. The catalog asks it, and the
-// registration service needs the catalog, so it stands apart.
-type Names struct {
-	db *db.DB
-	// isRegistered is the query of every availability check.
-	isRegistered *db.Statement
-}
-
-// NewNames returns the lookup of registered names over d.
-func NewNames(d *db.DB) *Names {
-	return &Names{db: d, isRegistered: d.Statement(
-		"SELECT EXISTS (SELECT 1 FROM domains WHERE name = ? AND extension = ?)")}
 }
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
@@ -161,16 +160,6 @@ func SplitName(fullName string) (label, extension string, ok bool) {
 		return "", "", false
 	}
 	return label, "." + rest, true
-}
-
-// IsRegistered reports whether name (lower case) is registered under
-// extension.
-func (n *Names) IsRegistered(ctx context.Context, name, extension string) (bool, error) {
-	var exists bool
-	if err := n.isRegistered.QueryRow(ctx, []any{name, extension}, &exists); err != nil {
-		return false, fmt.Errorf("registration: is %s%s registered: %w", name, extension, err)
-	}
-	return exists, nil
 }
 
 // CountForExtension returns how many domains are registered under extension,

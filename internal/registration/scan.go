@@ -108,6 +108,9 @@ func (s *Service) Scan(ctx context.Context, renewAhead time.Duration) (ScanRepor
 			report.Expired++
 		}
 	}
+	if err := pruneNames(ctx, s.db.Bun, now); err != nil {
+		return report, err
+	}
 	return report, nil
 }
 
@@ -172,8 +175,14 @@ func (s *Service) release(ctx context.Context, d *Domain, now time.Time) (bool, 
 			}
 		}
 		released = true
-		return zone.BumpVersion(ctx, tx, now)
+		if err := zone.BumpVersion(ctx, tx, now); err != nil {
+			return err
+		}
+		return noteName(ctx, tx, d.Name, d.Extension, false, now)
 	})
+	if released {
+		s.namesChanged(ctx)
+	}
 	if err == errRenewedMeanwhile {
 		return false, nil
 	}

@@ -58,6 +58,9 @@ func newBenchServer(b *testing.B) *benchServer {
 	require.NoError(b, svc.Catalog.Load(ctx))
 	require.NoError(b, d.SetupJobs(db.JobsConfig{Logger: logger}))
 	require.NoError(b, seedDemo(ctx, svc, logger))
+	watchCtx, stopWatching := context.WithCancel(ctx)
+	b.Cleanup(stopWatching)
+	go svc.Domains.Names.Watch(watchCtx, namesPollInterval, logger) // as Run does for the API role
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(b, err)
 	b.Cleanup(func() { ln.Close() })

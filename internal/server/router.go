@@ -241,17 +241,17 @@ const (
 )
 
 // contentSecurityPolicy returns the policy of a path.
-func contentSecurityPolicy(path string) string {
+func contentSecurityPolicy(path string) []string {
 	switch {
 	case path == "/docs":
-		return api.DocsContentSecurityPolicy
+		return docsCSPValue
 	case path == riverUIPrefix || strings.HasPrefix(path, riverUIPrefix+"/"):
-		return riverUICSP
+		return riverCSPValue
 	case path == "/api" || strings.HasPrefix(path, "/api/") || api.IsV1Path(path),
 		path == "/openapi.json", path == "/metrics", path == "/healthz", path == "/readyz":
-		return dataCSP
+		return dataCSPValue
 	default:
-		return appCSP
+		return appCSPValue
 	}
 }
 
@@ -259,21 +259,36 @@ func contentSecurityPolicy(path string) string {
 // response, error pages included.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The values are shared, read-only slices of one element with keys
+		// already canonical: set on every response, they cost no
+		// allocation. (A later Add appends to a copy, as cap is 1.)
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy(r.URL.Path))
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY") // for browsers that predate frame-ancestors
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h["Content-Security-Policy"] = contentSecurityPolicy(r.URL.Path)
+		h["X-Content-Type-Options"] = nosniff
+		h["X-Frame-Options"] = frameDeny // for browsers that predate frame-ancestors
+		h["Referrer-Policy"] = referrerPolicy
 		// Only over HTTPS, which a TLS-terminating proxy reports as
 		// api.RequestContext trusts it to; browsers ignore the header on
 		// plain HTTP anyway. Not includeSubDomains: other hosts under the
 		// same domain are not ours to commit to HTTPS.
 		if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
-			h.Set("Strict-Transport-Security", "max-age=63072000")
+			h["Strict-Transport-Security"] = hsts
 		}
 		next.ServeHTTP(w, r)
 	})
 }
+
+// The values of securityHeaders.
+var (
+	nosniff        = []string{"nosniff"}
+	frameDeny      = []string{"DENY"}
+	referrerPolicy = []string{"strict-origin-when-cross-origin"}
+	hsts           = []string{"max-age=63072000"}
+	docsCSPValue   = []string{api.DocsContentSecurityPolicy}
+	riverCSPValue  = []string{riverUICSP}
+	dataCSPValue   = []string{dataCSP}
+	appCSPValue    = []string{appCSP}
+)
 
 // accessLog logs one line per request with its id, status and duration.
 func accessLog(next http.Handler) http.Handler {

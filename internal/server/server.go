@@ -35,6 +35,10 @@ import (
 // after SIGTERM.
 const shutdownGrace = 25 * time.Second
 
+// namesPollInterval is how often an API process reads the journal of names
+// other processes registered or released (registration.Names).
+const namesPollInterval = 250 * time.Millisecond
+
 // defaultHTTPIdleTimeout closes keep-alive connections unless configured.
 const defaultHTTPIdleTimeout = 30 * time.Second
 
@@ -70,7 +74,8 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
-	cat, err := catalog.NewService(d, registration.NewNames(d), catalog.Options{Secret: secret})
+	names := registration.NewNames(d, nil)
+	cat, err := catalog.NewService(d, names, catalog.Options{Secret: secret})
 	if err != nil {
 		return Services{}, err
 	}
@@ -90,6 +95,7 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	wallets.Notify = notify.Enqueue
 	domains := registration.NewService(d, cat, wallets, nil)
 	domains.Notify = notify.Enqueue
+	domains.Names = names
 	domains.Buyers = func(ctx context.Context, userID int64) (catalog.Buyer, error) {
 		u, err := accounts.ByID(ctx, userID)
 		if err != nil || !u.IsRegistrar() {
@@ -135,6 +141,11 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
 	go svc.Catalog.Watch(watchCtx, time.Second, logger.With("component", "catalog"))
+	if cfg.HasRole(config.RoleAPI) {
+		// Availability checks answer from memory; other nodes'
+		// registrations reach this one within a poll interval.
+		go svc.Domains.Names.Watch(watchCtx, namesPollInterval, logger.With("component", "names"))
+	}
 
 	// Jobs: every role enqueues; only the worker role works them.
 	jobsCfg := db.JobsConfig{Logger: logger.With("component", "river")}
