@@ -94,72 +94,88 @@ func toAdminUserBody(l account.Listing) adminUserBody {
 	return b
 }
 
+// adminUserHandlers are the handlers of the admin Users tab and the audit log.
+type adminUserHandlers struct {
+	accounts *account.Service
+	log      *audit.Service
+}
+
 func addAdminUserRoutes(a huma.API, accounts *account.Service, log *audit.Service) {
+	h := adminUserHandlers{accounts, log}
 	adminOnly := []int{http.StatusUnauthorized, http.StatusForbidden}
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-users-list", Method: http.MethodGet, Path: "/api/admin/users", Tags: []string{"Admin"},
 		Summary:     "List accounts",
 		Description: "Accounts newest first with their type, tier, domain count and wallet balance, page by page.",
 		Errors:      append(adminOnly, http.StatusUnprocessableEntity),
-	}, func(ctx context.Context, in *AdminUserListInput) (*AdminUserListOutput, error) {
-		q := account.UserQuery{Search: in.Search, Type: in.Type, Page: in.Page, PageSize: in.PageSize}
-		list, total, err := accounts.ListUsers(ctx, q)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		page := adminUserPage{Users: make([]adminUserBody, len(list)), Total: total, Page: max(in.Page, 1), PageSize: in.PageSize}
-		if page.PageSize < 1 {
-			page.PageSize = 25
-		}
-		for i, l := range list {
-			page.Users[i] = toAdminUserBody(l)
-		}
-		return &AdminUserListOutput{Body: ok(page)}, nil
-	})
+	}, h.listUsers)
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-users-update", Method: http.MethodPatch, Path: "/api/admin/users/{id}", Tags: []string{"Admin"},
 		Summary: "Change an account",
 		Description: "Sets a registrar's tier, or disables or enables an account. A disabled account cannot log in, " +
-			"its sessions end and its API key stops working at once. Admins cannot disable themselves. Every change is audited.",
+			"its sessions end and its API key stops working at once (within a second on other API nodes). Admins cannot disable themselves. Every change is audited.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusUnprocessableEntity),
-	}, func(ctx context.Context, in *AdminUserUpdateInput) (*AdminUserOutput, error) {
-		admin := sessionUser(ctx)
-		if in.Body.Tier != nil {
-			if _, err := accounts.SetTier(ctx, admin, in.ID, *in.Body.Tier); err != nil {
-				return nil, fail(ctx, err)
-			}
-		}
-		if in.Body.Disabled != nil {
-			if _, err := accounts.SetDisabled(ctx, admin, in.ID, *in.Body.Disabled); err != nil {
-				return nil, fail(ctx, err)
-			}
-		}
-		l, err := accounts.Listed(ctx, in.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &AdminUserOutput{Body: ok(toAdminUserBody(*l))}, nil
-	})
+	}, h.updateUser)
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-audit-log", Method: http.MethodGet, Path: "/api/admin/audit-log", Tags: []string{"Admin"},
 		Summary:     "The audit log",
 		Description: "Every change made by admins, newest first: who, what, the object before and after, and when.",
 		Errors:      adminOnly,
-	}, func(ctx context.Context, in *AuditLogInput) (*AuditLogOutput, error) {
-		items, next, err := log.List(ctx, in.Before, in.Limit)
-		if err != nil {
+	}, h.listAuditLog)
+}
+
+// listUsers lists the accounts matching a search, newest first, a page at a time.
+func (h adminUserHandlers) listUsers(ctx context.Context, in *AdminUserListInput) (*AdminUserListOutput, error) {
+	q := account.UserQuery{Search: in.Search, Type: in.Type, Page: in.Page, PageSize: in.PageSize}
+	list, total, err := h.accounts.ListUsers(ctx, q)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	page := adminUserPage{Users: make([]adminUserBody, len(list)), Total: total, Page: max(in.Page, 1), PageSize: in.PageSize}
+	if page.PageSize < 1 {
+		page.PageSize = 25
+	}
+	for i, l := range list {
+		page.Users[i] = toAdminUserBody(l)
+	}
+	return &AdminUserListOutput{Body: ok(page)}, nil
+}
+
+// updateUser sets an account's tier or disables or enables it, as the signed-in admin.
+func (h adminUserHandlers) updateUser(ctx context.Context, in *AdminUserUpdateInput) (*AdminUserOutput, error) {
+	admin := sessionUser(ctx)
+	if in.Body.Tier != nil {
+		if _, err := h.accounts.SetTier(ctx, admin, in.ID, *in.Body.Tier); err != nil {
 			return nil, fail(ctx, err)
 		}
-		page := auditPage{Entries: make([]auditEntryBody, len(items)), NextCursor: next}
-		for i, it := range items {
-			page.Entries[i] = auditEntryBody{ID: it.ID, ActorID: it.ActorID, Actor: it.ActorName, Action: it.Action,
-				TargetType: it.TargetType, TargetID: it.TargetID, Before: orNull(it.Before), After: orNull(it.After),
-				CreatedAt: it.CreatedAt}
+	}
+	if in.Body.Disabled != nil {
+		if _, err := h.accounts.SetDisabled(ctx, admin, in.ID, *in.Body.Disabled); err != nil {
+			return nil, fail(ctx, err)
 		}
-		return &AuditLogOutput{Body: ok(page)}, nil
-	})
+	}
+	l, err := h.accounts.Listed(ctx, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &AdminUserOutput{Body: ok(toAdminUserBody(*l))}, nil
+}
+
+// listAuditLog lists the admins' changes, newest first, a page at a time.
+func (h adminUserHandlers) listAuditLog(ctx context.Context, in *AuditLogInput) (*AuditLogOutput, error) {
+	items, next, err := h.log.List(ctx, in.Before, in.Limit)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	page := auditPage{Entries: make([]auditEntryBody, len(items)), NextCursor: next}
+	for i, it := range items {
+		page.Entries[i] = auditEntryBody{ID: it.ID, ActorID: it.ActorID, Actor: it.ActorName, Action: it.Action,
+			TargetType: it.TargetType, TargetID: it.TargetID, Before: orNull(it.Before), After: orNull(it.After),
+			CreatedAt: it.CreatedAt}
+	}
+	return &AuditLogOutput{Body: ok(page)}, nil
 }
 
 func orNull(m json.RawMessage) json.RawMessage {

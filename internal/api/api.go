@@ -80,7 +80,7 @@ func addRoutes(a huma.API, svc Services) {
 	addPaymentRoutes(a, svc.Wallets)
 	addCatalogRoutes(a, svc.Catalog)
 	addDNSRoutes(a, svc.Domains, svc.Catalog, svc.Records)
-	addNotifyRoutes(a, svc.Accounts, svc.Mail)
+	addNotifyRoutes(a, svc.Mail)
 	addAdminUserRoutes(a, svc.Accounts, svc.Audit)
 	addTierApplicationRoutes(a, svc.Accounts)
 	addEmailVerificationRoutes(a, svc.Accounts)
@@ -89,7 +89,7 @@ func addRoutes(a huma.API, svc Services) {
 	addSettingRoutes(a, svc.Settings)
 
 	v := newV1(a, svc.Accounts, svc.Requests, svc.RateLimits)
-	addV1DomainRoutes(v, svc.Domains, svc.Wallets, svc.Catalog, svc.Records)
+	addV1DomainRoutes(v, svc.Domains, svc.Catalog, svc.Records)
 	addV1DNSRoutes(v, svc.Domains, svc.Catalog, svc.Records)
 	addV1WalletRoutes(v, svc.Wallets)
 	mustDeclareAccess(a)

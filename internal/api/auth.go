@@ -85,80 +85,99 @@ type MeOutput struct {
 	Body envelope[userBody]
 }
 
+// authHandlers are the handlers of the Auth operations: sign-up, sessions,
+// passwords and registrars' API keys (here), password resets (notify.go)
+// and email verification (verify.go).
+type authHandlers struct {
+	accounts *account.Service
+}
+
 func addAuthRoutes(a huma.API, accounts *account.Service) {
+	h := authHandlers{accounts}
 	register(a, accessPublic, huma.Operation{
 		OperationID: "auth-register", Method: http.MethodPost, Path: "/api/auth/register", Tags: []string{"Auth"},
 		Summary:       "Create an account",
 		Description:   "Creates an end-user or registrar account and logs it in. A registrar gets the basic tier and an API key, shown once in this answer; asking for premium or enterprise files a tier application that an admin approves. Sign-ups are throttled per client network.",
 		DefaultStatus: http.StatusCreated,
 		Errors:        []int{http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *RegisterInput) (*SessionOutput, error) {
-		b := in.Body
-		req := requestOf(ctx)
-		u, err := accounts.Register(ctx, account.SignUp{Username: b.Username, Email: b.Email, Password: b.Password,
-			ConfirmPassword: b.ConfirmPassword, FullName: b.FullName, UserType: b.UserType, Tier: b.Tier,
-			Client: req.client})
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		if req.sessionToken != "" {
-			if err := accounts.Logout(ctx, req.sessionToken); err != nil {
-				return nil, fail(ctx, err)
-			}
-		}
-		token, err := accounts.StartSession(ctx, u, req.client)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return sessionOutput(ctx, accounts, u, token, true)
-	})
+	}, h.signUp)
 
 	register(a, accessPublic, huma.Operation{
 		OperationID: "auth-login", Method: http.MethodPost, Path: "/api/auth/login", Tags: []string{"Auth"},
 		Summary:     "Log in",
 		Description: "Checks a username and password and starts a new session. Failures slow further attempts down per account and client network, per client network, and per account for networks that have failed.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *LoginInput) (*SessionOutput, error) {
-		req := requestOf(ctx)
-		u, token, err := accounts.Login(ctx, in.Body.Username, in.Body.Password, req.sessionToken, req.client)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return sessionOutput(ctx, accounts, u, token, false)
-	})
+	}, h.logIn)
 
 	register(a, accessPublic, huma.Operation{
 		OperationID: "auth-logout", Method: http.MethodPost, Path: "/api/auth/logout", Tags: []string{"Auth"},
 		Summary: "Log out", Description: "Ends the current session. Logging out without a session is not an error.",
-	}, func(ctx context.Context, _ *struct{}) (*LogoutOutput, error) {
-		req := requestOf(ctx)
-		if req.sessionToken != "" {
-			if err := accounts.Logout(ctx, req.sessionToken); err != nil {
-				return nil, fail(ctx, err)
-			}
-		}
-		out := &LogoutOutput{SetCookie: http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1,
-			HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: req.tls}}
-		out.Body.Success = true
-		return out, nil
-	})
+	}, h.logOut)
 
-	me := func(ctx context.Context, _ *struct{}) (*MeOutput, error) {
-		u := sessionUser(ctx)
-		body, err := toUserBody(accounts, u, false)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &MeOutput{Body: ok(body)}, nil
-	}
 	register(a, accessAccount, huma.Operation{
 		OperationID: "auth-me", Method: http.MethodGet, Path: "/api/auth/me", Tags: []string{"Auth"},
 		Summary: "The logged-in account", Errors: []int{http.StatusUnauthorized},
-	}, me)
+	}, h.me)
 	register(a, accessAccount, huma.Operation{
 		OperationID: "me", Method: http.MethodGet, Path: "/api/me", Tags: []string{"Auth"},
 		Summary: "The logged-in account (role check)", Errors: []int{http.StatusUnauthorized},
-	}, me)
+	}, h.me)
+}
+
+// signUp creates an account and starts its session, ending the caller's old one.
+func (h authHandlers) signUp(ctx context.Context, in *RegisterInput) (*SessionOutput, error) {
+	b := in.Body
+	req := requestOf(ctx)
+	u, err := h.accounts.Register(ctx, account.SignUp{Username: b.Username, Email: b.Email, Password: b.Password,
+		ConfirmPassword: b.ConfirmPassword, FullName: b.FullName, UserType: b.UserType, Tier: b.Tier,
+		Client: req.client})
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	if req.sessionToken != "" {
+		if err := h.accounts.Logout(ctx, req.sessionToken); err != nil {
+			return nil, fail(ctx, err)
+		}
+	}
+	token, err := h.accounts.StartSession(ctx, u, req.client)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return sessionOutput(ctx, h.accounts, u, token, true)
+}
+
+// logIn checks a username and password and starts a new session.
+func (h authHandlers) logIn(ctx context.Context, in *LoginInput) (*SessionOutput, error) {
+	req := requestOf(ctx)
+	u, token, err := h.accounts.Login(ctx, in.Body.Username, in.Body.Password, req.sessionToken, req.client)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return sessionOutput(ctx, h.accounts, u, token, false)
+}
+
+// logOut ends the request's session, if any, and clears its cookie.
+func (h authHandlers) logOut(ctx context.Context, _ *struct{}) (*LogoutOutput, error) {
+	req := requestOf(ctx)
+	if req.sessionToken != "" {
+		if err := h.accounts.Logout(ctx, req.sessionToken); err != nil {
+			return nil, fail(ctx, err)
+		}
+	}
+	out := &LogoutOutput{SetCookie: http.Cookie{Name: SessionCookie, Value: "", Path: "/", MaxAge: -1,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: req.tls}}
+	out.Body.Success = true
+	return out, nil
+}
+
+// me returns the signed-in account.
+func (h authHandlers) me(ctx context.Context, _ *struct{}) (*MeOutput, error) {
+	u := sessionUser(ctx)
+	body, err := toUserBody(h.accounts, u, false)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &MeOutput{Body: ok(body)}, nil
 }
 
 func sessionOutput(ctx context.Context, accounts *account.Service, u *account.User, token string, withKey bool) (*SessionOutput, error) {
@@ -193,20 +212,24 @@ type ChangePasswordInput struct {
 }
 
 func addPasswordRoutes(a huma.API, accounts *account.Service) {
+	h := authHandlers{accounts}
 	register(a, accessAccount, huma.Operation{
 		OperationID: "auth-change-password", Method: http.MethodPost, Path: "/api/auth/change-password", Tags: []string{"Auth"},
 		Summary:     "Change my password",
 		Description: "Checks the current password, sets the new one and logs out every other session of the account. Wrong current passwords are throttled like failed logins.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *ChangePasswordInput) (*DoneOutput, error) {
-		u := sessionUser(ctx)
-		b := in.Body
-		if err := accounts.ChangePassword(ctx, u, b.CurrentPassword, b.NewPassword, b.ConfirmPassword,
-			requestOf(ctx).sessionToken, requestOf(ctx).client); err != nil {
-			return nil, fail(ctx, err)
-		}
-		return done(), nil
-	})
+	}, h.changePassword)
+}
+
+// changePassword sets the signed-in account's new password and ends its other sessions.
+func (h authHandlers) changePassword(ctx context.Context, in *ChangePasswordInput) (*DoneOutput, error) {
+	u := sessionUser(ctx)
+	b := in.Body
+	if err := h.accounts.ChangePassword(ctx, u, b.CurrentPassword, b.NewPassword, b.ConfirmPassword,
+		requestOf(ctx).sessionToken, requestOf(ctx).client); err != nil {
+		return nil, fail(ctx, err)
+	}
+	return done(), nil
 }
 
 type APIKeyOutput struct {
@@ -226,32 +249,39 @@ type apiKeyReadBody struct {
 }
 
 func addRegistrarRoutes(a huma.API, accounts *account.Service) {
+	h := authHandlers{accounts}
 	register(a, accessRegistrar("Only registrar accounts have an API key"), huma.Operation{
 		OperationID: "registrar-api-key", Method: http.MethodGet, Path: "/api/registrar/api-key", Tags: []string{"Auth"},
 		Summary:     "My API key",
 		Description: "The logged-in registrar's API key, for the dashboard's API tab. It is in no login or session answer.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
-	}, func(ctx context.Context, _ *struct{}) (*APIKeyReadOutput, error) {
-		u := sessionUser(ctx)
-		key, err := accounts.RegistrarAPIKey(u)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &APIKeyReadOutput{Body: ok(apiKeyReadBody{APIKey: key})}, nil
-	})
+	}, h.apiKey)
 	register(a, accessRegistrar("Only registrar accounts have an API key"), huma.Operation{
 		OperationID: "registrar-api-key-rotate", Method: http.MethodPost, Path: "/api/registrar/api-key", Tags: []string{"Auth"},
 		Summary:     "Generate a new API key",
 		Description: "Replaces the registrar's API key with a new one. The old key stops working at once.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
-	}, func(ctx context.Context, _ *struct{}) (*APIKeyOutput, error) {
-		u := sessionUser(ctx)
-		key, err := accounts.RotateAPIKey(ctx, u)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &APIKeyOutput{Body: ok(apiKeyBody{APIKey: key})}, nil
-	})
+	}, h.rotateAPIKey)
+}
+
+// apiKey returns the signed-in registrar's API key.
+func (h authHandlers) apiKey(ctx context.Context, _ *struct{}) (*APIKeyReadOutput, error) {
+	u := sessionUser(ctx)
+	key, err := h.accounts.RegistrarAPIKey(u)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &APIKeyReadOutput{Body: ok(apiKeyReadBody{APIKey: key})}, nil
+}
+
+// rotateAPIKey replaces the signed-in registrar's API key with a new one.
+func (h authHandlers) rotateAPIKey(ctx context.Context, _ *struct{}) (*APIKeyOutput, error) {
+	u := sessionUser(ctx)
+	key, err := h.accounts.RotateAPIKey(ctx, u)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &APIKeyOutput{Body: ok(apiKeyBody{APIKey: key})}, nil
 }
 
 // RequireAdminPage guards pages the server renders itself (River's UI):

@@ -455,7 +455,14 @@ func describeBulk(cat *catalog.Service, admin *account.User) audit.Describe[*cat
 	}
 }
 
+// catalogHandlers are the handlers of availability checks, extensions and
+// premium names.
+type catalogHandlers struct {
+	cat *catalog.Service
+}
+
 func addCatalogRoutes(a huma.API, cat *catalog.Service) {
+	h := catalogHandlers{cat}
 	register(a, accessOptional.countedAs(ratelimit.Checks).visitorsCountedAs(ratelimit.AnonymousChecks), huma.Operation{
 		OperationID: "domains-check", Method: http.MethodGet, Path: "/api/domains/check", Tags: []string{"Catalog"},
 		Summary: "Check a name's availability and price",
@@ -463,141 +470,171 @@ func addCatalogRoutes(a huma.API, cat *catalog.Service) {
 			"logged-in registrar). Counts against the account's 100 checks a minute (shared with /v1), or, for a " +
 			"visitor, 60 a minute per client network (IPv4 address, IPv6 /64).",
 		Errors: []int{http.StatusUnprocessableEntity, http.StatusTooManyRequests},
-	}, func(ctx context.Context, in *CheckInput) (*CheckOutput, error) {
-		u := sessionUser(ctx)
-		av, err := cat.Check(ctx, in.Name, in.Extension, buyerOf(u))
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &CheckOutput{Body: ok(checkBody{Domain: av.Name, Extension: av.Extension, Available: av.Available,
-			IsPremium: av.Quote.IsPremium, Price: money.Dollars(av.Quote.PriceCents),
-			RenewalPrice: money.Dollars(av.Quote.RenewalCents), Reason: av.Reason, Promotion: av.Quote.Promotion})}, nil
-	})
+	}, h.checkAvailability)
 
 	register(a, accessOptional, huma.Operation{
 		OperationID: "extensions-list", Method: http.MethodGet, Path: "/api/domain-extensions", Tags: []string{"Catalog"},
 		Summary:     "List extensions",
 		Description: "The active extensions with their prices; admins get every extension with its whole configuration.",
-	}, func(ctx context.Context, _ *struct{}) (*ExtensionListOutput, error) {
-		u := sessionUser(ctx)
-		admin := u != nil && u.IsAdmin()
-		out := []extensionBody{}
-		for _, e := range cat.Extensions(admin) {
-			out = append(out, toExtensionBody(cat, e, admin))
-		}
-		return &ExtensionListOutput{Body: ok(out)}, nil
-	})
+	}, h.listExtensions)
 
 	adminOnly := []int{http.StatusUnauthorized, http.StatusForbidden}
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "extensions-create", Method: http.MethodPost, Path: "/api/domain-extensions", Tags: []string{"Catalog admin"},
 		Summary: "Add an extension", DefaultStatus: http.StatusCreated,
 		Errors: append(adminOnly, http.StatusConflict, http.StatusUnprocessableEntity),
-	}, func(ctx context.Context, in *ExtensionWriteInput) (*ExtensionOutput, error) {
-		input, err := in.Body.toInput()
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		e, err := cat.CreateExtension(ctx, input, describeExtension(cat, sessionUser(ctx), audit.ActionExtensionCreate))
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &ExtensionOutput{Body: ok(toExtensionBody(cat, e, true))}, nil
-	})
+	}, h.createExtension)
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "extensions-update", Method: http.MethodPatch, Path: "/api/domain-extensions/{id}", Tags: []string{"Catalog admin"},
 		Summary: "Change an extension", Description: "Changes the fields sent; lengthBasedPricing, when sent, replaces every rule.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
-	}, func(ctx context.Context, in *ExtensionUpdateInput) (*ExtensionOutput, error) {
-		input, err := in.Body.toInput()
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		e, err := cat.UpdateExtension(ctx, in.ID, input, describeExtension(cat, sessionUser(ctx), audit.ActionExtensionUpdate))
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &ExtensionOutput{Body: ok(toExtensionBody(cat, e, true))}, nil
-	})
+	}, h.updateExtension)
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "extensions-delete", Method: http.MethodDelete, Path: "/api/domain-extensions/{id}", Tags: []string{"Catalog admin"},
 		Summary: "Delete an extension", Description: "Refused while domains are registered under it: deactivate it instead.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict),
-	}, func(ctx context.Context, in *IDInput) (*DoneOutput, error) {
-		if err := cat.DeleteExtension(ctx, in.ID, describeExtension(cat, sessionUser(ctx), audit.ActionExtensionDelete)); err != nil {
-			return nil, fail(ctx, err)
-		}
-		return done(), nil
-	})
+	}, h.deleteExtension)
 
 	register(a, accessOptional, huma.Operation{
 		OperationID: "premium-list", Method: http.MethodGet, Path: "/api/premium-domains", Tags: []string{"Catalog"},
 		Summary:     "List premium names",
 		Description: "The available premium names, featured first, with the caller's current price; admins get every name with all fields.",
-	}, func(ctx context.Context, _ *struct{}) (*PremiumListOutput, error) {
-		u := sessionUser(ctx)
-		admin, buyer, now := u != nil && u.IsAdmin(), buyerOf(u), time.Now()
-		out := []premiumBody{}
-		for _, p := range cat.PremiumDomains(admin) {
-			out = append(out, toPremiumBody(cat, p, buyer, admin, now))
-		}
-		return &PremiumListOutput{Body: ok(out)}, nil
-	})
+	}, h.listPremium)
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "premium-create", Method: http.MethodPost, Path: "/api/admin/premium-domains", Tags: []string{"Catalog admin"},
 		Summary: "Add a premium name", DefaultStatus: http.StatusCreated,
 		Errors: append(adminOnly, http.StatusConflict, http.StatusUnprocessableEntity),
-	}, func(ctx context.Context, in *PremiumWriteInput) (*PremiumOutput, error) {
-		input, err := in.Body.toInput()
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		p, err := cat.CreatePremium(ctx, input, describePremium(cat, sessionUser(ctx), audit.ActionPremiumCreate))
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &PremiumOutput{Body: ok(toPremiumBody(cat, p, catalog.Buyer{}, true, time.Now()))}, nil
-	})
+	}, h.createPremium)
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "premium-update", Method: http.MethodPut, Path: "/api/admin/premium-domains/{id}", Tags: []string{"Catalog admin"},
 		Summary: "Change a premium name", Description: "Changes the fields sent (the toggles send one field).",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
-	}, func(ctx context.Context, in *PremiumUpdateInput) (*PremiumOutput, error) {
-		input, err := in.Body.toInput()
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		p, err := cat.UpdatePremium(ctx, in.ID, input, describePremium(cat, sessionUser(ctx), audit.ActionPremiumUpdate))
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &PremiumOutput{Body: ok(toPremiumBody(cat, p, catalog.Buyer{}, true, time.Now()))}, nil
-	})
+	}, h.updatePremium)
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "premium-delete", Method: http.MethodDelete, Path: "/api/admin/premium-domains/{id}", Tags: []string{"Catalog admin"},
 		Summary: "Delete a premium name", Errors: append(adminOnly, http.StatusNotFound),
-	}, func(ctx context.Context, in *IDInput) (*DoneOutput, error) {
-		if err := cat.DeletePremium(ctx, in.ID, describePremium(cat, sessionUser(ctx), audit.ActionPremiumDelete)); err != nil {
-			return nil, fail(ctx, err)
-		}
-		return done(), nil
-	})
+	}, h.deletePremium)
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "premium-bulk", Method: http.MethodPost, Path: "/api/admin/premium-domains/bulk", Tags: []string{"Catalog admin"},
 		Summary: "Change many premium names at once", Errors: append(adminOnly, http.StatusUnprocessableEntity),
-	}, func(ctx context.Context, in *BulkInput) (*BulkOutput, error) {
-		n, err := cat.BulkPremium(ctx, in.Body.Action, in.Body.IDs, describeBulk(cat, sessionUser(ctx)))
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		out := &BulkOutput{}
-		out.Body.Success, out.Body.Data.Changed = true, n
-		return out, nil
-	})
+	}, h.bulkPremium)
+}
+
+// checkAvailability tells whether a name can be registered and its price for the caller.
+func (h catalogHandlers) checkAvailability(ctx context.Context, in *CheckInput) (*CheckOutput, error) {
+	u := sessionUser(ctx)
+	av, err := h.cat.Check(ctx, in.Name, in.Extension, buyerOf(u))
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &CheckOutput{Body: ok(checkBody{Domain: av.Name, Extension: av.Extension, Available: av.Available,
+		IsPremium: av.Quote.IsPremium, Price: money.Dollars(av.Quote.PriceCents),
+		RenewalPrice: money.Dollars(av.Quote.RenewalCents), Reason: av.Reason, Promotion: av.Quote.Promotion})}, nil
+}
+
+// listExtensions lists the active extensions, or every extension with its configuration for an admin.
+func (h catalogHandlers) listExtensions(ctx context.Context, _ *struct{}) (*ExtensionListOutput, error) {
+	u := sessionUser(ctx)
+	admin := u != nil && u.IsAdmin()
+	out := []extensionBody{}
+	for _, e := range h.cat.Extensions(admin) {
+		out = append(out, toExtensionBody(h.cat, e, admin))
+	}
+	return &ExtensionListOutput{Body: ok(out)}, nil
+}
+
+// createExtension adds an extension as the signed-in admin.
+func (h catalogHandlers) createExtension(ctx context.Context, in *ExtensionWriteInput) (*ExtensionOutput, error) {
+	input, err := in.Body.toInput()
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	e, err := h.cat.CreateExtension(ctx, input, describeExtension(h.cat, sessionUser(ctx), audit.ActionExtensionCreate))
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &ExtensionOutput{Body: ok(toExtensionBody(h.cat, e, true))}, nil
+}
+
+// updateExtension changes the fields sent of an extension as the signed-in admin.
+func (h catalogHandlers) updateExtension(ctx context.Context, in *ExtensionUpdateInput) (*ExtensionOutput, error) {
+	input, err := in.Body.toInput()
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	e, err := h.cat.UpdateExtension(ctx, in.ID, input, describeExtension(h.cat, sessionUser(ctx), audit.ActionExtensionUpdate))
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &ExtensionOutput{Body: ok(toExtensionBody(h.cat, e, true))}, nil
+}
+
+// deleteExtension deletes an extension with no domains as the signed-in admin.
+func (h catalogHandlers) deleteExtension(ctx context.Context, in *IDInput) (*DoneOutput, error) {
+	if err := h.cat.DeleteExtension(ctx, in.ID, describeExtension(h.cat, sessionUser(ctx), audit.ActionExtensionDelete)); err != nil {
+		return nil, fail(ctx, err)
+	}
+	return done(), nil
+}
+
+// listPremium lists the available premium names at the caller's price, or every name for an admin.
+func (h catalogHandlers) listPremium(ctx context.Context, _ *struct{}) (*PremiumListOutput, error) {
+	u := sessionUser(ctx)
+	admin, buyer, now := u != nil && u.IsAdmin(), buyerOf(u), time.Now()
+	out := []premiumBody{}
+	for _, p := range h.cat.PremiumDomains(admin) {
+		out = append(out, toPremiumBody(h.cat, p, buyer, admin, now))
+	}
+	return &PremiumListOutput{Body: ok(out)}, nil
+}
+
+// createPremium adds a premium name as the signed-in admin.
+func (h catalogHandlers) createPremium(ctx context.Context, in *PremiumWriteInput) (*PremiumOutput, error) {
+	input, err := in.Body.toInput()
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	p, err := h.cat.CreatePremium(ctx, input, describePremium(h.cat, sessionUser(ctx), audit.ActionPremiumCreate))
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &PremiumOutput{Body: ok(toPremiumBody(h.cat, p, catalog.Buyer{}, true, time.Now()))}, nil
+}
+
+// updatePremium changes the fields sent of a premium name as the signed-in admin.
+func (h catalogHandlers) updatePremium(ctx context.Context, in *PremiumUpdateInput) (*PremiumOutput, error) {
+	input, err := in.Body.toInput()
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	p, err := h.cat.UpdatePremium(ctx, in.ID, input, describePremium(h.cat, sessionUser(ctx), audit.ActionPremiumUpdate))
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &PremiumOutput{Body: ok(toPremiumBody(h.cat, p, catalog.Buyer{}, true, time.Now()))}, nil
+}
+
+// deletePremium deletes a premium name as the signed-in admin.
+func (h catalogHandlers) deletePremium(ctx context.Context, in *IDInput) (*DoneOutput, error) {
+	if err := h.cat.DeletePremium(ctx, in.ID, describePremium(h.cat, sessionUser(ctx), audit.ActionPremiumDelete)); err != nil {
+		return nil, fail(ctx, err)
+	}
+	return done(), nil
+}
+
+// bulkPremium applies one action to many premium names as the signed-in admin.
+func (h catalogHandlers) bulkPremium(ctx context.Context, in *BulkInput) (*BulkOutput, error) {
+	n, err := h.cat.BulkPremium(ctx, in.Body.Action, in.Body.IDs, describeBulk(h.cat, sessionUser(ctx)))
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	out := &BulkOutput{}
+	out.Body.Success, out.Body.Data.Changed = true, n
+	return out, nil
 }

@@ -55,28 +55,22 @@ type ReviewDepositOutput struct {
 	Body envelope[transactionBody]
 }
 
+// depositHandlers are the handlers of deposit options and the admins' review
+// of bank-transfer deposits.
+type depositHandlers struct {
+	accounts *account.Service
+	wallets  *billing.Service
+	site     *settings.Service
+}
+
 func addDepositRoutes(a huma.API, accounts *account.Service, wallets *billing.Service, site *settings.Service) {
+	h := depositHandlers{accounts, wallets, site}
 	register(a, accessAccount, huma.Operation{
 		OperationID: "wallet-deposit-options", Method: http.MethodGet, Path: "/api/wallet/deposit-options",
 		Tags: []string{"Wallet"}, Summary: "How I can pay a deposit",
 		Description: "The payment methods that work on this server now, and the bank account for a bank transfer.",
 		Errors:      []int{http.StatusUnauthorized},
-	}, func(ctx context.Context, _ *struct{}) (*DepositOptionsOutput, error) {
-		o, err := wallets.DepositOptions(ctx)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		body := depositOptionsBody{Mode: o.Mode, Methods: o.Methods, Instant: o.Instant, ConfiguredBy: o.ConfiguredBy}
-		bank, err := site.BankTransfer(ctx)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		if bank != nil {
-			body.BankTransfer = &bankTransferBody{AccountName: bank.AccountName, AccountNumber: bank.AccountNumber,
-				BankName: bank.BankName, RoutingNumber: bank.RoutingNumber, Instructions: bank.Instructions}
-		}
-		return &DepositOptionsOutput{Body: ok(body)}, nil
-	})
+	}, h.depositOptions)
 
 	adminOnly := []int{http.StatusUnauthorized, http.StatusForbidden}
 	register(a, accessAdmin, huma.Operation{
@@ -84,42 +78,73 @@ func addDepositRoutes(a huma.API, accounts *account.Service, wallets *billing.Se
 		Tags: []string{"Admin"}, Summary: "Bank-transfer deposits waiting for an admin",
 		Description: "Pending bank-transfer deposits, oldest first, with the account that made them.",
 		Errors:      adminOnly,
-	}, func(ctx context.Context, _ *struct{}) (*PendingDepositsOutput, error) {
-		txs, err := wallets.PendingManualDeposits(ctx)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		out := make([]pendingDepositBody, len(txs))
-		for i := range txs {
-			out[i] = pendingDepositBody{TransactionBody: toTransactionBody(&txs[i]), UserID: txs[i].UserID}
-			if u, err := accounts.ByID(ctx, txs[i].UserID); err == nil {
-				out[i].Username, out[i].Email = u.Username, u.Email
-			}
-		}
-		return &PendingDepositsOutput{Body: ok(out)}, nil
-	})
+	}, h.listPendingDeposits)
 
-	review := func(approve bool) func(ctx context.Context, in *ReviewDepositInput) (*ReviewDepositOutput, error) {
-		return func(ctx context.Context, in *ReviewDepositInput) (*ReviewDepositOutput, error) {
-			admin := sessionUser(ctx)
-			t, err := wallets.ReviewDeposit(ctx, admin.ID, in.ID, approve)
-			if err != nil {
-				return nil, fail(ctx, err)
-			}
-			return &ReviewDepositOutput{Body: ok(toTransactionBody(t))}, nil
-		}
-	}
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-deposit-confirm", Method: http.MethodPost, Path: "/api/admin/deposits/{id}/confirm",
 		Tags: []string{"Admin"}, Summary: "Confirm a bank-transfer deposit",
 		Description: "Marks a pending bank-transfer deposit completed once the money has arrived: the wallet is " +
 			"credited exactly once and the receipt mailed. Confirming it again changes nothing. Audited.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict),
-	}, review(true))
+	}, h.confirmDeposit)
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-deposit-reject", Method: http.MethodPost, Path: "/api/admin/deposits/{id}/reject",
 		Tags: []string{"Admin"}, Summary: "Reject a bank-transfer deposit",
 		Description: "Marks a pending bank-transfer deposit failed (no money arrived); the wallet is unchanged. Audited.",
 		Errors:      append(adminOnly, http.StatusNotFound, http.StatusConflict),
-	}, review(false))
+	}, h.rejectDeposit)
+}
+
+// depositOptions returns the payment methods a deposit can use now and the bank account for a transfer.
+func (h depositHandlers) depositOptions(ctx context.Context, _ *struct{}) (*DepositOptionsOutput, error) {
+	o, err := h.wallets.DepositOptions(ctx)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	body := depositOptionsBody{Mode: o.Mode, Methods: o.Methods, Instant: o.Instant, ConfiguredBy: o.ConfiguredBy}
+	bank, err := h.site.BankTransfer(ctx)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	if bank != nil {
+		body.BankTransfer = &bankTransferBody{AccountName: bank.AccountName, AccountNumber: bank.AccountNumber,
+			BankName: bank.BankName, RoutingNumber: bank.RoutingNumber, Instructions: bank.Instructions}
+	}
+	return &DepositOptionsOutput{Body: ok(body)}, nil
+}
+
+// listPendingDeposits lists the bank-transfer deposits waiting for an admin, with their accounts.
+func (h depositHandlers) listPendingDeposits(ctx context.Context, _ *struct{}) (*PendingDepositsOutput, error) {
+	txs, err := h.wallets.PendingManualDeposits(ctx)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	out := make([]pendingDepositBody, len(txs))
+	for i := range txs {
+		out[i] = pendingDepositBody{TransactionBody: toTransactionBody(&txs[i]), UserID: txs[i].UserID}
+		if u, err := h.accounts.ByID(ctx, txs[i].UserID); err == nil {
+			out[i].Username, out[i].Email = u.Username, u.Email
+		}
+	}
+	return &PendingDepositsOutput{Body: ok(out)}, nil
+}
+
+// confirmDeposit completes a pending bank-transfer deposit, crediting its wallet.
+func (h depositHandlers) confirmDeposit(ctx context.Context, in *ReviewDepositInput) (*ReviewDepositOutput, error) {
+	return h.review(ctx, in.ID, true)
+}
+
+// rejectDeposit fails a pending bank-transfer deposit, leaving its wallet unchanged.
+func (h depositHandlers) rejectDeposit(ctx context.Context, in *ReviewDepositInput) (*ReviewDepositOutput, error) {
+	return h.review(ctx, in.ID, false)
+}
+
+// review confirms (approve) or rejects the pending bank-transfer deposit id as the signed-in admin.
+func (h depositHandlers) review(ctx context.Context, id int64, approve bool) (*ReviewDepositOutput, error) {
+	admin := sessionUser(ctx)
+	t, err := h.wallets.ReviewDeposit(ctx, admin.ID, id, approve)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &ReviewDepositOutput{Body: ok(toTransactionBody(t))}, nil
 }

@@ -106,31 +106,16 @@ func toPlanBody(p zone.Plan) planBody {
 	return planBody{Add: toRecordBodies(p.Add), Change: toRecordBodies(p.Change), Remove: toRecordBodies(p.Remove), Unchanged: p.Unchanged}
 }
 
+// dnsHandlers are the handlers of the records of the signed-in account's
+// domains.
+type dnsHandlers struct {
+	domains *registration.Service
+	cat     *catalog.Service
+	records *zone.Service
+}
+
 func addDNSRoutes(a huma.API, domains *registration.Service, cat *catalog.Service, records *zone.Service) {
-	ownedBy := func(ctx context.Context, u *account.User, id int64) (zone.Domain, error) {
-		d, err := domains.Get(ctx, u.ID, id)
-		if err != nil {
-			return zone.Domain{}, err
-		}
-		return zone.Domain{ID: d.ID, Name: d.Name, Extension: d.Extension}, nil
-	}
-	// owned returns the caller's domain id as the zone service knows it;
-	// another account's id is not found.
-	owned := func(ctx context.Context, id int64) (zone.Domain, error) {
-		u := sessionUser(ctx)
-		return ownedBy(ctx, u, id)
-	}
-	// editable is owned, for changes: the extension must allow DNS
-	// management. (Changes count against the account's DNS limit, shared
-	// with /v1, in the middleware: see dnsChange.)
-	editable := func(ctx context.Context, id int64) (zone.Domain, error) {
-		u := sessionUser(ctx)
-		d, err := ownedBy(ctx, u, id)
-		if err != nil {
-			return d, err
-		}
-		return d, cat.CheckDNSManagement(d.Extension)
-	}
+	h := dnsHandlers{domains, cat, records}
 	errs := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound}
 	tags := []string{"DNS"}
 	dnsChange := accessAccount.countedAs(ratelimit.DNSChanges)
@@ -138,108 +123,157 @@ func addDNSRoutes(a huma.API, domains *registration.Service, cat *catalog.Servic
 	register(a, accessAccount, huma.Operation{
 		OperationID: "dns-list", Method: http.MethodGet, Path: "/api/domains/{id}/dns", Tags: tags,
 		Summary: "List my domain's DNS records", Errors: errs,
-	}, func(ctx context.Context, in *DomainIDInput) (*RecordListOutput, error) {
-		d, err := owned(ctx, in.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		rs, err := records.List(ctx, d)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &RecordListOutput{Body: ok(toRecordBodies(rs))}, nil
-	})
+	}, h.listRecords)
 
 	register(a, dnsChange, huma.Operation{
 		OperationID: "dns-create", Method: http.MethodPost, Path: "/api/domains/{id}/dns", Tags: tags,
 		Summary: "Add a DNS record", DefaultStatus: http.StatusCreated,
 		Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests),
-	}, func(ctx context.Context, in *RecordCreateInput) (*RecordOutput, error) {
-		d, err := editable(ctx, in.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		r, err := records.Create(ctx, d, in.Body.toInput())
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &RecordOutput{Body: ok(toRecordBody(*r))}, nil
-	})
+	}, h.createRecord)
 
 	register(a, dnsChange, huma.Operation{
 		OperationID: "dns-update", Method: http.MethodPut, Path: "/api/domains/{id}/dns/{recordId}", Tags: tags,
 		Summary: "Change a DNS record", Errors: append(errs, http.StatusConflict, http.StatusUnprocessableEntity, http.StatusTooManyRequests),
-	}, func(ctx context.Context, in *RecordUpdateInput) (*RecordOutput, error) {
-		d, err := editable(ctx, in.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		r, err := records.Update(ctx, d, in.RecordID, in.Body.toInput())
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &RecordOutput{Body: ok(toRecordBody(*r))}, nil
-	})
+	}, h.updateRecord)
 
 	register(a, dnsChange, huma.Operation{
 		OperationID: "dns-delete", Method: http.MethodDelete, Path: "/api/domains/{id}/dns/{recordId}", Tags: tags,
 		Summary: "Delete a DNS record", Errors: append(errs, http.StatusTooManyRequests),
-	}, func(ctx context.Context, in *RecordIDInput) (*DoneOutput, error) {
-		d, err := editable(ctx, in.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		if err := records.Delete(ctx, d, in.RecordID); err != nil {
-			return nil, fail(ctx, err)
-		}
-		return done(), nil
-	})
+	}, h.deleteRecord)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "zone-export", Method: http.MethodGet, Path: "/api/domains/{id}/zone", Tags: tags,
 		Summary: "Export my domain's records as a BIND zone file", Errors: errs,
-	}, func(ctx context.Context, in *DomainIDInput) (*ZoneExportOutput, error) {
-		d, err := owned(ctx, in.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		text, err := records.Export(ctx, d)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &ZoneExportOutput{Body: ok(zoneFileBody{Filename: d.String() + ".zone", ZoneFile: text})}, nil
-	})
+	}, h.exportZone)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "zone-import-preview", Method: http.MethodPost, Path: "/api/domains/{id}/zone/preview", Tags: tags,
 		Summary: "Preview importing a zone file", Description: "What importing would add, change and remove. Changes nothing.",
 		Errors: append(errs, http.StatusUnprocessableEntity),
-	}, func(ctx context.Context, in *ZoneImportInput) (*ZonePlanOutput, error) {
-		d, err := owned(ctx, in.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		p, err := records.PreviewImport(ctx, d, in.Body.ZoneFile)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &ZonePlanOutput{Body: ok(toPlanBody(p))}, nil
-	})
+	}, h.previewZoneImport)
 
 	register(a, dnsChange, huma.Operation{
 		OperationID: "zone-import", Method: http.MethodPost, Path: "/api/domains/{id}/zone/import", Tags: tags,
 		Summary:     "Import a zone file",
 		Description: "Replaces the domain's records with the file's in one transaction and returns what changed.",
 		Errors:      append(errs, http.StatusUnprocessableEntity, http.StatusTooManyRequests),
-	}, func(ctx context.Context, in *ZoneImportInput) (*ZonePlanOutput, error) {
-		d, err := editable(ctx, in.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		p, err := records.ApplyImport(ctx, d, in.Body.ZoneFile)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &ZonePlanOutput{Body: ok(toPlanBody(p))}, nil
-	})
+	}, h.importZone)
+}
+
+// ownedBy returns u's domain id as the zone service knows it.
+func (h dnsHandlers) ownedBy(ctx context.Context, u *account.User, id int64) (zone.Domain, error) {
+	d, err := h.domains.Get(ctx, u.ID, id)
+	if err != nil {
+		return zone.Domain{}, err
+	}
+	return zone.Domain{ID: d.ID, Name: d.Name, Extension: d.Extension}, nil
+}
+
+// owned returns the caller's domain id as the zone service knows it;
+// another account's id is not found.
+func (h dnsHandlers) owned(ctx context.Context, id int64) (zone.Domain, error) {
+	u := sessionUser(ctx)
+	return h.ownedBy(ctx, u, id)
+}
+
+// editable is owned, for changes: the extension must allow DNS
+// management. (Changes count against the account's DNS limit, shared
+// with /v1, in the middleware: see dnsChange.)
+func (h dnsHandlers) editable(ctx context.Context, id int64) (zone.Domain, error) {
+	u := sessionUser(ctx)
+	d, err := h.ownedBy(ctx, u, id)
+	if err != nil {
+		return d, err
+	}
+	return d, h.cat.CheckDNSManagement(d.Extension)
+}
+
+// listRecords lists the DNS records of one of the signed-in account's domains.
+func (h dnsHandlers) listRecords(ctx context.Context, in *DomainIDInput) (*RecordListOutput, error) {
+	d, err := h.owned(ctx, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	rs, err := h.records.List(ctx, d)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &RecordListOutput{Body: ok(toRecordBodies(rs))}, nil
+}
+
+// createRecord adds a DNS record to one of the signed-in account's domains.
+func (h dnsHandlers) createRecord(ctx context.Context, in *RecordCreateInput) (*RecordOutput, error) {
+	d, err := h.editable(ctx, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	r, err := h.records.Create(ctx, d, in.Body.toInput())
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &RecordOutput{Body: ok(toRecordBody(*r))}, nil
+}
+
+// updateRecord changes a DNS record of one of the signed-in account's domains.
+func (h dnsHandlers) updateRecord(ctx context.Context, in *RecordUpdateInput) (*RecordOutput, error) {
+	d, err := h.editable(ctx, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	r, err := h.records.Update(ctx, d, in.RecordID, in.Body.toInput())
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &RecordOutput{Body: ok(toRecordBody(*r))}, nil
+}
+
+// deleteRecord deletes a DNS record of one of the signed-in account's domains.
+func (h dnsHandlers) deleteRecord(ctx context.Context, in *RecordIDInput) (*DoneOutput, error) {
+	d, err := h.editable(ctx, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	if err := h.records.Delete(ctx, d, in.RecordID); err != nil {
+		return nil, fail(ctx, err)
+	}
+	return done(), nil
+}
+
+// exportZone exports the records of one of the signed-in account's domains as a BIND zone file.
+func (h dnsHandlers) exportZone(ctx context.Context, in *DomainIDInput) (*ZoneExportOutput, error) {
+	d, err := h.owned(ctx, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	text, err := h.records.Export(ctx, d)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &ZoneExportOutput{Body: ok(zoneFileBody{Filename: d.String() + ".zone", ZoneFile: text})}, nil
+}
+
+// previewZoneImport tells what importing a zone file would add, change and remove, changing nothing.
+func (h dnsHandlers) previewZoneImport(ctx context.Context, in *ZoneImportInput) (*ZonePlanOutput, error) {
+	d, err := h.owned(ctx, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	p, err := h.records.PreviewImport(ctx, d, in.Body.ZoneFile)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &ZonePlanOutput{Body: ok(toPlanBody(p))}, nil
+}
+
+// importZone replaces a domain's records with a zone file's and returns what changed.
+func (h dnsHandlers) importZone(ctx context.Context, in *ZoneImportInput) (*ZonePlanOutput, error) {
+	d, err := h.editable(ctx, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	p, err := h.records.ApplyImport(ctx, d, in.Body.ZoneFile)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &ZonePlanOutput{Body: ok(toPlanBody(p))}, nil
 }

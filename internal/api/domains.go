@@ -93,7 +93,13 @@ type DomainGetOutput struct {
 	Body envelope[domainBody]
 }
 
+// domainHandlers are the handlers of the signed-in account's domains.
+type domainHandlers struct {
+	domains *registration.Service
+}
+
 func addDomainRoutes(a huma.API, domains *registration.Service) {
+	h := domainHandlers{domains}
 	register(a, accessAccount.countedAs(ratelimit.Registrations), huma.Operation{
 		OperationID: "domains-register", Method: http.MethodPost, Path: "/api/domains", Tags: []string{"Domains"},
 		Summary: "Register a domain",
@@ -103,32 +109,12 @@ func addDomainRoutes(a huma.API, domains *registration.Service) {
 		DefaultStatus: http.StatusCreated,
 		Errors: []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden, http.StatusConflict,
 			http.StatusUnprocessableEntity, http.StatusTooManyRequests},
-	}, func(ctx context.Context, in *RegisterDomainInput) (*RegisterDomainOutput, error) {
-		u := sessionUser(ctx)
-		if err := u.MayTransact(); err != nil { // email verified
-			return nil, fail(ctx, err)
-		}
-		b := in.Body
-		r, err := domains.Register(ctx, u.ID, buyerOf(u), registration.Request{Name: b.Name, Extension: b.Extension,
-			Years: b.Years, AutoRenew: b.AutoRenew, IdempotencyKey: in.IdempotencyKey})
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &RegisterDomainOutput{Body: ok(registeredBody{Domain: domainBodies{domains, buyerOf(u)}.of(*r.Domain),
-			Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(r.Wallet)})}, nil
-	})
+	}, h.registerDomain)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "domains-update", Method: http.MethodPatch, Path: "/api/domains/{id}", Tags: []string{"Domains"},
 		Summary: "Turn auto-renewal of my domain on or off", Errors: []int{http.StatusUnauthorized, http.StatusNotFound},
-	}, func(ctx context.Context, in *DomainPatchInput) (*DomainGetOutput, error) {
-		u := sessionUser(ctx)
-		d, err := domains.SetAutoRenew(ctx, u.ID, in.ID, in.Body.AutoRenew)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &DomainGetOutput{Body: ok(domainBodies{domains, buyerOf(u)}.of(*d))}, nil
-	})
+	}, h.setAutoRenew)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "domains-renew", Method: http.MethodPost, Path: "/api/domains/{id}/renew", Tags: []string{"Domains"},
@@ -136,41 +122,76 @@ func addDomainRoutes(a huma.API, domains *registration.Service) {
 		Description: "Adds one renewal period to the domain's expiry and pays its renewal price from the wallet. " +
 			"An expired domain in its grace period resolves again.",
 		Errors: []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
-	}, func(ctx context.Context, in *DomainRenewInput) (*RenewDomainOutput, error) {
-		u := sessionUser(ctx)
-		r, err := domains.Renew(ctx, u.ID, in.ID, buyerOf(u), in.IdempotencyKey)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &RenewDomainOutput{Body: ok(registeredBody{Domain: domainBodies{domains, buyerOf(u)}.of(*r.Domain),
-			Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(r.Wallet)})}, nil
-	})
+	}, h.renewDomain)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "domains-list", Method: http.MethodGet, Path: "/api/domains", Tags: []string{"Domains"},
 		Summary: "List my domains", Errors: []int{http.StatusUnauthorized},
-	}, func(ctx context.Context, _ *struct{}) (*DomainListOutput, error) {
-		u := sessionUser(ctx)
-		list, err := domains.List(ctx, u.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		out := make([]domainBody, len(list))
-		for i, d := range list {
-			out[i] = domainBodies{domains, buyerOf(u)}.of(d)
-		}
-		return &DomainListOutput{Body: ok(out)}, nil
-	})
+	}, h.listDomains)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "domains-get", Method: http.MethodGet, Path: "/api/domains/{id}", Tags: []string{"Domains"},
 		Summary: "Get one of my domains", Errors: []int{http.StatusUnauthorized, http.StatusNotFound},
-	}, func(ctx context.Context, in *DomainGetInput) (*DomainGetOutput, error) {
-		u := sessionUser(ctx)
-		d, err := domains.Get(ctx, u.ID, in.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &DomainGetOutput{Body: ok(domainBodies{domains, buyerOf(u)}.of(*d))}, nil
-	})
+	}, h.getDomain)
+}
+
+// registerDomain registers a name for the signed-in account, paid from its wallet.
+func (h domainHandlers) registerDomain(ctx context.Context, in *RegisterDomainInput) (*RegisterDomainOutput, error) {
+	u := sessionUser(ctx)
+	if err := u.MayTransact(); err != nil { // email verified
+		return nil, fail(ctx, err)
+	}
+	b := in.Body
+	r, err := h.domains.Register(ctx, u.ID, buyerOf(u), registration.Request{Name: b.Name, Extension: b.Extension,
+		Years: b.Years, AutoRenew: b.AutoRenew, IdempotencyKey: in.IdempotencyKey})
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &RegisterDomainOutput{Body: ok(registeredBody{Domain: domainBodies{h.domains, buyerOf(u)}.of(*r.Domain),
+		Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(r.Wallet)})}, nil
+}
+
+// setAutoRenew turns auto-renewal of one of the signed-in account's domains on or off.
+func (h domainHandlers) setAutoRenew(ctx context.Context, in *DomainPatchInput) (*DomainGetOutput, error) {
+	u := sessionUser(ctx)
+	d, err := h.domains.SetAutoRenew(ctx, u.ID, in.ID, in.Body.AutoRenew)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &DomainGetOutput{Body: ok(domainBodies{h.domains, buyerOf(u)}.of(*d))}, nil
+}
+
+// renewDomain renews one of the signed-in account's domains for one period, paid from its wallet.
+func (h domainHandlers) renewDomain(ctx context.Context, in *DomainRenewInput) (*RenewDomainOutput, error) {
+	u := sessionUser(ctx)
+	r, err := h.domains.Renew(ctx, u.ID, in.ID, buyerOf(u), in.IdempotencyKey)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &RenewDomainOutput{Body: ok(registeredBody{Domain: domainBodies{h.domains, buyerOf(u)}.of(*r.Domain),
+		Transaction: toTransactionBody(r.Transaction), Wallet: toWalletBody(r.Wallet)})}, nil
+}
+
+// listDomains lists the signed-in account's domains.
+func (h domainHandlers) listDomains(ctx context.Context, _ *struct{}) (*DomainListOutput, error) {
+	u := sessionUser(ctx)
+	list, err := h.domains.List(ctx, u.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	out := make([]domainBody, len(list))
+	for i, d := range list {
+		out[i] = domainBodies{h.domains, buyerOf(u)}.of(d)
+	}
+	return &DomainListOutput{Body: ok(out)}, nil
+}
+
+// getDomain returns one of the signed-in account's domains.
+func (h domainHandlers) getDomain(ctx context.Context, in *DomainGetInput) (*DomainGetOutput, error) {
+	u := sessionUser(ctx)
+	d, err := h.domains.Get(ctx, u.ID, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &DomainGetOutput{Body: ok(domainBodies{h.domains, buyerOf(u)}.of(*d))}, nil
 }

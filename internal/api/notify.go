@@ -38,30 +38,39 @@ type OutboxListOutput struct {
 	Body envelope[outboxPageBody]
 }
 
-func addNotifyRoutes(a huma.API, accounts *account.Service, mail *notify.Service) {
+// outboxHandlers are the handlers of the admin view of outgoing mail.
+type outboxHandlers struct {
+	mail *notify.Service
+}
+
+func addNotifyRoutes(a huma.API, mail *notify.Service) {
+	h := outboxHandlers{mail}
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-outbox-list", Method: http.MethodGet, Path: "/api/admin/outbox", Tags: []string{"Admin"},
 		Summary:     "Outgoing mail",
 		Description: "Every message Nameport has sent or, without an SMTP server, only recorded: newest first, a page at a time.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
-	}, func(ctx context.Context, in *OutboxListInput) (*OutboxListOutput, error) {
-		list, next, err := fetchPage(in.Cursor, in.Limit, func(m *notify.OutboxMessage) int64 { return m.ID },
-			func(before int64, n int) ([]notify.OutboxMessage, error) { return mail.Outbox(ctx, before, n) })
-		if err != nil {
-			return nil, fail(ctx, err)
+	}, h.listOutbox)
+}
+
+// listOutbox lists the outgoing mail, newest first, a page at a time.
+func (h outboxHandlers) listOutbox(ctx context.Context, in *OutboxListInput) (*OutboxListOutput, error) {
+	list, next, err := fetchPage(in.Cursor, in.Limit, func(m *notify.OutboxMessage) int64 { return m.ID },
+		func(before int64, n int) ([]notify.OutboxMessage, error) { return h.mail.Outbox(ctx, before, n) })
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	page := outboxPageBody{Messages: []outboxMessageBody{}, NextCursor: next}
+	for _, m := range list {
+		b := outboxMessageBody{ID: m.ID, UserID: m.UserID, To: m.ToAddress, Kind: m.Kind, Subject: m.Subject,
+			Body: m.Body, Status: m.Status, Error: m.Error, CreatedAt: m.CreatedAt}
+		if !m.SentAt.IsZero() {
+			sent := m.SentAt
+			b.SentAt = &sent
 		}
-		page := outboxPageBody{Messages: []outboxMessageBody{}, NextCursor: next}
-		for _, m := range list {
-			b := outboxMessageBody{ID: m.ID, UserID: m.UserID, To: m.ToAddress, Kind: m.Kind, Subject: m.Subject,
-				Body: m.Body, Status: m.Status, Error: m.Error, CreatedAt: m.CreatedAt}
-			if !m.SentAt.IsZero() {
-				sent := m.SentAt
-				b.SentAt = &sent
-			}
-			page.Messages = append(page.Messages, b)
-		}
-		return &OutboxListOutput{Body: ok(page)}, nil
-	})
+		page.Messages = append(page.Messages, b)
+	}
+	return &OutboxListOutput{Body: ok(page)}, nil
 }
 
 type ForgotPasswordInput struct {
@@ -79,29 +88,36 @@ type ResetPasswordInput struct {
 }
 
 func addPasswordResetRoutes(a huma.API, accounts *account.Service) {
+	h := authHandlers{accounts}
 	register(a, accessPublic, huma.Operation{
 		OperationID: "auth-forgot-password", Method: http.MethodPost, Path: "/api/auth/forgot-password", Tags: []string{"Auth"},
 		Summary: "Ask for a password reset link",
 		Description: "Mails a link that resets the password, valid for one hour and once, when an account has this email. " +
 			"The answer is the same whether or not one has. Requests are throttled per client.",
 		Errors: []int{http.StatusUnprocessableEntity, http.StatusTooManyRequests},
-	}, func(ctx context.Context, in *ForgotPasswordInput) (*DoneOutput, error) {
-		if err := accounts.RequestPasswordReset(ctx, in.Body.Email, requestOf(ctx).client); err != nil {
-			return nil, fail(ctx, err)
-		}
-		return done(), nil
-	})
+	}, h.forgotPassword)
 
 	register(a, accessPublic, huma.Operation{
 		OperationID: "auth-reset-password", Method: http.MethodPost, Path: "/api/auth/reset-password", Tags: []string{"Auth"},
 		Summary:     "Set a new password with a reset link",
 		Description: "Sets the new password, uses the link up and logs the account out everywhere.",
 		Errors:      []int{http.StatusUnprocessableEntity},
-	}, func(ctx context.Context, in *ResetPasswordInput) (*DoneOutput, error) {
-		b := in.Body
-		if err := accounts.ResetPassword(ctx, b.Token, b.NewPassword, b.ConfirmPassword); err != nil {
-			return nil, fail(ctx, err)
-		}
-		return done(), nil
-	})
+	}, h.resetPassword)
+}
+
+// forgotPassword mails a password reset link to the account with the email, if there is one.
+func (h authHandlers) forgotPassword(ctx context.Context, in *ForgotPasswordInput) (*DoneOutput, error) {
+	if err := h.accounts.RequestPasswordReset(ctx, in.Body.Email, requestOf(ctx).client); err != nil {
+		return nil, fail(ctx, err)
+	}
+	return done(), nil
+}
+
+// resetPassword sets a new password with a reset link's token.
+func (h authHandlers) resetPassword(ctx context.Context, in *ResetPasswordInput) (*DoneOutput, error) {
+	b := in.Body
+	if err := h.accounts.ResetPassword(ctx, b.Token, b.NewPassword, b.ConfirmPassword); err != nil {
+		return nil, fail(ctx, err)
+	}
+	return done(), nil
 }

@@ -73,15 +73,17 @@ type StripeWebhookOutput struct {
 	Body webhookBody
 }
 
+// paymentHandlers are the handlers of card payments and Stripe's webhook.
+type paymentHandlers struct {
+	wallets *billing.Service
+}
+
 func addPaymentRoutes(a huma.API, wallets *billing.Service) {
+	h := paymentHandlers{wallets}
 	register(a, accessPublic, huma.Operation{
 		OperationID: "payments-config", Method: http.MethodGet, Path: "/api/payments/config", Tags: []string{"Payments"},
 		Summary: "How card payments run: through Stripe or simulated (demo)",
-	}, func(ctx context.Context, _ *struct{}) (*PaymentConfigOutput, error) {
-		mode := wallets.PaymentMode()
-		return &PaymentConfigOutput{Body: ok(paymentConfigBody{Mode: mode, PublishableKey: wallets.PublishableKey(),
-			TestMode: wallets.TestPaymentsAllowed()})}, nil
-	})
+	}, h.paymentConfig)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "create-payment-intent", Method: http.MethodPost, Path: "/api/create-payment-intent",
@@ -89,30 +91,7 @@ func addPaymentRoutes(a huma.API, wallets *billing.Service) {
 		Description: "Creates a Stripe PaymentIntent (amount in cents, USD) whose client secret the browser " +
 			"confirms. In demo mode the intent and its secret are simulated (pi_demo_...).",
 		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity},
-	}, func(ctx context.Context, in *CreatePaymentIntentInput) (*CreatePaymentIntentOutput, error) {
-		u := sessionUser(ctx)
-		if err := u.MayTransact(); err != nil { // email verified
-			return nil, fail(ctx, err)
-		}
-		cents, valid := money.FromDollars(in.Body.Amount)
-		if !valid {
-			return nil, fail(ctx, apperr.New(apperr.Invalid, "Amount must have at most 2 decimals"))
-		}
-		md := make(map[string]string, len(in.Body.Metadata))
-		for k, v := range in.Body.Metadata {
-			if s, isString := v.(string); isString {
-				md[k] = s
-			} else if b, err := json.Marshal(v); err == nil {
-				md[k] = string(b)
-			}
-		}
-		intent, err := wallets.CreatePaymentIntent(ctx, u.ID, cents, in.Body.ProductName, md)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &CreatePaymentIntentOutput{Body: ok(paymentIntentBody{ClientSecret: intent.ClientSecret,
-			PaymentIntentID: intent.ID, Mode: intent.Mode, PublishableKey: wallets.PublishableKey()})}, nil
-	})
+	}, h.createPaymentIntent)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "payments-confirm-test", Method: http.MethodPost, Path: "/api/payments/confirm-test",
@@ -122,25 +101,7 @@ func addPaymentRoutes(a huma.API, wallets *billing.Service) {
 			"confirmed through Stripe's API with the matching test payment method; with a live key it is refused.",
 		Errors: []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict,
 			http.StatusUnprocessableEntity},
-	}, func(ctx context.Context, in *ConfirmTestPaymentInput) (*ConfirmTestPaymentOutput, error) {
-		u := sessionUser(ctx)
-		ref := in.Body.PaymentIntentID
-		if ref == "" {
-			ref = in.Body.ClientSecret
-		}
-		if ref == "" {
-			return nil, fail(ctx, apperr.New(apperr.Invalid, "Give clientSecret or paymentIntentId"))
-		}
-		out, err := wallets.ConfirmTestPayment(ctx, u.ID, ref, in.Body.CardNumber)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		body := paymentOutcomeBody{Status: "succeeded", Message: out.Message}
-		if !out.Succeeded {
-			body.Status = "failed"
-		}
-		return &ConfirmTestPaymentOutput{Body: ok(body)}, nil
-	})
+	}, h.confirmTestPayment)
 
 	register(a, accessPublic, huma.Operation{
 		OperationID: "stripe-webhook", Method: http.MethodPost, Path: "/api/webhooks/stripe",
@@ -154,17 +115,74 @@ func addPaymentRoutes(a huma.API, wallets *billing.Service) {
 		// huma limits only operations with a Body field by default; a raw
 		// body would otherwise be read whole, however large.
 		MaxBodyBytes: maxBodyBytes,
-	}, func(ctx context.Context, in *StripeWebhookInput) (*StripeWebhookOutput, error) {
-		dup, err := wallets.ReceiveStripeWebhook(ctx, in.RawBody, in.Signature)
-		if errors.Is(err, billing.ErrBadSignature) {
-			return nil, &envelopeError{status: http.StatusBadRequest, Message: "Invalid Stripe signature"}
+	}, h.stripeWebhook)
+}
+
+// paymentConfig says how card payments run: through Stripe, simulated, or not at all.
+func (h paymentHandlers) paymentConfig(ctx context.Context, _ *struct{}) (*PaymentConfigOutput, error) {
+	mode := h.wallets.PaymentMode()
+	return &PaymentConfigOutput{Body: ok(paymentConfigBody{Mode: mode, PublishableKey: h.wallets.PublishableKey(),
+		TestMode: h.wallets.TestPaymentsAllowed()})}, nil
+}
+
+// createPaymentIntent starts a card payment for the signed-in account.
+func (h paymentHandlers) createPaymentIntent(ctx context.Context, in *CreatePaymentIntentInput) (*CreatePaymentIntentOutput, error) {
+	u := sessionUser(ctx)
+	if err := u.MayTransact(); err != nil { // email verified
+		return nil, fail(ctx, err)
+	}
+	cents, valid := money.FromDollars(in.Body.Amount)
+	if !valid {
+		return nil, fail(ctx, apperr.New(apperr.Invalid, "Amount must have at most 2 decimals"))
+	}
+	md := make(map[string]string, len(in.Body.Metadata))
+	for k, v := range in.Body.Metadata {
+		if s, isString := v.(string); isString {
+			md[k] = s
+		} else if b, err := json.Marshal(v); err == nil {
+			md[k] = string(b)
 		}
-		if apperr.Code(err) == apperr.Invalid {
-			return nil, &envelopeError{status: http.StatusBadRequest, Message: apperr.Message(err)}
-		}
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &StripeWebhookOutput{Body: webhookBody{Received: true, Duplicate: dup}}, nil
-	})
+	}
+	intent, err := h.wallets.CreatePaymentIntent(ctx, u.ID, cents, in.Body.ProductName, md)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &CreatePaymentIntentOutput{Body: ok(paymentIntentBody{ClientSecret: intent.ClientSecret,
+		PaymentIntentID: intent.ID, Mode: intent.Mode, PublishableKey: h.wallets.PublishableKey()})}, nil
+}
+
+// confirmTestPayment pays one of the signed-in account's payment intents with a test card.
+func (h paymentHandlers) confirmTestPayment(ctx context.Context, in *ConfirmTestPaymentInput) (*ConfirmTestPaymentOutput, error) {
+	u := sessionUser(ctx)
+	ref := in.Body.PaymentIntentID
+	if ref == "" {
+		ref = in.Body.ClientSecret
+	}
+	if ref == "" {
+		return nil, fail(ctx, apperr.New(apperr.Invalid, "Give clientSecret or paymentIntentId"))
+	}
+	out, err := h.wallets.ConfirmTestPayment(ctx, u.ID, ref, in.Body.CardNumber)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	body := paymentOutcomeBody{Status: "succeeded", Message: out.Message}
+	if !out.Succeeded {
+		body.Status = "failed"
+	}
+	return &ConfirmTestPaymentOutput{Body: ok(body)}, nil
+}
+
+// stripeWebhook receives a signed Stripe event and stores it once for processing.
+func (h paymentHandlers) stripeWebhook(ctx context.Context, in *StripeWebhookInput) (*StripeWebhookOutput, error) {
+	dup, err := h.wallets.ReceiveStripeWebhook(ctx, in.RawBody, in.Signature)
+	if errors.Is(err, billing.ErrBadSignature) {
+		return nil, &envelopeError{status: http.StatusBadRequest, Message: "Invalid Stripe signature"}
+	}
+	if apperr.Code(err) == apperr.Invalid {
+		return nil, &envelopeError{status: http.StatusBadRequest, Message: apperr.Message(err)}
+	}
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &StripeWebhookOutput{Body: webhookBody{Received: true, Duplicate: dup}}, nil
 }

@@ -75,59 +75,77 @@ func describeSetting(admin *account.User, action string) audit.Describe[*setting
 	}
 }
 
+// settingHandlers are the handlers of the site settings.
+type settingHandlers struct {
+	settings *settings.Service
+}
+
 func addSettingRoutes(a huma.API, svc *settings.Service) {
+	h := settingHandlers{svc}
 	adminOnly := []int{http.StatusUnauthorized, http.StatusForbidden}
 
 	register(a, accessOptional, huma.Operation{
 		OperationID: "site-settings-list", Method: http.MethodGet, Path: "/api/site-settings", Tags: []string{"Site settings"},
 		Summary:     "List site settings",
 		Description: "Everyone gets the public settings; admins get every setting, including payment_gateways with its secrets masked.",
-	}, func(ctx context.Context, _ *struct{}) (*SettingListOutput, error) {
-		u := sessionUser(ctx)
-		list, err := svc.List(ctx, u == nil || !u.IsAdmin())
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		body := make([]settingBody, 0, len(list))
-		for i := range list {
-			body = append(body, toSettingBody(&list[i]))
-		}
-		return &SettingListOutput{Body: ok(body)}, nil
-	})
+	}, h.listSettings)
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "site-settings-create", Method: http.MethodPost, Path: "/api/site-settings", Tags: []string{"Site settings"},
 		Summary: "Create a site setting", Description: "Admins only. The key must be new.",
 		DefaultStatus: http.StatusCreated,
 		Errors:        append(adminOnly, http.StatusConflict, http.StatusUnprocessableEntity),
-	}, func(ctx context.Context, in *SettingCreateInput) (*SettingOutput, error) {
-		s, err := svc.Create(ctx, in.Body.input(), describeSetting(sessionUser(ctx), audit.ActionSettingCreate))
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &SettingOutput{Body: ok(toSettingBody(s))}, nil
-	})
+	}, h.createSetting)
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "site-settings-update", Method: http.MethodPatch, Path: "/api/site-settings/{id}", Tags: []string{"Site settings"},
 		Summary: "Change a site setting", Description: "Admins only. Changes the fields sent.",
 		Errors: append(adminOnly, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
-	}, func(ctx context.Context, in *SettingUpdateInput) (*SettingOutput, error) {
-		s, err := svc.Update(ctx, in.ID, in.Body.input(), describeSetting(sessionUser(ctx), audit.ActionSettingUpdate))
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &SettingOutput{Body: ok(toSettingBody(s))}, nil
-	})
+	}, h.updateSetting)
 
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "site-settings-delete", Method: http.MethodDelete, Path: "/api/site-settings/{id}", Tags: []string{"Site settings"},
 		Summary: "Delete a site setting", Description: "Admins only.",
 		Errors: append(adminOnly, http.StatusNotFound),
-	}, func(ctx context.Context, in *IDInput) (*DoneOutput, error) {
-		if err := svc.Delete(ctx, in.ID, describeSetting(sessionUser(ctx), audit.ActionSettingDelete)); err != nil {
-			return nil, fail(ctx, err)
-		}
-		return done(), nil
-	})
+	}, h.deleteSetting)
+}
+
+// listSettings lists the public site settings, or every setting for an admin.
+func (h settingHandlers) listSettings(ctx context.Context, _ *struct{}) (*SettingListOutput, error) {
+	u := sessionUser(ctx)
+	list, err := h.settings.List(ctx, u == nil || !u.IsAdmin())
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	body := make([]settingBody, 0, len(list))
+	for i := range list {
+		body = append(body, toSettingBody(&list[i]))
+	}
+	return &SettingListOutput{Body: ok(body)}, nil
+}
+
+// createSetting creates a site setting as the signed-in admin.
+func (h settingHandlers) createSetting(ctx context.Context, in *SettingCreateInput) (*SettingOutput, error) {
+	s, err := h.settings.Create(ctx, in.Body.input(), describeSetting(sessionUser(ctx), audit.ActionSettingCreate))
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &SettingOutput{Body: ok(toSettingBody(s))}, nil
+}
+
+// updateSetting changes the fields sent of a site setting as the signed-in admin.
+func (h settingHandlers) updateSetting(ctx context.Context, in *SettingUpdateInput) (*SettingOutput, error) {
+	s, err := h.settings.Update(ctx, in.ID, in.Body.input(), describeSetting(sessionUser(ctx), audit.ActionSettingUpdate))
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &SettingOutput{Body: ok(toSettingBody(s))}, nil
+}
+
+// deleteSetting deletes a site setting as the signed-in admin.
+func (h settingHandlers) deleteSetting(ctx context.Context, in *IDInput) (*DoneOutput, error) {
+	if err := h.settings.Delete(ctx, in.ID, describeSetting(sessionUser(ctx), audit.ActionSettingDelete)); err != nil {
+		return nil, fail(ctx, err)
+	}
+	return done(), nil
 }

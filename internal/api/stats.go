@@ -43,30 +43,39 @@ type StatsOutput struct {
 	Body envelope[statsBody]
 }
 
+// statsHandlers are the handlers of the admin Statistics tab.
+type statsHandlers struct {
+	stats *stats.Service
+}
+
 func addStatsRoutes(a huma.API, st *stats.Service) {
+	h := statsHandlers{st}
 	register(a, accessAdmin, huma.Operation{
 		OperationID: "admin-stats", Method: http.MethodGet, Path: "/api/admin/stats", Tags: []string{"Admin"},
 		Summary:     "Platform statistics",
 		Description: "Registrations, revenue and deposits per day over the last 30 days, domains per extension, premium sales and active registrars.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
-	}, func(ctx context.Context, _ *struct{}) (*StatsOutput, error) {
-		o, err := st.Overview(ctx, time.Now())
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		b := statsBody{PeriodDays: stats.Days, TotalDomains: o.TotalDomains, TotalAccounts: o.TotalAccounts,
-			ActiveRegistrars: o.ActiveRegistrars, Registrations: o.RegistrationsPeriod,
-			Revenue: money.Dollars(o.RevenuePeriodCents), DepositCount: o.DepositsPeriod,
-			Deposits: money.Dollars(o.DepositPeriodCents), PremiumSales: o.PremiumSales,
-			PremiumRevenue: money.Dollars(o.PremiumRevenueCents),
-			Daily:          make([]statsDayBody, len(o.Days)), DomainsPerExtension: make([]statsExtensionBody, len(o.Extensions))}
-		for i, d := range o.Days {
-			b.Daily[i] = statsDayBody{Date: d.Date, Registrations: d.Registrations,
-				Revenue: money.Dollars(d.RevenueCents), Deposits: money.Dollars(d.DepositCents)}
-		}
-		for i, e := range o.Extensions {
-			b.DomainsPerExtension[i] = statsExtensionBody(e)
-		}
-		return &StatsOutput{Body: ok(b)}, nil
-	})
+	}, h.overview)
+}
+
+// overview returns the platform's figures over the last stats.Days days and all time.
+func (h statsHandlers) overview(ctx context.Context, _ *struct{}) (*StatsOutput, error) {
+	o, err := h.stats.Overview(ctx, time.Now())
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	b := statsBody{PeriodDays: stats.Days, TotalDomains: o.TotalDomains, TotalAccounts: o.TotalAccounts,
+		ActiveRegistrars: o.ActiveRegistrars, Registrations: o.RegistrationsPeriod,
+		Revenue: money.Dollars(o.RevenuePeriodCents), DepositCount: o.DepositsPeriod,
+		Deposits: money.Dollars(o.DepositPeriodCents), PremiumSales: o.PremiumSales,
+		PremiumRevenue: money.Dollars(o.PremiumRevenueCents),
+		Daily:          make([]statsDayBody, len(o.Days)), DomainsPerExtension: make([]statsExtensionBody, len(o.Extensions))}
+	for i, d := range o.Days {
+		b.Daily[i] = statsDayBody{Date: d.Date, Registrations: d.Registrations,
+			Revenue: money.Dollars(d.RevenueCents), Deposits: money.Dollars(d.DepositCents)}
+	}
+	for i, e := range o.Extensions {
+		b.DomainsPerExtension[i] = statsExtensionBody(e)
+	}
+	return &StatsOutput{Body: ok(b)}, nil
 }

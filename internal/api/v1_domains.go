@@ -84,7 +84,15 @@ func splitDomain(full string) (label, ext string, err error) {
 	return label, ext, nil
 }
 
-func addV1DomainRoutes(v *v1, domains *registration.Service, wallets *billing.Service, cat *catalog.Service, records *zone.Service) {
+// v1DomainHandlers are the handlers of /v1's checks and the key's domains.
+type v1DomainHandlers struct {
+	domains *registration.Service
+	cat     *catalog.Service
+	records *zone.Service
+}
+
+func addV1DomainRoutes(v *v1, domains *registration.Service, cat *catalog.Service, records *zone.Service) {
+	h := v1DomainHandlers{domains, cat, records}
 	tags := []string{"Registrar API"}
 
 	registerV1(v, huma.Operation{
@@ -92,20 +100,7 @@ func addV1DomainRoutes(v *v1, domains *registration.Service, wallets *billing.Se
 		Summary:     "Check a domain's availability and price",
 		Description: "Whether the name can be registered, and its yearly price for your account (wholesale by tier).",
 		Errors:      []int{http.StatusUnprocessableEntity},
-	}, &ratelimit.Checks, func(ctx context.Context, in *V1CheckInput) (*V1CheckOutput, error) {
-		u := keyUser(ctx)
-		label, ext, err := splitDomain(in.Body.Domain)
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
-		a, err := cat.Check(ctx, label, ext, buyerOf(u))
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
-		return &V1CheckOutput{Body: sdk.Availability{Domain: a.Name + a.Extension, Name: a.Name, Extension: a.Extension,
-			Available: a.Available, Reason: a.Reason, IsPremium: a.Quote.IsPremium,
-			Price: money.Dollars(a.Quote.PriceCents), Currency: billing.Currency}}, nil
-	})
+	}, &ratelimit.Checks, h.checkDomain)
 
 	registerV1(v, huma.Operation{
 		OperationID: "v1-domains-register", Method: http.MethodPost, Path: "/v1/domains/register", Tags: tags,
@@ -114,67 +109,94 @@ func addV1DomainRoutes(v *v1, domains *registration.Service, wallets *billing.Se
 			"transaction. Name servers given become the domain's NS records.",
 		DefaultStatus: http.StatusCreated,
 		Errors:        []int{http.StatusPaymentRequired, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
-	}, &ratelimit.Registrations, func(ctx context.Context, in *V1RegisterInput) (*V1RegisterOutput, error) {
-		u := keyUser(ctx)
-		if err := u.MayTransact(); err != nil { // email verified
-			return nil, problem(ctx, err)
-		}
-		b := in.Body
-		label, ext, err := splitDomain(b.Domain)
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
-		r, err := domains.Register(ctx, u.ID, buyerOf(u), registration.Request{Name: label, Extension: ext,
-			Years: b.Years, AutoRenew: b.AutoRenew, Nameservers: b.Nameservers, IdempotencyKey: in.IdempotencyKey})
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
-		ns, err := records.NameserversOf(ctx, []int64{r.Domain.ID})
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
-		return &V1RegisterOutput{Body: sdk.Registration{Domain: toV1Domain(domains, *r.Domain, ns[r.Domain.ID]),
-			Transaction: toV1Transaction(r.Transaction), Wallet: toV1Wallet(r.Wallet)}}, nil
-	})
+	}, &ratelimit.Registrations, h.registerDomain)
 
 	registerV1(v, huma.Operation{
 		OperationID: "v1-domains-list", Method: http.MethodGet, Path: "/v1/domains", Tags: tags,
 		Summary: "List your domains", Description: "Oldest first, a page at a time: follow nextCursor until it is empty.",
 		Errors: []int{http.StatusUnprocessableEntity},
-	}, nil, func(ctx context.Context, in *V1DomainListInput) (*V1DomainListOutput, error) {
-		u := keyUser(ctx)
-		list, next, err := fetchPage(in.Cursor, in.Limit, func(d *registration.Domain) int64 { return d.ID },
-			func(after int64, n int) ([]registration.Domain, error) { return domains.ListPage(ctx, u.ID, after, n) })
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
-		ids := make([]int64, len(list))
-		for i, d := range list {
-			ids[i] = d.ID
-		}
-		ns, err := records.NameserversOf(ctx, ids)
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
-		page := sdk.DomainPage{Domains: make([]sdk.Domain, len(list)), NextCursor: next}
-		for i, d := range list {
-			page.Domains[i] = toV1Domain(domains, d, ns[d.ID])
-		}
-		return &V1DomainListOutput{Body: page}, nil
-	})
+	}, nil, h.listDomains)
 
 	registerV1(v, huma.Operation{
 		OperationID: "v1-domains-get", Method: http.MethodGet, Path: "/v1/domains/{domain}", Tags: tags,
 		Summary: "Get one of your domains", Errors: []int{http.StatusNotFound},
-	}, nil, func(ctx context.Context, in *V1DomainInput) (*V1DomainOutput, error) {
-		d, err := domains.GetByName(ctx, keyUser(ctx).ID, in.Domain)
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
-		ns, err := records.NameserversOf(ctx, []int64{d.ID})
-		if err != nil {
-			return nil, problem(ctx, err)
-		}
-		return &V1DomainOutput{Body: toV1Domain(domains, *d, ns[d.ID])}, nil
-	})
+	}, nil, h.getDomain)
+}
+
+// checkDomain tells whether a full name can be registered and its price for the key's account.
+func (h v1DomainHandlers) checkDomain(ctx context.Context, in *V1CheckInput) (*V1CheckOutput, error) {
+	u := keyUser(ctx)
+	label, ext, err := splitDomain(in.Body.Domain)
+	if err != nil {
+		return nil, problem(ctx, err)
+	}
+	a, err := h.cat.Check(ctx, label, ext, buyerOf(u))
+	if err != nil {
+		return nil, problem(ctx, err)
+	}
+	return &V1CheckOutput{Body: sdk.Availability{Domain: a.Name + a.Extension, Name: a.Name, Extension: a.Extension,
+		Available: a.Available, Reason: a.Reason, IsPremium: a.Quote.IsPremium,
+		Price: money.Dollars(a.Quote.PriceCents), Currency: billing.Currency}}, nil
+}
+
+// registerDomain registers a full name for the key's account, paid from its wallet.
+func (h v1DomainHandlers) registerDomain(ctx context.Context, in *V1RegisterInput) (*V1RegisterOutput, error) {
+	u := keyUser(ctx)
+	if err := u.MayTransact(); err != nil { // email verified
+		return nil, problem(ctx, err)
+	}
+	b := in.Body
+	label, ext, err := splitDomain(b.Domain)
+	if err != nil {
+		return nil, problem(ctx, err)
+	}
+	r, err := h.domains.Register(ctx, u.ID, buyerOf(u), registration.Request{Name: label, Extension: ext,
+		Years: b.Years, AutoRenew: b.AutoRenew, Nameservers: b.Nameservers, IdempotencyKey: in.IdempotencyKey})
+	if err != nil {
+		return nil, problem(ctx, err)
+	}
+	ns, err := h.records.NameserversOf(ctx, []int64{r.Domain.ID})
+	if err != nil {
+		return nil, problem(ctx, err)
+	}
+	return &V1RegisterOutput{Body: sdk.Registration{Domain: toV1Domain(h.domains, *r.Domain, ns[r.Domain.ID]),
+		Transaction: toV1Transaction(r.Transaction), Wallet: toV1Wallet(r.Wallet)}}, nil
+}
+
+// listDomains lists the key's domains with their name servers, oldest first, a page at a time.
+func (h v1DomainHandlers) listDomains(ctx context.Context, in *V1DomainListInput) (*V1DomainListOutput, error) {
+	u := keyUser(ctx)
+	list, next, err := fetchPage(in.Cursor, in.Limit, func(d *registration.Domain) int64 { return d.ID },
+		func(after int64, n int) ([]registration.Domain, error) {
+			return h.domains.ListPage(ctx, u.ID, after, n)
+		})
+	if err != nil {
+		return nil, problem(ctx, err)
+	}
+	ids := make([]int64, len(list))
+	for i, d := range list {
+		ids[i] = d.ID
+	}
+	ns, err := h.records.NameserversOf(ctx, ids)
+	if err != nil {
+		return nil, problem(ctx, err)
+	}
+	page := sdk.DomainPage{Domains: make([]sdk.Domain, len(list)), NextCursor: next}
+	for i, d := range list {
+		page.Domains[i] = toV1Domain(h.domains, d, ns[d.ID])
+	}
+	return &V1DomainListOutput{Body: page}, nil
+}
+
+// getDomain returns one of the key's domains by its full name, with its name servers.
+func (h v1DomainHandlers) getDomain(ctx context.Context, in *V1DomainInput) (*V1DomainOutput, error) {
+	d, err := h.domains.GetByName(ctx, keyUser(ctx).ID, in.Domain)
+	if err != nil {
+		return nil, problem(ctx, err)
+	}
+	ns, err := h.records.NameserversOf(ctx, []int64{d.ID})
+	if err != nil {
+		return nil, problem(ctx, err)
+	}
+	return &V1DomainOutput{Body: toV1Domain(h.domains, *d, ns[d.ID])}, nil
 }

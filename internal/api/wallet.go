@@ -72,34 +72,22 @@ type TransactionListOutput struct {
 	Body envelope[[]transactionBody]
 }
 
+// walletHandlers are the handlers of the signed-in account's wallet.
+type walletHandlers struct {
+	wallets *billing.Service
+}
+
 func addWalletRoutes(a huma.API, wallets *billing.Service) {
+	h := walletHandlers{wallets}
 	register(a, accessAccount, huma.Operation{
 		OperationID: "wallet-get", Method: http.MethodGet, Path: "/api/wallet", Tags: []string{"Wallet"},
 		Summary: "My wallet balance", Errors: []int{http.StatusUnauthorized},
-	}, func(ctx context.Context, _ *struct{}) (*WalletOutput, error) {
-		u := sessionUser(ctx)
-		w, err := wallets.Wallet(ctx, u.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &WalletOutput{Body: ok(toWalletBody(w))}, nil
-	})
+	}, h.getWallet)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "transactions-list", Method: http.MethodGet, Path: "/api/transactions", Tags: []string{"Wallet"},
 		Summary: "My wallet transactions, newest first", Errors: []int{http.StatusUnauthorized},
-	}, func(ctx context.Context, _ *struct{}) (*TransactionListOutput, error) {
-		u := sessionUser(ctx)
-		txs, err := wallets.Transactions(ctx, u.ID)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		out := make([]transactionBody, len(txs))
-		for i := range txs {
-			out[i] = toTransactionBody(&txs[i])
-		}
-		return &TransactionListOutput{Body: ok(out)}, nil
-	})
+	}, h.listTransactions)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "wallet-deposit", Method: http.MethodPost, Path: "/api/wallet/deposit", Tags: []string{"Wallet"},
@@ -109,23 +97,50 @@ func addWalletRoutes(a huma.API, wallets *billing.Service) {
 			"configured it is refused with 503 and nothing is recorded (see GET /api/wallet/deposit-options).",
 		DefaultStatus: http.StatusCreated,
 		Errors:        []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
-	}, func(ctx context.Context, in *DepositInput) (*DepositOutput, error) {
-		u := sessionUser(ctx)
-		if err := u.MayTransact(); err != nil { // email verified
-			return nil, fail(ctx, err)
-		}
-		cents, ok := money.FromDollars(in.Body.Amount)
-		if !ok {
-			return nil, fail(ctx, apperr.New(apperr.Invalid, "Amount must have at most 2 decimals"))
-		}
-		t, w, err := wallets.DepositOnce(ctx, u.ID, cents, in.Body.PaymentMethod, in.IdempotencyKey)
-		if err != nil {
-			return nil, fail(ctx, err)
-		}
-		return &DepositOutput{Body: envelope[depositBody]{Success: true,
-			Data: depositBody{Transaction: toTransactionBody(t), Wallet: toWalletBody(w), ClientSecret: t.ClientSecret,
-				PaymentIntentID: paymentIntentOf(t)}}}, nil
-	})
+	}, h.deposit)
+}
+
+// getWallet returns the signed-in account's wallet balance.
+func (h walletHandlers) getWallet(ctx context.Context, _ *struct{}) (*WalletOutput, error) {
+	u := sessionUser(ctx)
+	w, err := h.wallets.Wallet(ctx, u.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &WalletOutput{Body: ok(toWalletBody(w))}, nil
+}
+
+// listTransactions lists the signed-in account's wallet transactions, newest first.
+func (h walletHandlers) listTransactions(ctx context.Context, _ *struct{}) (*TransactionListOutput, error) {
+	u := sessionUser(ctx)
+	txs, err := h.wallets.Transactions(ctx, u.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	out := make([]transactionBody, len(txs))
+	for i := range txs {
+		out[i] = toTransactionBody(&txs[i])
+	}
+	return &TransactionListOutput{Body: ok(out)}, nil
+}
+
+// deposit adds funds to the signed-in account's wallet.
+func (h walletHandlers) deposit(ctx context.Context, in *DepositInput) (*DepositOutput, error) {
+	u := sessionUser(ctx)
+	if err := u.MayTransact(); err != nil { // email verified
+		return nil, fail(ctx, err)
+	}
+	cents, ok := money.FromDollars(in.Body.Amount)
+	if !ok {
+		return nil, fail(ctx, apperr.New(apperr.Invalid, "Amount must have at most 2 decimals"))
+	}
+	t, w, err := h.wallets.DepositOnce(ctx, u.ID, cents, in.Body.PaymentMethod, in.IdempotencyKey)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &DepositOutput{Body: envelope[depositBody]{Success: true,
+		Data: depositBody{Transaction: toTransactionBody(t), Wallet: toWalletBody(w), ClientSecret: t.ClientSecret,
+			PaymentIntentID: paymentIntentOf(t)}}}, nil
 }
 
 // paymentIntentOf is the PaymentIntent a card deposit waits for, if any.
