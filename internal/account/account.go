@@ -99,8 +99,10 @@ type Service struct {
 	// hashes bounds the password hashes running at once.
 	hashes      *hashPool
 	signUpLimit int
-	// byAPIKey is the query of every /v1 request (see ByAPIKey).
+	// byAPIKey is the query of /v1 requests (see ByAPIKey), and apiKeys
+	// what it found lately.
 	byAPIKey *db.Statement
+	apiKeys  keyCache
 }
 
 // NewService returns an account service over d.
@@ -297,7 +299,12 @@ func (s *Service) APIKey(u *User) (string, error) {
 // ByAPIKey returns the enabled registrar that owns key; unauthenticated when
 // no account does.
 func (s *Service) ByAPIKey(ctx context.Context, key string) (*User, error) {
-	rows, err := s.byAPIKey.Query(ctx, s.keys.Hash(key))
+	hash := s.keys.Hash(key)
+	now := s.now()
+	if u, ok := s.apiKeys.get(hash, now); ok {
+		return u, nil
+	}
+	rows, err := s.byAPIKey.Query(ctx, hash)
 	if err != nil {
 		return nil, fmt.Errorf("account: look up api key: %w", err)
 	}
@@ -312,5 +319,6 @@ func (s *Service) ByAPIKey(ctx context.Context, key string) (*User, error) {
 	if err := s.db.Bun.ScanRow(ctx, rows, u); err != nil {
 		return nil, fmt.Errorf("account: look up api key: %w", err)
 	}
+	s.apiKeys.put(hash, u, now)
 	return u, nil
 }

@@ -459,3 +459,47 @@ func TestChangePassword(t *testing.T) {
 		require.NoError(t, err)
 	})
 }
+
+// An API key's account is read from the database at most once a second per
+// process: a change made elsewhere (here: SQL) shows within the second, one
+// made through this service (disabling, rotating the key) at once.
+func TestAPIKeyAccountsAreReadOnceASecond(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		admin, err := b.svc.CreateAdmin(ctx, "root", "root@example.com", "secret12")
+		require.NoError(t, err)
+		u, err := b.svc.Register(ctx, signUp("burst", "registrar"))
+		require.NoError(t, err)
+		key, err := b.svc.APIKey(u)
+		require.NoError(t, err)
+		_, err = b.svc.ByAPIKey(ctx, key)
+		require.NoError(t, err)
+
+		dbtest.MustExec(t, d, "UPDATE users SET tier = 'premium' WHERE id = ?", u.ID)
+		owner, err := b.svc.ByAPIKey(ctx, key)
+		require.NoError(t, err)
+		require.Equal(t, account.TierBasic, owner.Tier, "within the second: as read")
+		b.clock.Advance(time.Second)
+		owner, err = b.svc.ByAPIKey(ctx, key)
+		require.NoError(t, err)
+		require.Equal(t, account.TierPremium, owner.Tier, "a second later: read again")
+
+		_, err = b.svc.SetDisabled(ctx, admin, u.ID, true)
+		require.NoError(t, err)
+		_, err = b.svc.ByAPIKey(ctx, key)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err), "disabled here: refused at once")
+		_, err = b.svc.SetDisabled(ctx, admin, u.ID, false)
+		require.NoError(t, err)
+		_, err = b.svc.ByAPIKey(ctx, key)
+		require.NoError(t, err)
+
+		next, err := b.svc.RotateAPIKey(ctx, u)
+		require.NoError(t, err)
+		_, err = b.svc.ByAPIKey(ctx, key)
+		require.Equal(t, apperr.Unauthenticated, apperr.Code(err), "rotated here: the old key is refused at once")
+		_, err = b.svc.ByAPIKey(ctx, next)
+		require.NoError(t, err)
+	})
+}

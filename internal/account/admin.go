@@ -96,6 +96,7 @@ func viewOf(u *User) adminView {
 // the audit log. Returns not_found for an unknown account and invalid for an
 // unknown tier or an account that is not a registrar.
 func (s *Service) SetTier(ctx context.Context, admin *User, id int64, tier string) (*User, error) {
+	defer s.apiKeys.forget() // the account may change
 	if tier != TierBasic && tier != TierPremium && tier != TierEnterprise {
 		return nil, invalid("Tier must be basic, premium or enterprise")
 	}
@@ -133,6 +134,7 @@ func (s *Service) SetTier(ctx context.Context, admin *User, id int64, tier strin
 // Returns not_found for an unknown account and forbidden when admins try to
 // disable themselves.
 func (s *Service) SetDisabled(ctx context.Context, admin *User, id int64, disabled bool) (*User, error) {
+	defer s.apiKeys.forget() // the account may change
 	if disabled && id == admin.ID {
 		return nil, apperr.New(apperr.Forbidden, "You cannot disable your own account")
 	}

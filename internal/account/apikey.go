@@ -34,6 +34,7 @@ func (s *Service) RegistrarAPIKey(u *User) (string, error) {
 // stops working at once. Returns forbidden for accounts that are not
 // registrars.
 func (s *Service) RotateAPIKey(ctx context.Context, u *User) (string, error) {
+	defer s.apiKeys.forget() // the account may change
 	if !u.IsRegistrar() {
 		return "", apperr.New(apperr.Forbidden, "Only registrar accounts have an API key")
 	}

@@ -197,6 +197,7 @@ func utf8Len(s string) int { return len([]rune(s)) }
 // guess the password at leisure). Returns invalid for a wrong current
 // password or a bad new one, too_many_requests while throttled.
 func (s *Service) ChangePassword(ctx context.Context, u *User, current, next, confirm, keepToken string, c Client) error {
+	defer s.apiKeys.forget() // the account may change
 	g, err := s.reserveGuess(ctx, u.Username, c.IP, "Too many wrong current passwords.")
 	if err != nil {
 		return err

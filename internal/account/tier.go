@@ -166,6 +166,7 @@ func (s *Service) TierApplications(ctx context.Context, status string) ([]TierAp
 // application, conflict for one already decided, and invalid for a missing
 // reason, or one that is too long or has control characters.
 func (s *Service) DecideTierApplication(ctx context.Context, admin *User, id int64, approve bool, reason string) (*TierApplication, error) {
+	defer s.apiKeys.forget() // the account may change
 	reason = strings.TrimSpace(reason)
 	if utf8.RuneCountInString(reason) > maxDeclineReason {
 		return nil, invalid(fmt.Sprintf("Reason must be at most %d characters", maxDeclineReason))

@@ -103,6 +103,7 @@ func (s *Service) ResendVerification(ctx context.Context, u *User) error {
 // account's address verified. Returns invalid for an unknown, used or
 // expired token, or one of a disabled account.
 func (s *Service) VerifyEmail(ctx context.Context, token string) error {
+	defer s.apiKeys.forget() // the account may change
 	token = strings.TrimSpace(token)
 	if token == "" {
 		return errInvalidVerifyLink
@@ -143,6 +144,7 @@ func (s *Service) VerifyEmail(ctx context.Context, token string) error {
 // MarkEmailVerified marks the address of account id verified without a
 // link: for operators (nameport admin create) and demo data, never the web.
 func (s *Service) MarkEmailVerified(ctx context.Context, id int64) error {
+	defer s.apiKeys.forget() // the account may change
 	now := s.clock()
 	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if _, err := tx.NewUpdate().Model((*User)(nil)).Set("email_verified_at = COALESCE(email_verified_at, ?)", now).
