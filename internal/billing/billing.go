@@ -81,6 +81,14 @@ type Transaction struct {
 	ProviderRef string `bun:"provider_ref,nullzero"`
 	// ClientSecret lets the browser pay a pending card deposit; never stored.
 	ClientSecret string `bun:"-"`
+	// BalanceAfterCents is the wallet's balance right after a debit, set by
+	// Debit; never stored.
+	BalanceAfterCents int64 `bun:"-"`
+}
+
+// WalletAfter is the wallet right after debit t, as Debit left it.
+func WalletAfter(t *Transaction) Wallet {
+	return Wallet{UserID: t.UserID, BalanceCents: t.BalanceAfterCents, Currency: Currency, UpdatedAt: t.CreatedAt}
 }
 
 // Options configure a Service.
@@ -396,12 +404,15 @@ func (s *Service) Debit(ctx context.Context, tx *db.Tx, c Charge) (*Transaction,
 	if _, err := tx.NewInsert().Model(t).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("billing: record debit: %w", err)
 	}
-	res, err := tx.NewUpdate().Model((*Wallet)(nil)).Set("balance_cents = balance_cents - ?", c.AmountCents).
-		Set("updated_at = ?", s.clock()).Where("user_id = ?", c.UserID).Where("balance_cents >= ?", c.AmountCents).Exec(ctx)
-	if err != nil {
+	// The balance after the debit comes back with it, so that the caller
+	// can show the wallet without reading it again.
+	err := tx.NewUpdate().Model((*Wallet)(nil)).Set("balance_cents = balance_cents - ?", c.AmountCents).
+		Set("updated_at = ?", t.CreatedAt).Where("user_id = ?", c.UserID).Where("balance_cents >= ?", c.AmountCents).
+		Returning("balance_cents").Scan(ctx, &t.BalanceAfterCents)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("billing: debit %d: %w", c.UserID, err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if err != nil { // no wallet with the amount
 		if _, err := tx.NewDelete().Model((*Transaction)(nil)).Where("id = ?", t.ID).Exec(ctx); err != nil {
 			return nil, fmt.Errorf("billing: take back refused debit: %w", err)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/zone"
 )
 
 // EnvURL names the PostgreSQL server tests create their databases on.
@@ -149,8 +150,6 @@ func Domain(t testing.TB, d *db.DB, name, ext string, expires time.Time) int64 {
 	require.NoError(t, err, "dbtest: domain %s%s", name, ext)
 	// As registration does: the zone version moves and the name joins the
 	// journal that API processes follow (registration.Names).
-	MustExec(t, d, `UPDATE zone_version SET version = version + 1 WHERE id = 1`)
-	MustExec(t, d, `INSERT INTO name_changes (version, name, extension, registered, created_at)
-		SELECT version, ?, ?, TRUE, ? FROM zone_version WHERE id = 1`, name, ext, now)
+	require.NoError(t, zone.BumpVersion(context.Background(), d.Bun, now, zone.NameChange{Name: name, Extension: ext, Registered: true}))
 	return id
 }

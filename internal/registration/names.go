@@ -20,7 +20,8 @@ import (
 // stands apart.
 //
 // Once Watch has loaded it, a process answers from memory: every registered
-// name, followed through the name_changes journal (see noteName). A change
+// name, followed through the name_changes journal (written by
+// zone.BumpVersion). A change
 // made by this process is applied before its request returns (CatchUp); one
 // made by another process within a poll interval. When the journal has not
 // been read for staleAfter (the database is unreachable, Watch is not
@@ -215,17 +216,6 @@ func (n *Names) follow(ctx context.Context) error {
 		n.version = c.version
 	}
 	n.polled = start
-	return nil
-}
-
-// noteName writes to the journal, inside tx and after tx bumped the zone
-// version, that name under extension was registered (or released).
-func noteName(ctx context.Context, tx bun.IDB, name, extension string, registered bool, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO name_changes (version, name, extension, registered, created_at)
-		SELECT version, ?, ?, ?, ? FROM zone_version WHERE id = 1`, name, extension, registered, now)
-	if err != nil {
-		return fmt.Errorf("registration: note %s%s: %w", name, extension, err)
-	}
 	return nil
 }
 

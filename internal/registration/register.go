@@ -38,8 +38,8 @@ type Request struct {
 type Registered struct {
 	Domain      *Domain
 	Transaction *billing.Transaction
-	// Wallet is the buyer's wallet once the registration is paid (read
-	// after it, so a replay shows the wallet as it is now).
+	// Wallet is the buyer's wallet once the registration is paid (as the
+	// debit left it; a replay shows the wallet as it is now).
 	Wallet billing.Wallet
 	// Replayed is true when an earlier request with the same idempotency key
 	// did the work.
@@ -85,7 +85,9 @@ func (s *Service) Register(ctx context.Context, userID int64, buyer catalog.Buye
 	if err != nil {
 		return nil, err
 	}
-	if r.Wallet, err = s.billing.Wallet(ctx, userID); err != nil {
+	if !r.Replayed {
+		r.Wallet = billing.WalletAfter(r.Transaction)
+	} else if r.Wallet, err = s.billing.Wallet(ctx, userID); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -177,10 +179,7 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 		}
 		// The new domain resolves from now on (NODATA at its apex until it
 		// has records): DNS servers reload when they see the version move.
-		if err := zone.BumpVersion(ctx, tx, now); err != nil {
-			return err
-		}
-		return noteName(ctx, tx, d.Name, d.Extension, true, now)
+		return zone.BumpVersion(ctx, tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension, Registered: true})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("registration: register %s: %w", full, err)

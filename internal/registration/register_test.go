@@ -92,6 +92,8 @@ func TestRegisterChargesAndRecords(t *testing.T) {
 		require.Equal(t, r.Domain.ID, r.Transaction.DomainID)
 		require.Equal(t, "Registration of my-site.inf.nz for 1 year", r.Transaction.Description)
 		require.EqualValues(t, 4200, b.balance(t, alice))
+		require.EqualValues(t, 4200, r.Wallet.BalanceCents, "the wallet as the debit left it")
+		require.Equal(t, billing.Currency, r.Wallet.Currency)
 
 		r, err = b.reg.Register(ctx, alice, retail, registration.Request{Name: "long-term", Extension: ".biz.ee", Years: new(3), AutoRenew: new(bool)})
 		require.NoError(t, err)
@@ -100,6 +102,7 @@ func TestRegisterChargesAndRecords(t *testing.T) {
 		require.EqualValues(t, -2400, r.Transaction.AmountCents)
 		require.Equal(t, "Registration of long-term.biz.ee for 3 years", r.Transaction.Description)
 		require.EqualValues(t, 1800, b.balance(t, alice))
+		require.EqualValues(t, 1800, r.Wallet.BalanceCents)
 
 		// A premium name is taken off the market.
 		rich := b.user(t, "rich", 100000)

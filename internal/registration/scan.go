@@ -175,10 +175,7 @@ func (s *Service) release(ctx context.Context, d *Domain, now time.Time) (bool, 
 			}
 		}
 		released = true
-		if err := zone.BumpVersion(ctx, tx, now); err != nil {
-			return err
-		}
-		return noteName(ctx, tx, d.Name, d.Extension, false, now)
+		return zone.BumpVersion(ctx, tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension})
 	})
 	if released {
 		s.namesChanged(ctx)

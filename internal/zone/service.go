@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/db"
@@ -197,16 +199,59 @@ func wrap(op string, d Domain, err error) error {
 	return fmt.Errorf("zone: %s %s: %w", op, d, err)
 }
 
+// NameChange is a name that joins (Registered) or leaves the registered
+// names, written to the name_changes journal with the version of the
+// change that made it (see registration.Names).
+type NameChange struct {
+	Name       string // the label: "example"
+	Extension  string // ".inf.nz"
+	Registered bool
+}
+
+// bumpVersion moves the version and the SOA serial forward (the serial to
+// at least now's Unix time).
+const bumpVersion = `UPDATE zone_version SET version = version + 1,
+	serial = CASE WHEN serial + 1 > ? THEN serial + 1 ELSE ? END WHERE id = 1`
+
 // BumpVersion records a change to what DNS serves, inside the caller's
 // transaction q: DNS servers reload when they see the new version, and the
 // SOA serial moves forward. Other packages call it when they change which
-// domains resolve (registering, deleting, or restoring an expired domain).
-func BumpVersion(ctx context.Context, q bun.IDB, now time.Time) error {
+// domains resolve (registering, deleting, or restoring an expired domain),
+// with the names registered or released, if any, for the journal.
+//
+// The version row stays locked until q commits, so versions commit in
+// order: a reader that has seen version v misses nothing by reading the
+// journal after v. Every registration waits for that lock, so on
+// PostgreSQL the bump and the journal are one statement (one round trip
+// while holding it).
+func BumpVersion(ctx context.Context, q bun.IDB, now time.Time, names ...NameChange) error {
 	unix := now.Unix()
-	_, err := q.NewUpdate().Table("zone_version").
-		Set("version = version + 1").
-		Set("serial = CASE WHEN serial + 1 > ? THEN serial + 1 ELSE ? END", unix, unix).
-		Where("id = 1").Exec(ctx)
+	var err error
+	switch {
+	case len(names) == 0:
+		_, err = q.ExecContext(ctx, bumpVersion, unix, unix)
+	case q.Dialect().Name() == dialect.PG:
+		values := make([]string, len(names))
+		args := []any{unix, unix, now}
+		for i, c := range names {
+			values[i] = "(?, ?, ?::boolean)"
+			args = append(args, c.Name, c.Extension, c.Registered)
+		}
+		_, err = q.ExecContext(ctx, `WITH bumped AS (`+bumpVersion+` RETURNING version)
+			INSERT INTO name_changes (version, created_at, name, extension, registered)
+			SELECT bumped.version, ?::timestamptz, c.name, c.extension, c.registered
+			FROM bumped, (VALUES `+strings.Join(values, ", ")+`) AS c (name, extension, registered)`, args...)
+	default: // SQLite: no round trips to save
+		if _, err = q.ExecContext(ctx, bumpVersion, unix, unix); err != nil {
+			break
+		}
+		for _, c := range names {
+			if _, err = q.ExecContext(ctx, `INSERT INTO name_changes (version, created_at, name, extension, registered)
+				SELECT version, ?, ?, ?, ? FROM zone_version WHERE id = 1`, now, c.Name, c.Extension, c.Registered); err != nil {
+				break
+			}
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("zone: bump version: %w", err)
 	}
