@@ -139,7 +139,7 @@ func (s *Service) ResetPassword(ctx context.Context, token, newPassword, confirm
 		return err
 	}
 	if newPassword != confirmPassword {
-		return invalid("Passwords do not match")
+		return invalid(PasswordsMismatch)
 	}
 	hash, err := hashPassword(newPassword)
 	if err != nil {

@@ -46,8 +46,8 @@ var errInvalidLogin = apperr.New(apperr.Unauthenticated, "Invalid username or pa
 // forbidden for a disabled account.
 func (s *Service) Login(ctx context.Context, username, password, oldToken string, c Client) (*User, string, error) {
 	username = strings.TrimSpace(username)
-	if utf8Len(username) < minUsername {
-		return nil, "", invalid("Username must be at least 3 characters")
+	if utf8Len(username) < MinUsername {
+		return nil, "", invalid(UsernameTooShort)
 	}
 	if err := validatePassword(password); err != nil {
 		return nil, "", err
@@ -216,7 +216,7 @@ func (s *Service) ChangePassword(ctx context.Context, u *User, current, next, co
 		return err
 	}
 	if next != confirm {
-		return invalid("Passwords do not match")
+		return invalid(PasswordsMismatch)
 	}
 	hash, err := s.hash(ctx, next)
 	if err != nil {

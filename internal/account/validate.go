@@ -1,6 +1,7 @@
 package account
 
 import (
+	"fmt"
 	"net/mail"
 	"strings"
 	"unicode"
@@ -9,16 +10,34 @@ import (
 	"github.com/nameport/nameport/internal/apperr"
 )
 
-// Limits of sign-up fields. The minimums and their messages are the spec's
-// (section 5); the maximums keep hashing and storage bounded.
+// Limits of account fields, and the messages that refuse them: the
+// minimums and their messages are the spec's (section 5); the maximums keep
+// hashing and storage bounded. Lengths count characters. GET /api/rules
+// publishes them, so that forms check as the user types.
 const (
-	minUsername = 3
-	maxUsername = 32
-	minPassword = 6
-	maxPassword = 128
-	minFullName = 2
-	maxFullName = 100
+	MinUsername = 3
+	MaxUsername = 32
+	MinPassword = 6
+	MaxPassword = 128
+	MinFullName = 2
+	MaxFullName = 100
 	maxEmail    = 254
+	// UsernamePattern is the characters a new username may have, as an
+	// ECMAScript/RE2 pattern (validateUsername checks the same).
+	UsernamePattern = `^[A-Za-z0-9._-]+$`
+)
+
+// The messages of the account field rules.
+var (
+	UsernameTooShort   = fmt.Sprintf("Username must be at least %d characters", MinUsername)
+	UsernameTooLong    = fmt.Sprintf("Username must be at most %d characters", MaxUsername)
+	UsernameCharacters = "Username can only contain letters, numbers, dots, hyphens and underscores"
+	PasswordTooShort   = fmt.Sprintf("Password must be at least %d characters", MinPassword)
+	PasswordTooLong    = fmt.Sprintf("Password must be at most %d characters", MaxPassword)
+	FullNameRequired   = "Full name is required"
+	FullNameTooLong    = fmt.Sprintf("Full name must be at most %d characters", MaxFullName)
+	EmailInvalid       = "Invalid email address"
+	PasswordsMismatch  = "Passwords do not match"
 )
 
 func invalid(msg string) error { return apperr.New(apperr.Invalid, "%s", msg) }
@@ -26,14 +45,14 @@ func invalid(msg string) error { return apperr.New(apperr.Invalid, "%s", msg) }
 func validateUsername(username string) error {
 	n := utf8.RuneCountInString(username)
 	switch {
-	case n < minUsername:
-		return invalid("Username must be at least 3 characters")
-	case n > maxUsername:
-		return invalid("Username must be at most 32 characters")
+	case n < MinUsername:
+		return invalid(UsernameTooShort)
+	case n > MaxUsername:
+		return invalid(UsernameTooLong)
 	}
 	for _, r := range username {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
-			return invalid("Username can only contain letters, numbers, dots, hyphens and underscores")
+			return invalid(UsernameCharacters)
 		}
 	}
 	return nil
@@ -42,10 +61,10 @@ func validateUsername(username string) error {
 func validatePassword(password string) error {
 	n := utf8.RuneCountInString(password)
 	switch {
-	case n < minPassword:
-		return invalid("Password must be at least 6 characters")
-	case n > maxPassword:
-		return invalid("Password must be at most 128 characters")
+	case n < MinPassword:
+		return invalid(PasswordTooShort)
+	case n > MaxPassword:
+		return invalid(PasswordTooLong)
 	}
 	return nil
 }
@@ -68,15 +87,15 @@ func hasControl(s string) bool {
 
 func validateEmail(email string) error {
 	if hasControl(email) {
-		return invalid("Invalid email address")
+		return invalid(EmailInvalid)
 	}
 	addr, err := mail.ParseAddress(email)
 	if err != nil || addr.Address != email || len(email) > maxEmail {
-		return invalid("Invalid email address")
+		return invalid(EmailInvalid)
 	}
 	_, domain, _ := strings.Cut(email, "@")
 	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
-		return invalid("Invalid email address")
+		return invalid(EmailInvalid)
 	}
 	return nil
 }
@@ -87,10 +106,10 @@ func validateSignUp(in SignUp) error {
 	if hasControl(in.FullName) {
 		return invalid("Full name cannot contain line breaks or control characters")
 	}
-	if n := utf8.RuneCountInString(in.FullName); n < minFullName {
-		return invalid("Full name is required")
-	} else if n > maxFullName {
-		return invalid("Full name must be at most 100 characters")
+	if n := utf8.RuneCountInString(in.FullName); n < MinFullName {
+		return invalid(FullNameRequired)
+	} else if n > MaxFullName {
+		return invalid(FullNameTooLong)
 	}
 	if err := validateUsername(in.Username); err != nil {
 		return err
@@ -102,7 +121,7 @@ func validateSignUp(in SignUp) error {
 		return err
 	}
 	if in.Password != in.ConfirmPassword {
-		return invalid("Passwords do not match")
+		return invalid(PasswordsMismatch)
 	}
 	if in.UserType != TypeUser && in.UserType != TypeRegistrar {
 		return invalid("Account type must be user or registrar")

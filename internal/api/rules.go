@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/registration"
@@ -50,8 +51,14 @@ type premiumRulesBody struct {
 }
 
 type extensionRulesBody struct {
-	MinBasePrice float64  `json:"minBasePrice" doc:"US dollars"`
-	DNSProviders []string `json:"dnsProviders" nullable:"false" doc:"Where an extension's zone can be hosted"`
+	MinBasePrice         float64  `json:"minBasePrice" doc:"US dollars"`
+	MinRegistrarPrice    float64  `json:"minRegistrarPrice" doc:"US dollars: the least a length rule's registrar price may be"`
+	MinDescriptionLength int      `json:"minDescriptionLength" doc:"Characters, spaces around it not counted"`
+	MaxDescriptionLength int      `json:"maxDescriptionLength"`
+	MinRenewalPeriodDays int      `json:"minRenewalPeriodDays"`
+	MaxRenewalPeriodDays int      `json:"maxRenewalPeriodDays"`
+	MaxGracePeriodDays   int      `json:"maxGracePeriodDays" doc:"The least is 0: no grace period"`
+	DNSProviders         []string `json:"dnsProviders" nullable:"false" doc:"Where an extension's zone can be hosted"`
 }
 
 type registrationRulesBody struct {
@@ -66,31 +73,63 @@ type dnsRulesBody struct {
 	MaxTTL int `json:"maxTtl" doc:"Seconds"`
 }
 
+// accountRulesBody says what the fields of sign-up, login and the password
+// forms may be. Lengths count characters (Unicode code points); a username
+// and a full name are trimmed of surrounding spaces first, a password never.
+type accountRulesBody struct {
+	MinUsernameLength int    `json:"minUsernameLength"`
+	MaxUsernameLength int    `json:"maxUsernameLength"`
+	UsernamePattern   string `json:"usernamePattern" doc:"An ECMAScript/RE2 pattern of the characters a new username may have"`
+	MinPasswordLength int    `json:"minPasswordLength"`
+	MaxPasswordLength int    `json:"maxPasswordLength"`
+	MinFullNameLength int    `json:"minFullNameLength"`
+	MaxFullNameLength int    `json:"maxFullNameLength"`
+	// The messages for each broken rule, in the product's words: the ones
+	// the server answers.
+	UsernameTooShortMessage   string `json:"usernameTooShortMessage"`
+	UsernameTooLongMessage    string `json:"usernameTooLongMessage"`
+	UsernameCharactersMessage string `json:"usernameCharactersMessage"`
+	PasswordTooShortMessage   string `json:"passwordTooShortMessage"`
+	PasswordTooLongMessage    string `json:"passwordTooLongMessage"`
+	FullNameRequiredMessage   string `json:"fullNameRequiredMessage"`
+	FullNameTooLongMessage    string `json:"fullNameTooLongMessage"`
+	EmailMessage              string `json:"emailMessage"`
+	PasswordsMismatchMessage  string `json:"passwordsMismatchMessage"`
+}
+
 type rulesBody struct {
 	RegistrarTiers []tierBody            `json:"registrarTiers" nullable:"false" doc:"The registrar partnership tiers, cheapest promise first"`
 	DomainName     domainNameRulesBody   `json:"domainName" doc:"What a registrable label (example in example.inf.nz) may be"`
 	Registration   registrationRulesBody `json:"registration"`
 	Deposits       depositRulesBody      `json:"deposits"`
 	Premium        premiumRulesBody      `json:"premium"`
-	Extensions     extensionRulesBody    `json:"extensions"`
+	Extensions     extensionRulesBody    `json:"extensions" doc:"An extension's name lengths and its length rules' lengths run from domainName.minLength to domainName.maxLength"`
 	DNS            dnsRulesBody          `json:"dns"`
+	Account        accountRulesBody      `json:"account" doc:"Usernames, passwords and full names (sign-up, login, password change and reset)"`
 }
 
 type RulesOutput struct {
 	Body envelope[rulesBody]
 }
 
+// rulesHandlers serve the rules document, made once at start.
+type rulesHandlers struct{ body rulesBody }
+
 func addRuleRoutes(a huma.API) {
-	body := currentRules()
+	h := rulesHandlers{currentRules()}
 	register(a, accessPublic, huma.Operation{
 		OperationID: "rules", Method: http.MethodGet, Path: "/api/rules", Tags: []string{"Catalog"},
 		Summary: "The business rules clients show",
 		Description: "Registrar tiers and their prices, deposit limits, label rules and their messages, premium " +
-			"categories and price bounds, DNS TTL bounds: what a client shows and checks as the user types. The " +
-			"server checks every request against the same rules; this document only says what they are.",
-	}, func(context.Context, *struct{}) (*RulesOutput, error) {
-		return &RulesOutput{Body: ok(body)}, nil
-	})
+			"categories and price bounds, extension settings' bounds, DNS TTL bounds, account field rules and " +
+			"their messages: what a client shows and checks as the user types. The server checks every request " +
+			"against the same rules; this document only says what they are.",
+	}, h.rules)
+}
+
+// rules answers the rules document.
+func (h rulesHandlers) rules(context.Context, *struct{}) (*RulesOutput, error) {
+	return &RulesOutput{Body: ok(h.body)}, nil
 }
 
 // currentRules reads the rules from their owners (they are fixed at build
@@ -116,7 +155,26 @@ func currentRules() rulesBody {
 		Premium: premiumRulesBody{Categories: catalog.Categories, MinPrice: money.Dollars(catalog.MinPremiumPriceCents),
 			MaxPrice: money.Dollars(catalog.MaxPremiumPriceCents), MaxDiscountPercent: catalog.MaxDiscountPercent},
 		Extensions: extensionRulesBody{MinBasePrice: money.Dollars(catalog.MinBasePriceCents),
-			DNSProviders: catalog.DNSProviders},
-		DNS: dnsRulesBody{MinTTL: zone.MinTTL, MaxTTL: zone.MaxTTL},
+			MinRegistrarPrice:    money.Dollars(catalog.MinBasePriceCents),
+			MinDescriptionLength: catalog.MinDescription, MaxDescriptionLength: catalog.MaxDescription,
+			MinRenewalPeriodDays: catalog.MinRenewalPeriodDays, MaxRenewalPeriodDays: catalog.MaxRenewalPeriodDays,
+			MaxGracePeriodDays: catalog.MaxGracePeriodDays, DNSProviders: catalog.DNSProviders},
+		DNS:     dnsRulesBody{MinTTL: zone.MinTTL, MaxTTL: zone.MaxTTL},
+		Account: accountRules(),
+	}
+}
+
+// accountRules are the account field rules, read from their owner.
+func accountRules() accountRulesBody {
+	return accountRulesBody{
+		MinUsernameLength: account.MinUsername, MaxUsernameLength: account.MaxUsername,
+		UsernamePattern:   account.UsernamePattern,
+		MinPasswordLength: account.MinPassword, MaxPasswordLength: account.MaxPassword,
+		MinFullNameLength: account.MinFullName, MaxFullNameLength: account.MaxFullName,
+		UsernameTooShortMessage: account.UsernameTooShort, UsernameTooLongMessage: account.UsernameTooLong,
+		UsernameCharactersMessage: account.UsernameCharacters,
+		PasswordTooShortMessage:   account.PasswordTooShort, PasswordTooLongMessage: account.PasswordTooLong,
+		FullNameRequiredMessage: account.FullNameRequired, FullNameTooLongMessage: account.FullNameTooLong,
+		EmailMessage: account.EmailInvalid, PasswordsMismatchMessage: account.PasswordsMismatch,
 	}
 }

@@ -116,9 +116,19 @@ func (p *PremiumDomain) DiscountLive(now time.Time) bool {
 	return p.DiscountPercentage > 0 && (p.DiscountValidUntil.IsZero() || now.Before(p.DiscountValidUntil))
 }
 
+// Bounds of an extension's settings (its name lengths and its length
+// rules' lengths are a label's: 1 to domainname.MaxLabel).
+const (
+	MinDescription       = 5 // characters
+	MaxDescription       = 500
+	MinRenewalPeriodDays = 30
+	MaxRenewalPeriodDays = 3650
+	MaxGracePeriodDays   = 365
+)
+
 // Price bounds the catalog accepts.
 const (
-	MinBasePriceCents    = 100       // an extension's base price: at least $1
+	MinBasePriceCents    = 100       // an extension's base price, and a length rule's registrar price: at least $1
 	MinPremiumPriceCents = 1000      // a premium name: $10 …
 	MaxPremiumPriceCents = 1_000_000 // … to $10,000
 	MaxDiscountPercent   = 100

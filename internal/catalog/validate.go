@@ -104,13 +104,13 @@ func validateExtension(e *Extension) error {
 	if e.BasePriceCents < MinBasePriceCents {
 		return invalid("Base price must be at least %g", money.Dollars(MinBasePriceCents))
 	}
-	if n := len([]rune(strings.TrimSpace(e.Description))); n < 5 {
+	if n := len([]rune(strings.TrimSpace(e.Description))); n < MinDescription {
 		return invalid("Description is required")
-	} else if n > 500 {
-		return invalid("Description must be at most 500 characters")
+	} else if n > MaxDescription {
+		return invalid("Description must be at most %d characters", MaxDescription)
 	}
-	if e.MinNameLength < 1 || e.MinNameLength > 63 || e.MaxNameLength < 1 || e.MaxNameLength > 63 {
-		return invalid("Name lengths must be between 1 and 63")
+	if !labelLength(e.MinNameLength) || !labelLength(e.MaxNameLength) {
+		return invalid("Name lengths must be between 1 and %d", domainname.MaxLabel)
 	}
 	if e.MinNameLength > e.MaxNameLength {
 		return invalid("Minimum name length cannot exceed the maximum")
@@ -124,11 +124,11 @@ func validateExtension(e *Extension) error {
 	if e.RenewalPriceCents != nil && *e.RenewalPriceCents < 0 {
 		return invalid("Renewal price cannot be negative")
 	}
-	if e.RenewalPeriodDays < 30 || e.RenewalPeriodDays > 3650 {
-		return invalid("Renewal period must be between 30 and 3650 days")
+	if e.RenewalPeriodDays < MinRenewalPeriodDays || e.RenewalPeriodDays > MaxRenewalPeriodDays {
+		return invalid("Renewal period must be between %d and %d days", MinRenewalPeriodDays, MaxRenewalPeriodDays)
 	}
-	if e.GracePeriodDays < 0 || e.GracePeriodDays > 365 {
-		return invalid("Grace period must be between 0 and 365 days")
+	if e.GracePeriodDays < 0 || e.GracePeriodDays > MaxGracePeriodDays {
+		return invalid("Grace period must be between 0 and %d days", MaxGracePeriodDays)
 	}
 	if !slices.Contains(DNSProviders, e.DNSProvider) {
 		return invalid("DNS provider must be one of %s", strings.Join(DNSProviders, ", "))
@@ -154,6 +154,9 @@ func validateExtension(e *Extension) error {
 	return validateRules(e.Rules)
 }
 
+// labelLength reports whether n is a length a label can have.
+func labelLength(n int) bool { return n >= 1 && n <= domainname.MaxLabel }
+
 func validHostname(h string) bool {
 	h = strings.TrimSuffix(h, ".")
 	if len(h) == 0 || len(h) > 253 || !strings.Contains(h, ".") {
@@ -173,12 +176,12 @@ const overlapMessage = "There is an overlap with an existing rule. Each domain l
 // validateRules checks each rule and that no length is covered twice. The
 // rules must be sorted by minimum length.
 func validateRules(rules []LengthRule) error {
-	if len(rules) > 63 {
-		return invalid("An extension can have at most 63 length rules")
+	if len(rules) > domainname.MaxLabel { // one per length at most
+		return invalid("An extension can have at most %d length rules", domainname.MaxLabel)
 	}
 	for i, r := range rules {
-		if r.MinLength < 1 || r.MinLength > 63 || r.MaxLength < 1 || r.MaxLength > 63 {
-			return invalid("Rule lengths must be between 1 and 63")
+		if !labelLength(r.MinLength) || !labelLength(r.MaxLength) {
+			return invalid("Rule lengths must be between 1 and %d", domainname.MaxLabel)
 		}
 		if r.MinLength > r.MaxLength {
 			return invalid("A rule's minimum length cannot exceed its maximum")
@@ -186,8 +189,8 @@ func validateRules(rules []LengthRule) error {
 		if r.PriceCents <= 0 {
 			return invalid("Rule price must be greater than 0")
 		}
-		if r.RegistrarPriceCents != nil && *r.RegistrarPriceCents < 100 {
-			return invalid("Registrar price must be at least 1")
+		if r.RegistrarPriceCents != nil && *r.RegistrarPriceCents < MinBasePriceCents {
+			return invalid("Registrar price must be at least %g", money.Dollars(MinBasePriceCents))
 		}
 		if r.IsPromotion && !r.PromotionStart.IsZero() && !r.PromotionEnd.IsZero() && !r.PromotionStart.Before(r.PromotionEnd) {
 			return invalid("A promotion must end after it starts")

@@ -102,4 +102,27 @@ describe('Domain extensions admin', () => {
     }
     await page.context().close()
   })
+
+  test('on a 375 px phone the extensions are cards, with nothing scrolling sideways inside the tab', async () => {
+    const page = await app.newPage()
+    await page.setViewportSize({ width: 375, height: 800 })
+    await loginDemoAdmin(page)
+    const panel = await openTab(page, 'Domain Extensions')
+    const cards = panel.getByRole('list', { name: 'Domain extensions' }).getByRole('listitem')
+    await cards.first().waitFor()
+    const count = await cards.count()
+    assert.ok(count >= 3, `the demo catalog's three extensions (and any added) are cards: ${count}`)
+    assert.equal(await panel.getByRole('table', { name: 'Domain extensions' }).count(), 0, 'the table is hidden')
+    await cards.first().getByRole('button', { name: /^Edit / }).waitFor()
+    // No box in the tab scrolls sideways (a table too wide for its card).
+    const wide = await panel.evaluate((root) =>
+      [...root.querySelectorAll('*')].filter(
+        (el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX),
+      ).length,
+    )
+    assert.equal(wide, 0, 'a box in the tab scrolls sideways')
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await panel.getByRole('table', { name: 'Domain extensions' }).waitFor()
+    await page.context().close()
+  })
 })

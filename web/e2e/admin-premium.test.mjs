@@ -19,7 +19,11 @@ async function loginDemoAdmin(page) {
 async function openPremiumTab(page) {
   await page.goto('/admin-dashboard')
   const panel = page.getByRole('tabpanel', { name: 'Premium Domains' })
-  await panel.getByRole('table', { name: 'Premium domains' }).waitFor()
+  // The table, or on a phone its cards.
+  await panel
+    .getByRole('table', { name: 'Premium domains' })
+    .or(panel.getByRole('list', { name: 'Premium domains' }))
+    .waitFor()
   return panel
 }
 
@@ -124,13 +128,33 @@ describe('Premium Domains tab', () => {
     await page.setViewportSize({ width: 375, height: 800 })
     await loginDemoAdmin(page)
     const panel = await openPremiumTab(page)
+    const fits = async (view) => {
+      const widths = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        viewport: window.innerWidth,
+      }))
+      assert.ok(widths.page <= widths.viewport, `${view}: page is ${widths.page}px wide at ${widths.viewport}px`)
+      // No box in the tab scrolls sideways (a table too wide for its card).
+      const wide = await panel.evaluate((root) =>
+        [...root.querySelectorAll('*')].filter(
+          (el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX),
+        ).length,
+      )
+      assert.equal(wide, 0, `${view}: a box in the tab scrolls sideways`)
+    }
+
+    // The table view is a card per name on a phone, each with its select box and actions.
+    const cards = panel.getByRole('list', { name: 'Premium domains' }).getByRole('listitem')
+    await cards.first().waitFor()
+    assert.equal(await panel.getByRole('table', { name: 'Premium domains' }).count(), 0, 'the table is hidden')
+    await cards.first().getByRole('checkbox').check()
+    await panel.getByText('1 selected', { exact: true }).waitFor()
+    await cards.first().getByRole('button', { name: /^Edit / }).waitFor()
+    await fits('table view')
+
     await panel.getByRole('button', { name: 'Grid view' }).click()
     await panel.getByRole('listitem', { name: 'cloud.inf.nz' }).waitFor()
-    const widths = await page.evaluate(() => ({
-      page: document.documentElement.scrollWidth,
-      viewport: window.innerWidth,
-    }))
-    assert.ok(widths.page <= widths.viewport, `page is ${widths.page}px wide at ${widths.viewport}px`)
+    await fits('grid view')
     await page.context().close()
   })
 })

@@ -72,6 +72,7 @@ export function DataTable<Row, K extends string = string>({
   minWidth?: string
   /** Column widths from the first row's classes rather than the contents. */
   fixed?: boolean
+  /** Classes of a row's table row, and of its card on a phone (a selected row's tint, say). */
   rowClassName?: (row: Row) => string | false | undefined
   className?: string
 }) {
@@ -91,7 +92,7 @@ export function DataTable<Row, K extends string = string>({
       {stacked && (
         <ul aria-label={label} className={cx(listClass, hideList)}>
           {rows.map((row) => (
-            <li key={rowKey(row)} className={onCard ? 'px-6 py-4' : 'p-4'}>
+            <li key={rowKey(row)} className={cx(onCard ? 'px-6 py-4' : 'p-4', rowClassName?.(row))}>
               {stacked(row)}
             </li>
           ))}

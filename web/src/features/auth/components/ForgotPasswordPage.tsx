@@ -1,5 +1,4 @@
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 // zod/mini keeps form chunks small; it shares its core with the route schemas.
 import * as z from 'zod/mini'
 import { Link } from '@tanstack/react-router'
@@ -8,13 +7,17 @@ import { MailCheck } from 'lucide-react'
 import { Button, buttonStyles } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
+import { emailSchema } from '@/lib/accountFields'
+import type { Rules } from '@/lib/rules'
+import { useRulesResolver } from '@/lib/rulesResolver'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { requestPasswordReset } from '../api/passwordReset'
 import { AuthCard } from './AuthCard'
 
-const forgotSchema = z.object({
-  email: z.email('Invalid email address'),
-})
+/** The address is checked as the server checks it, with its message (GET /api/rules). */
+function forgotSchema(rules: Rules | undefined) {
+  return z.object({ email: emailSchema(rules?.account) })
+}
 
 type ForgotInput = { email: string }
 
@@ -29,7 +32,7 @@ const backToLogin = (
 
 export function ForgotPasswordPage() {
   useDocumentTitle('Forgot password')
-  const form = useForm<ForgotInput>({ resolver: zodResolver(forgotSchema), defaultValues: { email: '' } })
+  const form = useForm<ForgotInput>({ resolver: useRulesResolver(forgotSchema), defaultValues: { email: '' } })
   const { errors } = form.formState
 
   const mutation = useMutation({

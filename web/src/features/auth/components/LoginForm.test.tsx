@@ -2,16 +2,33 @@ import { screen, waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { registrar, server } from '@/test/server'
+import { registrar, rules, server } from '@/test/server'
+
+// The server's account rules and messages (GET /api/rules), not copies.
+const account = rules.account
 
 describe('login', () => {
-  it('shows the spec messages for a short username and password', async () => {
+  it("shows the server's messages for a username and password one short of its minimums", async () => {
+    let asked = 0
+    server.use(
+      http.post('/api/auth/login', () => {
+        asked++
+        return HttpResponse.json({ success: false, error: 'Invalid username or password' }, { status: 401 })
+      }),
+    )
     const { events } = renderApp('/login', { user: null })
-    await events.type(await screen.findByLabelText('Username'), 'ab')
-    await events.type(screen.getByLabelText('Password'), '12345')
+    await events.type(await screen.findByLabelText('Username'), 'u'.repeat(account.minUsernameLength - 1))
+    await events.type(screen.getByLabelText('Password'), 'p'.repeat(account.minPasswordLength - 1))
     await events.click(screen.getByRole('button', { name: 'Log in' }))
-    expect(await screen.findByText('Username must be at least 3 characters')).toBeInTheDocument()
-    expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument()
+    expect(await screen.findByText(account.usernameTooShortMessage)).toBeInTheDocument()
+    expect(screen.getByText(account.passwordTooShortMessage)).toBeInTheDocument()
+    expect(asked).toBe(0)
+
+    // The minimums themselves are sent.
+    await events.type(screen.getByLabelText('Username'), 'u')
+    await events.type(screen.getByLabelText('Password'), 'p')
+    await events.click(screen.getByRole('button', { name: 'Log in' }))
+    await waitFor(() => expect(asked).toBe(1))
   })
 
   it("shows 'Login failed' with the server's error", async () => {

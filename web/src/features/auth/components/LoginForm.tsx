@@ -1,5 +1,4 @@
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 // zod/mini keeps form chunks small; it shares its core with the route schemas.
 import * as z from 'zod/mini'
 import { Link, useNavigate } from '@tanstack/react-router'
@@ -7,22 +6,25 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Button } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
+import { passwordSchema, usernameSchema } from '@/lib/accountFields'
+import type { Rules } from '@/lib/rules'
+import { useRulesResolver } from '@/lib/rulesResolver'
 import { dashboardPathFor } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { login, refreshCurrentUser, type LoginInput } from '../api/auth'
 import { AuthCard } from './AuthCard'
 
-const loginSchema = z.object({
-  username: z.string().check(z.minLength(3, 'Username must be at least 3 characters')),
-  password: z.string().check(z.minLength(6, 'Password must be at least 6 characters')),
-})
+/** The login form's checks: the server's account rules and messages (GET /api/rules), as login applies them. */
+function loginSchema(rules: Rules | undefined) {
+  return z.object({ username: usernameSchema(rules?.account), password: passwordSchema(rules?.account) })
+}
 
 export function LoginForm({ redirect }: { redirect?: string } = {}) {
   useDocumentTitle('Log in')
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const form = useForm<LoginInput>({
-    resolver: zodResolver(loginSchema),
+    resolver: useRulesResolver(loginSchema),
     defaultValues: { username: '', password: '' },
   })
   const { errors } = form.formState

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { server } from '@/test/server'
+import { rules, server } from '@/test/server'
 
 const neutral = "If an account exists for that email, we've sent a link to reset your password. It expires in one hour."
 const invalidLink = 'This reset link is invalid or has expired. Ask for a new one.'
@@ -25,10 +25,10 @@ describe('forgot password', () => {
     )
     const { events } = renderApp('/forgot-password', { user: null })
     await events.click(await screen.findByRole('button', { name: 'Send reset link' }))
-    expect(await screen.findByText('Invalid email address')).toBeInTheDocument()
+    expect(await screen.findByText(rules.account.emailMessage)).toBeInTheDocument()
     await events.type(screen.getByLabelText('Email'), 'not-an-email')
     await events.click(screen.getByRole('button', { name: 'Send reset link' }))
-    expect(await screen.findByText('Invalid email address')).toBeInTheDocument()
+    expect(await screen.findByText(rules.account.emailMessage)).toBeInTheDocument()
     expect(calls).toBe(0)
   })
 
@@ -71,17 +71,24 @@ describe('forgot password', () => {
 })
 
 describe('reset password', () => {
-  it('validates the new password like sign-up does', async () => {
+  it("validates the new password with the server's rules, like sign-up does", async () => {
+    const account = rules.account
     const { events } = renderApp('/reset-password?token=abc', { user: null })
-    await events.type(await screen.findByLabelText('New password'), '12345')
+    expect(await screen.findByText(`At least ${account.minPasswordLength} characters.`)).toBeInTheDocument()
+    await events.type(screen.getByLabelText('New password'), 'p'.repeat(account.minPasswordLength - 1))
     await events.click(screen.getByRole('button', { name: 'Set new password' }))
-    expect(await screen.findAllByText('Password must be at least 6 characters')).not.toHaveLength(0)
+    expect(await screen.findAllByText(account.passwordTooShortMessage)).not.toHaveLength(0)
+
+    await events.clear(screen.getByLabelText('New password'))
+    await events.type(screen.getByLabelText('New password'), 'p'.repeat(account.maxPasswordLength + 1))
+    await events.click(screen.getByRole('button', { name: 'Set new password' }))
+    expect(await screen.findByText(account.passwordTooLongMessage)).toBeInTheDocument()
 
     await events.clear(screen.getByLabelText('New password'))
     await events.type(screen.getByLabelText('New password'), 'n3w-secret')
     await events.type(screen.getByLabelText('Confirm new password'), 'n3w-secrex')
     await events.click(screen.getByRole('button', { name: 'Set new password' }))
-    expect(await screen.findByText('Passwords do not match')).toBeInTheDocument()
+    expect(await screen.findByText(account.passwordsMismatchMessage)).toBeInTheDocument()
   })
 
   it('sets the password with the token, confirms and goes to the login page', async () => {

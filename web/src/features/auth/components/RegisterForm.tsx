@@ -1,5 +1,4 @@
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 // zod/mini keeps form chunks small; it shares its core with the route schemas.
 import * as z from 'zod/mini'
 import { Link, useNavigate } from '@tanstack/react-router'
@@ -8,39 +7,43 @@ import { Building2, User as UserIcon } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Field, Input, Select } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
+import {
+  emailSchema,
+  fullNameSchema,
+  matchingPasswords,
+  passwordSchema,
+  repeatedPasswordSchema,
+  usernameSchema,
+} from '@/lib/accountFields'
 import { cx } from '@/lib/classNames'
 import { allowanceText, useRegistrarTiers } from '@/lib/registrarTiers'
+import type { Rules } from '@/lib/rules'
+import { useRulesResolver } from '@/lib/rulesResolver'
 import { dashboardPathFor, type RegistrarTier } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { refreshCurrentUser, register as registerAccount, type RegisterInput } from '../api/auth'
 import { AuthCard } from './AuthCard'
 
-const passwordsSchema = z.object({
-  password: z.string().check(z.minLength(6, 'Password must be at least 6 characters')),
-  confirmPassword: z.string().check(z.minLength(6, 'Password must be at least 6 characters')),
-})
-
-const registerSchema = z
-  .extend(
-    z.object({
-      fullName: z.string().check(z.trim(), z.minLength(2, 'Full name is required')),
-      username: z.string().check(z.minLength(3, 'Username must be at least 3 characters')),
-      email: z.email('Invalid email address'),
-      userType: z.enum(['user', 'registrar']),
-      // The server says which tiers exist (GET /api/rules) and refuses others.
-      tier: z.optional(z.custom<RegistrarTier>((value) => typeof value === 'string')),
-    }),
-    passwordsSchema.shape,
-  )
-  .check(
-    z.refine((values) => values.password === values.confirmPassword, {
-      message: 'Passwords do not match',
-      path: ['confirmPassword'],
-      // Report a mismatch as soon as both passwords are long enough, even while
-      // other fields still have errors.
-      when: (payload) => passwordsSchema.safeParse(payload.value).success,
-    }),
-  )
+/** The sign-up form's checks: the server's account rules (GET /api/rules) and messages. */
+function registerSchema(all: Rules | undefined) {
+  const rules = all?.account
+  const passwords = z.object({ password: passwordSchema(rules), confirmPassword: repeatedPasswordSchema(rules) })
+  return z
+    .extend(
+      z.object({
+        fullName: fullNameSchema(rules),
+        username: usernameSchema(rules, { forSignUp: true }),
+        email: emailSchema(rules),
+        userType: z.enum(['user', 'registrar']),
+        // The server says which tiers exist (GET /api/rules) and refuses others.
+        tier: z.optional(z.custom<RegistrarTier>((value) => typeof value === 'string')),
+      }),
+      passwords.shape,
+    )
+    .check(
+      matchingPasswords<RegisterInput>(rules, 'password', 'confirmPassword', (values) => passwords.safeParse(values).success),
+    )
+}
 
 const accountTypes = [
   {
@@ -70,7 +73,7 @@ export function RegisterForm({
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const form = useForm<RegisterInput>({
-    resolver: zodResolver(registerSchema),
+    resolver: useRulesResolver(registerSchema),
     defaultValues: {
       fullName: '',
       username: '',

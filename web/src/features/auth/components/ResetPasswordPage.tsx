@@ -1,5 +1,4 @@
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 // zod/mini keeps form chunks small; it shares its core with the route schemas.
 import * as z from 'zod/mini'
 import { Link, useNavigate } from '@tanstack/react-router'
@@ -8,25 +7,24 @@ import { LinkIcon } from 'lucide-react'
 import { Button, buttonStyles } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
+import { matchingPasswords, passwordSchema, repeatedPasswordSchema } from '@/lib/accountFields'
+import { useRules, type Rules } from '@/lib/rules'
+import { useRulesResolver } from '@/lib/rulesResolver'
 import { currentUserQueryOptions } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { invalidResetLinkMessage, resetPassword } from '../api/passwordReset'
 import { AuthCard } from './AuthCard'
 
-const passwordsSchema = z.object({
-  newPassword: z.string().check(z.minLength(6, 'Password must be at least 6 characters')),
-  confirmPassword: z.string().check(z.minLength(6, 'Password must be at least 6 characters')),
-})
+/** The new password's checks: the server's account rules and messages (GET /api/rules). */
+function resetSchema(all: Rules | undefined) {
+  const rules = all?.account
+  const passwords = z.object({ newPassword: passwordSchema(rules), confirmPassword: repeatedPasswordSchema(rules) })
+  return passwords.check(
+    matchingPasswords<ResetInput>(rules, 'newPassword', 'confirmPassword', (values) => passwords.safeParse(values).success),
+  )
+}
 
-const resetSchema = passwordsSchema.check(
-  z.refine((values) => values.newPassword === values.confirmPassword, {
-    message: 'Passwords do not match',
-    path: ['confirmPassword'],
-    when: (payload) => passwordsSchema.safeParse(payload.value).success,
-  }),
-)
-
-type ResetInput = z.infer<typeof resetSchema>
+type ResetInput = { newPassword: string; confirmPassword: string }
 
 const backToLogin = (
   <>
@@ -58,10 +56,11 @@ export function ResetPasswordPage({ token }: { token?: string }) {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const form = useForm<ResetInput>({
-    resolver: zodResolver(resetSchema),
+    resolver: useRulesResolver(resetSchema),
     defaultValues: { newPassword: '', confirmPassword: '' },
   })
   const { errors } = form.formState
+  const minLength = useRules()?.account.minPasswordLength
 
   const mutation = useMutation({
     mutationFn: (values: ResetInput) => resetPassword({ token: token ?? '', ...values }),
@@ -98,7 +97,7 @@ export function ResetPasswordPage({ token }: { token?: string }) {
         <Field
           label="New password"
           error={errors.newPassword?.message}
-          hint={errors.newPassword ? undefined : 'At least 6 characters.'}
+          hint={errors.newPassword || minLength === undefined ? undefined : `At least ${minLength} characters.`}
         >
           {(ids) => (
             <Input {...ids} type="password" autoComplete="new-password" autoFocus {...form.register('newPassword')} />

@@ -1,6 +1,5 @@
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 // zod/mini keeps form chunks small; it shares its core with the route schemas.
 import * as z from 'zod/mini'
 import { useMutation } from '@tanstack/react-query'
@@ -17,35 +16,44 @@ import {
 } from '@/components/ui/dialog'
 import { Field, Input } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
+import { matchingPasswords, passwordSchema, repeatedPasswordSchema } from '@/lib/accountFields'
 import { serverMessage } from '@/lib/api'
+import type { Rules } from '@/lib/rules'
+import { useRulesResolver } from '@/lib/rulesResolver'
 import { changePassword, type ChangePasswordInput } from '../api/account'
 
-const tooShort = 'Password must be at least 6 characters'
-
-const passwordsSchema = z.object({
-  currentPassword: z.string().check(z.minLength(6, tooShort)),
-  newPassword: z.string().check(z.minLength(6, tooShort)),
-  confirmPassword: z.string().check(z.minLength(6, tooShort)),
-})
-
-const changePasswordSchema = passwordsSchema.check(
-  z.refine((values) => values.newPassword === values.confirmPassword, {
-    message: 'Passwords do not match',
-    path: ['confirmPassword'],
+/**
+ * The dialog's checks: the server's account rules and messages (GET
+ * /api/rules). The current password is only checked to be long enough to be one.
+ */
+function changePasswordSchema(all: Rules | undefined) {
+  const rules = all?.account
+  const passwords = z.object({
+    currentPassword: repeatedPasswordSchema(rules),
+    newPassword: passwordSchema(rules),
+    confirmPassword: repeatedPasswordSchema(rules),
+  })
+  const repeated = repeatedPasswordSchema(rules)
+  return passwords.check(
     // Report a mismatch as soon as both new passwords are long enough.
-    when: (payload) => {
-      const value = payload.value as Partial<ChangePasswordInput>
-      return (value.newPassword?.length ?? 0) >= 6 && (value.confirmPassword?.length ?? 0) >= 6
-    },
-  }),
-)
+    matchingPasswords<ChangePasswordInput>(
+      rules,
+      'newPassword',
+      'confirmPassword',
+      (values) => repeated.safeParse(values.newPassword).success && repeated.safeParse(values.confirmPassword).success,
+    ),
+  )
+}
 
 const empty: ChangePasswordInput = { currentPassword: '', newPassword: '', confirmPassword: '' }
 
 /** Account Settings' Change Password: a dialog with the current and the new password twice. */
 export function ChangePasswordDialog() {
   const [open, setOpen] = useState(false)
-  const form = useForm<ChangePasswordInput>({ resolver: zodResolver(changePasswordSchema), defaultValues: empty })
+  const form = useForm<ChangePasswordInput>({
+    resolver: useRulesResolver(changePasswordSchema),
+    defaultValues: empty,
+  })
   const { errors } = form.formState
 
   const mutation = useMutation({

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { Domain } from '@/lib/domains'
 import { serverDomain } from '@/test/domainFixtures'
 import { renderApp } from '@/test/renderApp'
-import { endUser, registrar, server } from '@/test/server'
+import { endUser, registrar, rules, server } from '@/test/server'
 
 const domains: Domain[] = [
   {
@@ -187,10 +187,13 @@ describe('change password', () => {
     )
     const { dialog, events, fill } = await openDialog()
     await events.click(dialog.getByRole('button', { name: 'Change Password' }))
-    expect(await dialog.findAllByText('Password must be at least 6 characters')).toHaveLength(3)
+    expect(await dialog.findAllByText(rules.account.passwordTooShortMessage)).toHaveLength(3)
+    await fill('old-secret', 'p'.repeat(rules.account.maxPasswordLength + 1), 'new-secrex')
+    await events.click(dialog.getByRole('button', { name: 'Change Password' }))
+    expect(await dialog.findByText(rules.account.passwordTooLongMessage)).toBeInTheDocument()
     await fill('old-secret', 'new-secret', 'new-secrex')
     await events.click(dialog.getByRole('button', { name: 'Change Password' }))
-    expect(await dialog.findByText('Passwords do not match')).toBeInTheDocument()
+    expect(await dialog.findByText(rules.account.passwordsMismatchMessage)).toBeInTheDocument()
     expect(dialog.getByLabelText('Confirm new password')).toHaveAttribute('aria-invalid', 'true')
     expect(asked).toBe(0)
   })

@@ -30,9 +30,10 @@ function formatPrice(amount: number) {
   return Number.isInteger(amount) ? `$${amount}` : formatUsd(amount)
 }
 
-function lengthLabel(rule: LengthPriceRule) {
+/** A rule's lengths; one that runs to the longest name the extension takes is open-ended ("4+"). */
+function lengthLabel(rule: LengthPriceRule, longest: number | undefined) {
   if (rule.minLength === rule.maxLength) return `${rule.minLength}-character names`
-  if (rule.maxLength >= 63) return `Names of ${rule.minLength}+ characters`
+  if (longest !== undefined && rule.maxLength >= longest) return `Names of ${rule.minLength}+ characters`
   return `${rule.minLength}–${rule.maxLength} character names`
 }
 
@@ -76,7 +77,7 @@ export function DomainsSection() {
                   {rules.map((rule) => (
                     <li key={`${rule.minLength}-${rule.maxLength}`} className="flex flex-wrap items-center gap-x-1.5">
                       {rule.isPromotion && <Tag className="h-3 w-3 text-emerald-600" aria-hidden />}
-                      <span>{lengthLabel(rule)}:</span>
+                      <span>{lengthLabel(rule, extension.maxNameLength)}:</span>
                       <span className="font-semibold text-slate-900">{formatUsd(rule.price)}</span>
                       {rule.isPromotion && rule.promotionLabel && (
                         <span className="font-medium text-emerald-700">{rule.promotionLabel}</span>

@@ -105,7 +105,8 @@ describe('domains section', () => {
                 {
                   ...rule,
                   minLength: 10,
-                  maxLength: 63,
+                  // Up to the longest name the extension takes: shown as "10+".
+                  maxLength: serverExtensions[2].maxNameLength,
                   price: 6,
                   isPromotion: true,
                   promotionLabel: 'Long names launch offer',

@@ -50,8 +50,11 @@ export function ExtensionConfigForm({
   const { register, watch, formState } = form
   const [confirming, setConfirming] = useState(false)
   const provider = watch('dnsProvider')
+  const rules = useRules()
   // The server's providers; until they load, the stored one, so the select keeps it.
-  const providers = useRules()?.extensions.dnsProviders ?? [provider]
+  const providers = rules?.extensions.dnsProviders ?? [provider]
+  // Name lengths run within a label's (GET /api/rules).
+  const nameLengths = rules?.domainName
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminExtensionsQueryKey })
 
   const save = useMutation({
@@ -106,7 +109,15 @@ export function ExtensionConfigForm({
               {(ids) => <Input {...ids} placeholder="example.tld" {...register('extension')} />}
             </Field>
             <Field label="Base price (USD)">
-              {(ids) => <Input {...ids} type="number" min={0} step={0.01} {...register('basePrice')} />}
+              {(ids) => (
+                <Input
+                  {...ids}
+                  type="number"
+                  min={rules?.extensions.minBasePrice}
+                  step={0.01}
+                  {...register('basePrice')}
+                />
+              )}
             </Field>
           </Grid>
           <Field label="Description">{(ids) => <Textarea {...ids} rows={3} {...register('description')} />}</Field>
@@ -162,17 +173,49 @@ export function ExtensionConfigForm({
               {(ids) => <Input {...ids} type="number" min={0} step={0.01} {...register('renewalPrice')} />}
             </Field>
             <Field label="Renewal period (days)">
-              {(ids) => <Input {...ids} type="number" min={30} {...register('renewalPeriodDays')} />}
+              {(ids) => (
+                <Input
+                  {...ids}
+                  type="number"
+                  min={rules?.extensions.minRenewalPeriodDays}
+                  max={rules?.extensions.maxRenewalPeriodDays}
+                  {...register('renewalPeriodDays')}
+                />
+              )}
             </Field>
             <Field label="Grace period (days)">
-              {(ids) => <Input {...ids} type="number" min={0} {...register('gracePeriodDays')} />}
+              {(ids) => (
+                <Input
+                  {...ids}
+                  type="number"
+                  min={0}
+                  max={rules?.extensions.maxGracePeriodDays}
+                  {...register('gracePeriodDays')}
+                />
+              )}
             </Field>
             <Field label="Allowed characters">{(ids) => <Input {...ids} {...register('allowedCharacters')} />}</Field>
             <Field label="Minimum name length">
-              {(ids) => <Input {...ids} type="number" min={1} max={63} {...register('minNameLength')} />}
+              {(ids) => (
+                <Input
+                  {...ids}
+                  type="number"
+                  min={nameLengths?.minLength}
+                  max={nameLengths?.maxLength}
+                  {...register('minNameLength')}
+                />
+              )}
             </Field>
             <Field label="Maximum name length">
-              {(ids) => <Input {...ids} type="number" min={1} max={63} {...register('maxNameLength')} />}
+              {(ids) => (
+                <Input
+                  {...ids}
+                  type="number"
+                  min={nameLengths?.minLength}
+                  max={nameLengths?.maxLength}
+                  {...register('maxNameLength')}
+                />
+              )}
             </Field>
           </Grid>
         </TabsContent>

@@ -1,12 +1,13 @@
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Field, Input, Textarea } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
+import { useRules, type Rules } from '@/lib/rules'
+import { useRulesResolver } from '@/lib/rulesResolver'
 import {
   adminExtensionsQueryKey,
   createExtension,
@@ -17,18 +18,38 @@ import {
 } from '../api/extensions'
 import { LengthRulesEditor } from './LengthRulesEditor'
 
-// Spec section 5: extension admin schema and simple extension form.
-const schema = z.object({
-  extension: z
-    .string()
-    .trim()
-    .regex(/^\.[a-z0-9-]+\.[a-z0-9-]+$/i, "Extension must be in format like '.example.com'"),
-  basePrice: z.number({ error: 'Base price must be at least 1' }).min(1, 'Base price must be at least 1'),
-  description: z.string().trim().min(5, 'Description is required'),
-  active: z.boolean(),
-  minNameLength: z.number().int().min(1).max(63),
-})
-type Values = z.infer<typeof schema>
+/**
+ * Spec section 5: extension admin schema and simple extension form. The
+ * bounds are the server's (GET /api/rules): the least base price, and name
+ * lengths within a label's; without them the server alone checks those.
+ */
+function extensionSchema(rules: Rules | undefined) {
+  const minPrice = rules?.extensions.minBasePrice
+  const priceMessage = minPrice === undefined ? undefined : `Base price must be at least ${minPrice}`
+  const name = rules?.domainName
+  let basePrice = z.number({ error: priceMessage })
+  if (minPrice !== undefined) basePrice = basePrice.min(minPrice, priceMessage)
+  let minNameLength = z.number().int()
+  if (name) minNameLength = minNameLength.min(name.minLength).max(name.maxLength)
+  return z.object({
+    extension: z
+      .string()
+      .trim()
+      .regex(/^\.[a-z0-9-]+\.[a-z0-9-]+$/i, "Extension must be in format like '.example.com'"),
+    basePrice,
+    description: z
+      .string()
+      .trim()
+      .min(rules?.extensions.minDescriptionLength ?? 1, 'Description is required')
+      .max(
+        rules?.extensions.maxDescriptionLength ?? Number.MAX_SAFE_INTEGER,
+        `Description must be at most ${rules?.extensions.maxDescriptionLength} characters`,
+      ),
+    active: z.boolean(),
+    minNameLength,
+  })
+}
+type Values = z.infer<ReturnType<typeof extensionSchema>>
 
 const defaults: Values = { extension: '', basePrice: 8, description: '', active: true, minNameLength: 1 }
 
@@ -37,7 +58,7 @@ export function ExtensionForm({ editing, onDone }: { editing: AdminExtension | n
   const queryClient = useQueryClient()
   const [rules, setRules] = useState<LengthPriceRule[]>(editing?.lengthBasedPricing ?? [])
   const form = useForm<Values>({
-    resolver: zodResolver(schema),
+    resolver: useRulesResolver(extensionSchema),
     defaultValues: editing
       ? {
           extension: editing.extension,
@@ -50,6 +71,8 @@ export function ExtensionForm({ editing, onDone }: { editing: AdminExtension | n
   })
   const { errors } = form.formState
   const basePrice = form.watch('basePrice')
+  const serverRules = useRules()
+  const nameLengths = serverRules?.domainName
 
   const save = useMutation({
     mutationFn: (values: Values) => {
@@ -88,15 +111,35 @@ export function ExtensionForm({ editing, onDone }: { editing: AdminExtension | n
             </Field>
             <Field label="Base price (USD)" error={errors.basePrice?.message}>
               {(ids) => (
-                <Input {...ids} type="number" min={1} step={0.01} {...form.register('basePrice', { valueAsNumber: true })} />
+                <Input
+                  {...ids}
+                  type="number"
+                  min={serverRules?.extensions.minBasePrice}
+                  step={0.01}
+                  {...form.register('basePrice', { valueAsNumber: true })}
+                />
               )}
             </Field>
             <Field label="Description" error={errors.description?.message} className="sm:col-span-2">
               {(ids) => <Textarea {...ids} rows={2} {...form.register('description')} />}
             </Field>
-            <Field label="Minimum name length" error={errors.minNameLength && 'Minimum name length must be 1 to 63'}>
+            <Field
+              label="Minimum name length"
+              error={
+                errors.minNameLength &&
+                (nameLengths
+                  ? `Minimum name length must be ${nameLengths.minLength} to ${nameLengths.maxLength}`
+                  : 'Minimum name length must be a whole number')
+              }
+            >
               {(ids) => (
-                <Input {...ids} type="number" min={1} max={63} {...form.register('minNameLength', { valueAsNumber: true })} />
+                <Input
+                  {...ids}
+                  type="number"
+                  min={nameLengths?.minLength}
+                  max={nameLengths?.maxLength}
+                  {...form.register('minNameLength', { valueAsNumber: true })}
+                />
               )}
             </Field>
             <label className="flex items-center gap-2 self-end pb-2 text-sm text-slate-700">

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Pencil, Plus, Power, Trash2 } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
@@ -45,50 +45,45 @@ export function ExtensionsPanel() {
     },
   })
 
+  const actions = (ext: AdminExtension) => (
+    <div className="flex shrink-0 justify-end gap-1">
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={`${ext.active ? 'Deactivate' : 'Activate'} ${ext.extension}`}
+        title={ext.active ? 'Deactivate' : 'Activate'}
+        disabled={toggle.isPending}
+        onClick={() => toggle.mutate(ext)}
+      >
+        <Power className={ext.active ? 'h-4 w-4 text-emerald-600' : 'h-4 w-4'} aria-hidden />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={`Edit ${ext.extension}`}
+        title="Edit"
+        onClick={() => setForm({ editing: ext })}
+      >
+        <Pencil className="h-4 w-4" aria-hidden />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={`Delete ${ext.extension}`}
+        title="Delete"
+        onClick={() => setDeleting(ext)}
+      >
+        <Trash2 className="h-4 w-4 text-red-600" aria-hidden />
+      </Button>
+    </div>
+  )
+
   const columns: Column<AdminExtension>[] = [
     { header: 'Extension', cell: (ext) => ext.extension, className: 'font-medium text-slate-900' },
     { header: 'Price', cell: (ext) => <ExtensionPrice ext={ext} />, className: 'tabular-nums' },
     { header: 'Description', cell: (ext) => ext.description, className: 'max-w-xs text-slate-600' },
-    {
-      header: 'Status',
-      cell: (ext) => <Badge tone={ext.active ? 'success' : 'muted'}>{ext.active ? 'Active' : 'Inactive'}</Badge>,
-    },
-    {
-      header: 'Actions',
-      align: 'right',
-      cell: (ext) => (
-        <div className="flex justify-end gap-1">
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={`${ext.active ? 'Deactivate' : 'Activate'} ${ext.extension}`}
-            title={ext.active ? 'Deactivate' : 'Activate'}
-            disabled={toggle.isPending}
-            onClick={() => toggle.mutate(ext)}
-          >
-            <Power className={ext.active ? 'h-4 w-4 text-emerald-600' : 'h-4 w-4'} aria-hidden />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={`Edit ${ext.extension}`}
-            title="Edit"
-            onClick={() => setForm({ editing: ext })}
-          >
-            <Pencil className="h-4 w-4" aria-hidden />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={`Delete ${ext.extension}`}
-            title="Delete"
-            onClick={() => setDeleting(ext)}
-          >
-            <Trash2 className="h-4 w-4 text-red-600" aria-hidden />
-          </Button>
-        </div>
-      ),
-    },
+    { header: 'Status', cell: (ext) => <ExtensionStatus ext={ext} /> },
+    { header: 'Actions', align: 'right', cell: actions },
   ]
 
   return (
@@ -133,6 +128,8 @@ export function ExtensionsPanel() {
               columns={columns}
               edge="box"
               minWidth="min-w-[36rem]"
+              // Phones get a card per extension: five columns need room.
+              stacked={(ext) => <ExtensionCard ext={ext} actions={actions(ext)} />}
               empty={<p className="py-10 text-center text-slate-500">No domain extensions found</p>}
             />
           )}
@@ -147,6 +144,35 @@ export function ExtensionsPanel() {
         pending={remove.isPending}
       />
     </div>
+  )
+}
+
+function ExtensionStatus({ ext }: { ext: AdminExtension }) {
+  return <Badge tone={ext.active ? 'success' : 'muted'}>{ext.active ? 'Active' : 'Inactive'}</Badge>
+}
+
+/** An extension on a phone: its name, status and price, its actions, then its description. */
+function ExtensionCard({ ext, actions }: { ext: AdminExtension; actions: ReactNode }) {
+  const rules = ext.lengthBasedPricing?.length ?? 0
+  return (
+    <>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="break-all font-medium text-slate-900">{ext.extension}</p>
+          <p className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+            <ExtensionStatus ext={ext} />
+            <span className="font-medium tabular-nums text-slate-900">${ext.basePrice.toFixed(2)}</span>
+            {rules > 0 && (
+              <span className="text-xs text-slate-500">
+                {rules} length rule{rules === 1 ? '' : 's'}
+              </span>
+            )}
+          </p>
+        </div>
+        {actions}
+      </div>
+      {ext.description && <p className="mt-2 break-words text-sm text-slate-600">{ext.description}</p>}
+    </>
   )
 }
 

@@ -4,6 +4,7 @@ import { Pencil, Trash2 } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/form'
 import { Badge } from '@/components/ui/badge'
+import { useRules } from '@/lib/rules'
 import { overlaps, sortRules, type LengthPriceRule } from '../api/extensions'
 
 interface Draft {
@@ -48,19 +49,34 @@ function draftOf(rule: LengthPriceRule): Draft {
   }
 }
 
-/** The draft as a rule, or null while it breaks a rule of spec section 5 (the Add button is disabled then). */
-function ruleOf(draft: Draft): LengthPriceRule | null {
+/**
+ * The server's bounds of a rule (GET /api/rules): lengths are those a label
+ * may have, and a registrar price has the floor of a base price.
+ */
+interface RuleBounds {
+  minLength: number
+  maxLength: number
+  minRegistrarPrice: number
+}
+
+/**
+ * The draft as a rule, or null while it breaks a rule of spec section 5 (the
+ * Add button is disabled then). Until the server's bounds are known only the
+ * shape is checked; the server checks the rules again when they are saved.
+ */
+function ruleOf(draft: Draft, bounds: RuleBounds | undefined): LengthPriceRule | null {
   const min = Number(draft.minLength)
   const max = Number(draft.maxLength)
   const price = Number(draft.price)
-  const lengthOk = (n: number) => Number.isInteger(n) && n >= 1 && n <= 63
+  const lengthOk = (n: number) =>
+    Number.isInteger(n) && n > 0 && (!bounds || (n >= bounds.minLength && n <= bounds.maxLength))
   if (draft.minLength === '' || draft.maxLength === '' || draft.price === '') return null
   if (!lengthOk(min) || !lengthOk(max) || min > max || !(price > 0)) return null
   // Absent, not null: the server's rule has no null registrar price.
   let registrarPrice: number | undefined
   if (draft.registrarPrice !== '') {
     registrarPrice = Number(draft.registrarPrice)
-    if (!(registrarPrice >= 1)) return null
+    if (!(registrarPrice > 0) || (bounds && registrarPrice < bounds.minRegistrarPrice)) return null
   }
   return {
     minLength: min,
@@ -92,7 +108,13 @@ export function LengthRulesEditor({
   const setDraft = (next: Draft) => draftForm.reset(next)
   const [editing, setEditing] = useState<number | null>(null)
   const [overlap, setOverlap] = useState(false)
-  const rule = ruleOf(draft)
+  const serverRules = useRules()
+  const bounds: RuleBounds | undefined = serverRules && {
+    minLength: serverRules.domainName.minLength,
+    maxLength: serverRules.domainName.maxLength,
+    minRegistrarPrice: serverRules.extensions.minRegistrarPrice,
+  }
+  const rule = ruleOf(draft, bounds)
   // Any edit of the draft takes back an overlap message about the previous one.
   const field = (name: keyof Draft) => draftForm.register(name, { onChange: () => setOverlap(false) })
 
@@ -171,25 +193,28 @@ export function LengthRulesEditor({
         </ul>
       )}
 
-      <div className="flex flex-wrap items-center gap-2">
-        <span className="text-sm text-slate-600">Presets:</span>
-        <Button variant="outline" size="sm" onClick={() => preset(1, 3)}>
-          1-3 characters
-        </Button>
-        <Button variant="outline" size="sm" onClick={() => preset(4, 63)}>
-          4-63 characters
-        </Button>
-      </div>
+      {/* Spec presets: short names up to 3 characters, and the rest up to the longest label. */}
+      {bounds && (
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="text-sm text-slate-600">Presets:</span>
+          <Button variant="outline" size="sm" onClick={() => preset(bounds.minLength, 3)}>
+            {bounds.minLength}-3 characters
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => preset(4, bounds.maxLength)}>
+            4-{bounds.maxLength} characters
+          </Button>
+        </div>
+      )}
 
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Field label="Min length">
           {(ids) => (
-            <Input {...ids} type="number" min={1} max={63} {...field('minLength')} />
+            <Input {...ids} type="number" min={bounds?.minLength} max={bounds?.maxLength} {...field('minLength')} />
           )}
         </Field>
         <Field label="Max length">
           {(ids) => (
-            <Input {...ids} type="number" min={1} max={63} {...field('maxLength')} />
+            <Input {...ids} type="number" min={bounds?.minLength} max={bounds?.maxLength} {...field('maxLength')} />
           )}
         </Field>
         <Field label="Rule price" className="col-span-2 sm:col-span-1">
@@ -202,7 +227,7 @@ export function LengthRulesEditor({
             <Input
               {...ids}
               type="number"
-              min={1}
+              min={bounds?.minRegistrarPrice}
               step={0.01}
               placeholder="Optional"
               {...field('registrarPrice')}

@@ -2,10 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { endUser, server } from '@/test/server'
+import { endUser, rules, server } from '@/test/server'
 import type { AdminExtension, ExtensionInput } from '../api/extensions'
 
 const admin = { ...endUser, id: 9, username: 'root', userType: 'admin' as const }
+
+// The server's bounds (GET /api/rules), not copies: a name's lengths, the least base price.
+const { minLength, maxLength } = rules.domainName
+const { minBasePrice } = rules.extensions
 
 const infNz: AdminExtension = {
   id: 1,
@@ -13,8 +17,8 @@ const infNz: AdminExtension = {
   basePrice: 8,
   description: 'Information sites',
   active: true,
-  minNameLength: 1,
-  maxNameLength: 63,
+  minNameLength: minLength,
+  maxNameLength: maxLength,
   allowedCharacters: 'a-z0-9-',
   renewalPrice: 8,
   renewalPeriodDays: 365,
@@ -79,15 +83,15 @@ describe('Domain Extensions tab', () => {
     const add = panel.getByRole('button', { name: 'Add Rule' })
     expect(add).toBeDisabled()
 
-    // Preset 4-63 at twice the base price (8).
-    await events.click(panel.getByRole('button', { name: '4-63 characters' }))
+    // Preset 4 to the longest label, at twice the base price (8).
+    await events.click(await panel.findByRole('button', { name: `4-${maxLength} characters` }))
     expect(panel.getByLabelText('Min length')).toHaveValue(4)
-    expect(panel.getByLabelText('Max length')).toHaveValue(63)
+    expect(panel.getByLabelText('Max length')).toHaveValue(maxLength)
     expect(panel.getByLabelText('Rule price')).toHaveValue(16)
     await events.click(add)
 
     // Preset 1-3, promotional.
-    await events.click(panel.getByRole('button', { name: '1-3 characters' }))
+    await events.click(panel.getByRole('button', { name: `${minLength}-3 characters` }))
     expect(panel.queryByLabelText('Promotion label')).not.toBeInTheDocument()
     await events.click(panel.getByLabelText('Promotional rule'))
     await events.type(panel.getByLabelText('Promotion label'), 'Launch')
@@ -97,8 +101,8 @@ describe('Domain Extensions tab', () => {
     // Sorted by minimum length.
     const rules = within(panel.getByRole('list', { name: 'Length pricing rules' })).getAllByRole('listitem')
     expect(rules.map((r) => r.textContent)).toEqual([
-      expect.stringContaining('1–3 characters'),
-      expect.stringContaining('4–63 characters'),
+      expect.stringContaining(`${minLength}–3 characters`),
+      expect.stringContaining(`4–${maxLength} characters`),
     ])
 
     // A third rule overlapping is refused.
@@ -111,22 +115,22 @@ describe('Domain Extensions tab', () => {
     expect(within(panel.getByRole('list', { name: 'Length pricing rules' })).getAllByRole('listitem')).toHaveLength(2)
 
     // Editing a rule skips the overlap check.
-    await events.click(panel.getByRole('button', { name: 'Edit rule 1-3' }))
+    await events.click(panel.getByRole('button', { name: `Edit rule ${minLength}-3` }))
     await events.clear(panel.getByLabelText('Max length'))
     await events.type(panel.getByLabelText('Max length'), '5')
     await events.click(panel.getByRole('button', { name: 'Update Rule' }))
-    expect(panel.getByText('1–5 characters')).toBeInTheDocument()
+    expect(panel.getByText(`${minLength}–5 characters`)).toBeInTheDocument()
 
     await events.click(panel.getByRole('button', { name: 'Save Extension' }))
     await waitFor(() => expect(calls.posts).toHaveLength(1))
     expect(calls.posts[0]).toMatchObject({
       extension: '.shop.nz',
       basePrice: 8,
-      minNameLength: 1,
+      minNameLength: minLength,
       active: true,
       lengthBasedPricing: [
-        { minLength: 1, maxLength: 5, price: 16, isPromotion: true, promotionLabel: 'Launch' },
-        { minLength: 4, maxLength: 63, price: 16, isPromotion: false },
+        { minLength, maxLength: 5, price: 16, isPromotion: true, promotionLabel: 'Launch' },
+        { minLength: 4, maxLength, price: 16, isPromotion: false },
       ],
     })
     expect(await screen.findByText('Domain extension has been added')).toBeInTheDocument()
@@ -150,6 +154,59 @@ describe('Domain Extensions tab', () => {
     ).toBeInTheDocument()
   })
 
+  it("checks the server's bounds: base price, name length and a rule's lengths and registrar price", async () => {
+    const calls = serveExtensions()
+    const { panel, events } = await openTab('Domain Extensions')
+    await events.click(await panel.findByRole('button', { name: 'Add Extension' }))
+    const type = async (label: string, value: string | number) => {
+      await events.clear(panel.getByLabelText(label))
+      await events.type(panel.getByLabelText(label), String(value))
+    }
+    await type('Extension', '.shop.nz')
+    await type('Description', 'Shops and stores')
+
+    // The inputs carry the bounds too.
+    expect(panel.getByLabelText('Base price (USD)')).toHaveAttribute('min', String(minBasePrice))
+    expect(panel.getByLabelText('Minimum name length')).toHaveAttribute('max', String(maxLength))
+    expect(await panel.findByLabelText('Max length')).toHaveAttribute('max', String(maxLength))
+    expect(panel.getByLabelText('Registrar price')).toHaveAttribute('min', String(minBasePrice))
+
+    await type('Base price (USD)', minBasePrice - 0.01)
+    await type('Minimum name length', maxLength + 1)
+    await events.click(panel.getByRole('button', { name: 'Save Extension' }))
+    expect(await panel.findByText(`Base price must be at least ${minBasePrice}`)).toBeInTheDocument()
+    expect(panel.getByText(`Minimum name length must be ${minLength} to ${maxLength}`)).toBeInTheDocument()
+    expect(calls.posts).toHaveLength(0)
+
+    // A rule past the longest label, or below the least registrar price, cannot be added.
+    const add = panel.getByRole('button', { name: 'Add Rule' })
+    await type('Min length', 4)
+    await type('Max length', maxLength + 1)
+    await type('Rule price', 10)
+    expect(add).toBeDisabled()
+    await type('Max length', maxLength)
+    expect(add).toBeEnabled()
+    await type('Registrar price', minBasePrice - 0.01)
+    expect(add).toBeDisabled()
+    await type('Registrar price', minBasePrice)
+    expect(add).toBeEnabled()
+    await type('Min length', minLength - 1)
+    expect(add).toBeDisabled()
+    await type('Min length', minLength)
+    await events.click(add)
+
+    // The bounds themselves are sent.
+    await type('Base price (USD)', minBasePrice)
+    await type('Minimum name length', maxLength)
+    await events.click(panel.getByRole('button', { name: 'Save Extension' }))
+    await waitFor(() => expect(calls.posts).toHaveLength(1))
+    expect(calls.posts[0]).toMatchObject({
+      basePrice: minBasePrice,
+      minNameLength: maxLength,
+      lengthBasedPricing: [{ minLength, maxLength, price: 10, registrarPrice: minBasePrice }],
+    })
+  })
+
   it('deactivates and deletes after confirming', async () => {
     const calls = serveExtensions()
     let deleted = false
@@ -160,16 +217,45 @@ describe('Domain Extensions tab', () => {
       }),
     )
     const { panel, events } = await openTab('Domain Extensions')
-    await events.click(await panel.findByRole('button', { name: 'Deactivate .inf.nz' }))
+    const table = within(await panel.findByRole('table', { name: 'Domain extensions' }))
+    await events.click(table.getByRole('button', { name: 'Deactivate .inf.nz' }))
     await waitFor(() => expect(calls.patches).toEqual([{ id: '1', body: { active: false } }]))
 
-    await events.click(panel.getByRole('button', { name: 'Delete .inf.nz' }))
+    await events.click(table.getByRole('button', { name: 'Delete .inf.nz' }))
     const dialog = within(await screen.findByRole('dialog', { name: 'Delete .inf.nz?' }))
     await events.click(dialog.getByRole('button', { name: 'Delete' }))
     await waitFor(() => expect(deleted).toBe(true))
     expect(
       await screen.findByText('Failed to delete domain extension: Extension .inf.nz has registered domains'),
     ).toBeInTheDocument()
+  })
+
+  it('gives phones a card per extension with its status, price, description and actions', async () => {
+    const rule = {
+      minLength,
+      maxLength: 3,
+      price: 16,
+      isPromotion: false,
+      promotionLabel: '',
+      promotionStartDate: null,
+      promotionEndDate: null,
+      inForce: true,
+    }
+    const calls = serveExtensions([{ ...infNz, lengthBasedPricing: [rule] }])
+    const { panel, events } = await openTab('Domain Extensions')
+    // The cards are the list; CSS shows them below the sm breakpoint instead of the table.
+    const cards = within(await panel.findByRole('list', { name: 'Domain extensions' })).getAllByRole('listitem')
+    expect(cards).toHaveLength(1)
+    const card = within(cards[0])
+    expect(card.getByText('.inf.nz')).toBeInTheDocument()
+    expect(card.getByText('Active')).toBeInTheDocument()
+    expect(card.getByText('$8.00')).toBeInTheDocument()
+    expect(card.getByText('1 length rule')).toBeInTheDocument()
+    expect(card.getByText('Information sites')).toBeInTheDocument()
+    await events.click(card.getByRole('button', { name: 'Deactivate .inf.nz' }))
+    await waitFor(() => expect(calls.patches).toEqual([{ id: '1', body: { active: false } }]))
+    await events.click(card.getByRole('button', { name: 'Edit .inf.nz' }))
+    expect(await panel.findByText('Edit .inf.nz')).toBeInTheDocument()
   })
 
   it('says when there are no extensions', async () => {

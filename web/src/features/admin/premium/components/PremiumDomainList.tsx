@@ -166,7 +166,70 @@ export function PremiumDomainTable({ domains, selected, onToggle, actions }: Lis
       edge="box"
       minWidth="min-w-[720px]"
       rowClassName={(domain) => selected.has(domain.id) && 'bg-brand-50/50'}
+      // Phones get a card per name: six columns need room.
+      stacked={(domain) => (
+        <PremiumDomainCard
+          domain={domain}
+          selected={selected.has(domain.id)}
+          onToggle={() => onToggle(domain.id)}
+          actions={actions(domain)}
+        />
+      )}
     />
+  )
+}
+
+/**
+ * A premium name as a card: select box, name, category, status and
+ * badges, description, optionally its keywords, then price and actions. The
+ * grid view shows these, and the table on a phone.
+ */
+function PremiumDomainCard({
+  domain,
+  selected,
+  onToggle,
+  actions,
+  keywords: showKeywords = false,
+}: {
+  domain: AdminPremiumDomain
+  selected: boolean
+  onToggle: () => void
+  actions: ReactNode
+  keywords?: boolean
+}) {
+  const keywords = showKeywords ? (domain.keywords ?? []) : []
+  const rest = keywords.length - 2
+  return (
+    <>
+      <div className="flex min-w-0 items-start gap-2">
+        <span className="pt-1">
+          <SelectBox domain={domain} selected={selected} onToggle={onToggle} />
+        </span>
+        <div className="min-w-0 flex-1">
+          <p className="break-all font-semibold text-slate-900">{fullName(domain)}</p>
+          <div className="mt-1 flex flex-wrap items-center gap-1">
+            <span className="mr-1 text-xs text-slate-500">{capitalise(domain.category)}</span>
+            <StatusBadge domain={domain} />
+            {domain.featured && <Badge tone="premium">Featured</Badge>}
+          </div>
+        </div>
+      </div>
+      {domain.description && <p className="mt-3 line-clamp-2 text-sm text-slate-600">{domain.description}</p>}
+      {keywords.length > 0 && (
+        <div className="mt-3 flex flex-wrap gap-1" aria-label="Keywords">
+          {keywords.slice(0, 2).map((keyword) => (
+            <Badge key={keyword} tone="neutral">
+              {keyword}
+            </Badge>
+          ))}
+          {rest > 0 && <Badge tone="muted">+{rest} more</Badge>}
+        </div>
+      )}
+      <div className="mt-auto flex flex-wrap items-end justify-between gap-2 pt-4">
+        <PriceCell domain={domain} />
+        <div className="ml-auto">{actions}</div>
+      </div>
+    </>
   )
 }
 
@@ -174,49 +237,24 @@ export function PremiumDomainTable({ domains, selected, onToggle, actions }: Lis
 export function PremiumDomainGrid({ domains, selected, onToggle, actions }: ListProps) {
   return (
     <ul aria-label="Premium domains" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
-      {domains.map((domain) => {
-        const keywords = domain.keywords ?? []
-        const rest = keywords.length - 2
-        return (
-          <li
-            key={domain.id}
-            aria-label={fullName(domain)}
-            className={cx(
-              'flex min-w-0 flex-col rounded-xl border bg-white p-4 shadow-sm',
-              selected.has(domain.id) ? 'border-brand-400 ring-1 ring-brand-200' : 'border-slate-200',
-            )}
-          >
-            <div className="flex min-w-0 items-start gap-2">
-              <span className="pt-1">
-                <SelectBox domain={domain} selected={selected.has(domain.id)} onToggle={() => onToggle(domain.id)} />
-              </span>
-              <div className="min-w-0 flex-1">
-                <p className="break-all font-semibold text-slate-900">{fullName(domain)}</p>
-                <div className="mt-1 flex flex-wrap items-center gap-1">
-                  <span className="mr-1 text-xs text-slate-500">{capitalise(domain.category)}</span>
-                  <StatusBadge domain={domain} />
-                  {domain.featured && <Badge tone="premium">Featured</Badge>}
-                </div>
-              </div>
-            </div>
-            {domain.description && <p className="mt-3 line-clamp-2 text-sm text-slate-600">{domain.description}</p>}
-            {keywords.length > 0 && (
-              <div className="mt-3 flex flex-wrap gap-1" aria-label="Keywords">
-                {keywords.slice(0, 2).map((keyword) => (
-                  <Badge key={keyword} tone="neutral">
-                    {keyword}
-                  </Badge>
-                ))}
-                {rest > 0 && <Badge tone="muted">+{rest} more</Badge>}
-              </div>
-            )}
-            <div className="mt-auto flex flex-wrap items-end justify-between gap-2 pt-4">
-              <PriceCell domain={domain} />
-              <div className="ml-auto">{actions(domain)}</div>
-            </div>
-          </li>
-        )
-      })}
+      {domains.map((domain) => (
+        <li
+          key={domain.id}
+          aria-label={fullName(domain)}
+          className={cx(
+            'flex min-w-0 flex-col rounded-xl border bg-white p-4 shadow-sm',
+            selected.has(domain.id) ? 'border-brand-400 ring-1 ring-brand-200' : 'border-slate-200',
+          )}
+        >
+          <PremiumDomainCard
+            domain={domain}
+            selected={selected.has(domain.id)}
+            onToggle={() => onToggle(domain.id)}
+            actions={actions(domain)}
+            keywords
+          />
+        </li>
+      ))}
     </ul>
   )
 }

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { endUser, server } from '@/test/server'
+import { endUser, rules, server } from '@/test/server'
 import type { AdminPremiumDomain } from '../api/premiumAdmin'
 
 const admin = { ...endUser, id: 9, username: 'root', userType: 'admin' as const }
@@ -69,6 +69,9 @@ const rowNames = (panel: ReturnType<typeof within>) =>
     .getAllByRole('rowheader')
     .map((cell: HTMLElement) => cell.textContent?.match(/^[a-z]+\.[a-z.]+?(?=Featured|$)/)?.[0] ?? cell.textContent)
 
+/** The table (the phones' cards hold the same names and controls). */
+const table = (panel: ReturnType<typeof within>) => within(panel.getByRole('table', { name: 'Premium domains' }))
+
 afterEach(() => vi.restoreAllMocks())
 
 // Typing through the dialog's three tabs takes a few seconds under a loaded test run.
@@ -78,7 +81,7 @@ describe('Premium Domains tab', { timeout: 15_000 }, () => {
     const { panel, events } = await openTab()
     expect(panel.getByText('3 domains found')).toBeInTheDocument()
     expect(rowNames(panel)).toEqual(['cloud.inf.nz', 'home.inf.nz', 'shop.biz.ee'])
-    expect(panel.getByText('Reserved')).toBeInTheDocument()
+    expect(table(panel).getByText('Reserved')).toBeInTheDocument()
 
     await events.click(panel.getByRole('button', { name: /Sort: Name/ }))
     const sortBox = within(screen.getByRole('dialog', { name: 'Sort' }))
@@ -137,18 +140,44 @@ describe('Premium Domains tab', { timeout: 15_000 }, () => {
     expect(await screen.findByText('Please select at least one domain first')).toBeInTheDocument()
     expect(state.bulk).toEqual([])
 
-    await events.click(panel.getByRole('checkbox', { name: 'Select shop.biz.ee' }))
-    await events.click(panel.getByRole('checkbox', { name: 'Select home.inf.nz' }))
+    await events.click(table(panel).getByRole('checkbox', { name: 'Select shop.biz.ee' }))
+    await events.click(table(panel).getByRole('checkbox', { name: 'Select home.inf.nz' }))
     expect(panel.getByText('2 selected')).toBeInTheDocument()
     await events.click(bulkBar.getByRole('button', { name: 'Feature' }))
     expect(await screen.findByText('Bulk action completed successfully')).toBeInTheDocument()
     expect(state.bulk).toEqual([{ action: 'feature', ids: [2, 3] }])
-    await waitFor(() => expect(panel.getByRole('button', { name: 'Unfeature shop.biz.ee' })).toBeInTheDocument())
+    await waitFor(() => expect(table(panel).getByRole('button', { name: 'Unfeature shop.biz.ee' })).toBeInTheDocument())
 
     await events.click(panel.getByRole('checkbox', { name: 'Select all' }))
     expect(panel.getByText('3 selected')).toBeInTheDocument()
     await events.click(bulkBar.getByRole('button', { name: 'Delete' }))
     expect(await screen.findByRole('dialog', { name: 'Delete selected domains?' })).toBeInTheDocument()
+  })
+
+  it('gives phones a card per name: select box, status, category, price and actions', async () => {
+    servePremium()
+    const { panel, events } = await openTab()
+    // The cards are the table's list; CSS shows them below the sm breakpoint instead of the table.
+    const list = within(panel.getByRole('list', { name: 'Premium domains' }))
+    const cards = list.getAllByRole('listitem')
+    expect(cards.map((card) => within(card).getByRole('checkbox').getAttribute('aria-label'))).toEqual([
+      'Select cloud.inf.nz',
+      'Select home.inf.nz',
+      'Select shop.biz.ee',
+    ])
+    const home = within(cards[1])
+    expect(home.getByText('Reserved')).toBeInTheDocument()
+    expect(home.getByText('$600.00')).toBeInTheDocument()
+    expect(within(cards[0]).getByText('Featured')).toBeInTheDocument()
+    expect(within(cards[0]).getByText('Technology')).toBeInTheDocument()
+
+    // Selecting a card selects the name, as the table's box does.
+    await events.click(home.getByRole('checkbox', { name: 'Select home.inf.nz' }))
+    expect(panel.getByText('1 selected')).toBeInTheDocument()
+    expect(table(panel).getByRole('checkbox', { name: 'Select home.inf.nz' })).toBeChecked()
+
+    await events.click(home.getByRole('button', { name: 'Edit home.inf.nz' }))
+    expect(await screen.findByRole('dialog', { name: 'Edit Premium Domain' })).toBeInTheDocument()
   })
 
   it('exports the shown names as a dated CSV', async () => {
@@ -188,9 +217,11 @@ describe('Premium Domains tab', { timeout: 15_000 }, () => {
     expect(dialog.getByLabelText('Price (USD per year)')).toHaveValue(50)
     expect(dialog.getByLabelText('Discount valid until')).toHaveAttribute('min', expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/))
     await events.clear(dialog.getByLabelText('Price (USD per year)'))
-    await events.type(dialog.getByLabelText('Price (USD per year)'), '5')
+    await events.type(dialog.getByLabelText('Price (USD per year)'), String(rules.premium.minPrice - 1))
     await events.click(dialog.getByRole('button', { name: 'Add Domain' }))
-    expect(await dialog.findByText('Premium domain price must be at least 10')).toBeInTheDocument()
+    expect(
+      await dialog.findByText(`Premium domain price must be at least ${rules.premium.minPrice}`),
+    ).toBeInTheDocument()
     await events.clear(dialog.getByLabelText('Price (USD per year)'))
     await events.type(dialog.getByLabelText('Price (USD per year)'), '120')
     await events.clear(dialog.getByLabelText('Discount (%)'))

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react'
+import { useForm } from 'react-hook-form'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Plus, Settings2, Trash2 } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
@@ -46,7 +47,8 @@ export function PaymentGatewaysPanel() {
   const { data, isPending, isError } = useQuery(siteSettingsQueryOptions())
   const setting = useMemo(() => data?.find((s) => s.key === GATEWAYS_KEY), [data])
   const gateways = useMemo(() => parseGateways(setting), [setting])
-  const [picked, setPicked] = useState<GatewayType | ''>('')
+  // The gateway type to add: its own small form.
+  const picker = useForm<{ type: GatewayType | '' }>({ defaultValues: { type: '' } })
   const [configuring, setConfiguring] = useState<GatewayType | null>(null)
   const [removing, setRemoving] = useState<PaymentGateway | null>(null)
   const available = GATEWAY_TYPES.filter((t) => !gateways.some((g) => g.id === t))
@@ -65,18 +67,17 @@ export function PaymentGatewaysPanel() {
       }),
   })
 
-  const add = () => {
-    if (!picked) {
+  const add = ({ type }: { type: GatewayType | '' }) => {
+    if (!type) {
       toast({ title: 'Error', description: 'Please select a payment gateway type', variant: 'destructive' })
       return
     }
     const order = gateways.reduce((max, g) => Math.max(max, g.displayOrder ?? 0), 0) + 1
-    const type = picked
     save.mutate({
       list: [...gateways, newGateway(type, order)],
       success: () => {
         toast({ title: 'Success', description: 'Payment gateway added successfully' })
-        setPicked('')
+        picker.reset({ type: '' })
         setConfiguring(type)
       },
     })
@@ -139,10 +140,14 @@ export function PaymentGatewaysPanel() {
           <p className="py-8 text-center text-sm text-red-600">Failed to load payment gateways.</p>
         ) : (
           <>
-            <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+            <form
+              noValidate
+              onSubmit={picker.handleSubmit(add)}
+              className="flex flex-col gap-2 sm:flex-row sm:items-end"
+            >
               <Field label="Add a gateway" className="sm:w-72">
                 {(ids) => (
-                  <Select {...ids} value={picked} onChange={(e) => setPicked(e.target.value as GatewayType | '')}>
+                  <Select {...ids} {...picker.register('type')}>
                     <option value="">Choose a type…</option>
                     {available.map((t) => (
                       <option key={t} value={t}>
@@ -152,11 +157,11 @@ export function PaymentGatewaysPanel() {
                   </Select>
                 )}
               </Field>
-              <Button onClick={add} disabled={save.isPending || available.length === 0}>
+              <Button type="submit" disabled={save.isPending || available.length === 0}>
                 <Plus className="h-4 w-4" aria-hidden />
                 Add Gateway
               </Button>
-            </div>
+            </form>
 
             {gateways.length === 0 ? (
               <p className="rounded-lg border border-dashed border-slate-300 py-8 text-center text-sm text-slate-500">
@@ -258,6 +263,11 @@ export function PaymentGatewaysPanel() {
   )
 }
 
+interface GatewayValues {
+  settings: Record<string, GatewaySettingValue>
+  testMode: boolean
+}
+
 function GatewayConfig({
   gateway,
   saving,
@@ -269,38 +279,31 @@ function GatewayConfig({
   onSave: (g: PaymentGateway) => void
   onCancel: () => void
 }) {
-  const [values, setValues] = useState<Record<string, GatewaySettingValue>>(gateway.settings)
-  const [testMode, setTestMode] = useState(gateway.testMode)
-  const set = (name: string, value: GatewaySettingValue) => setValues((v) => ({ ...v, [name]: value }))
+  // Stored values the fields do not show are kept and sent back as they are.
+  const form = useForm<GatewayValues>({ defaultValues: { settings: gateway.settings, testMode: gateway.testMode } })
+  const settings = form.watch('settings')
 
   return (
     <form
       aria-label={`Configure ${gateway.name}`}
       noValidate
-      onSubmit={(e) => {
-        e.preventDefault()
-        onSave({ ...gateway, settings: values, testMode })
-      }}
+      onSubmit={form.handleSubmit((values) => onSave({ ...gateway, settings: values.settings, testMode: values.testMode }))}
       className="space-y-4 rounded-xl border border-slate-200 bg-slate-50/60 p-4"
     >
       <h3 className="font-semibold text-slate-900">Configure {gateway.name}</h3>
       <div className="grid gap-4 sm:grid-cols-2">
         {gateway.fields.map((f) => {
-          const value = values[f.name]
+          const name = `settings.${f.name}` as const
           const label = f.required ? `${f.label} *` : f.label
           if (f.type === 'checkbox') {
             return (
               <label key={f.name} className="flex items-center gap-2 text-sm text-slate-700 sm:col-span-2">
-                <input
-                  type="checkbox"
-                  className="h-4 w-4 rounded border-slate-300"
-                  checked={value === true}
-                  onChange={(e) => set(f.name, e.target.checked)}
-                />
+                <input type="checkbox" className="h-4 w-4 rounded border-slate-300" {...form.register(name)} />
                 {f.label}
               </label>
             )
           }
+          const value = settings?.[f.name]
           const text = typeof value === 'string' ? value : ''
           const masked = f.type === 'password' && text.startsWith('••••')
           return (
@@ -312,9 +315,9 @@ function GatewayConfig({
             >
               {(ids) =>
                 f.type === 'textarea' ? (
-                  <Textarea {...ids} rows={3} value={text} onChange={(e) => set(f.name, e.target.value)} />
+                  <Textarea {...ids} rows={3} {...form.register(name)} />
                 ) : f.type === 'select' ? (
-                  <Select {...ids} value={text} onChange={(e) => set(f.name, e.target.value)}>
+                  <Select {...ids} {...form.register(name)}>
                     {f.options?.map((o) => (
                       <option key={o} value={o}>
                         {o}
@@ -327,9 +330,8 @@ function GatewayConfig({
                     type={f.type === 'password' ? 'password' : 'text'}
                     autoComplete="off"
                     placeholder={f.placeholder}
-                    value={text}
                     onFocus={(e) => masked && e.currentTarget.select()}
-                    onChange={(e) => set(f.name, e.target.value)}
+                    {...form.register(name)}
                   />
                 )
               }
@@ -338,12 +340,7 @@ function GatewayConfig({
         })}
       </div>
       <label className="flex items-center gap-2 text-sm text-slate-700">
-        <input
-          type="checkbox"
-          className="h-4 w-4 rounded border-slate-300"
-          checked={testMode}
-          onChange={(e) => setTestMode(e.target.checked)}
-        />
+        <input type="checkbox" className="h-4 w-4 rounded border-slate-300" {...form.register('testMode')} />
         Test mode (use the provider's sandbox)
       </label>
       <div className="flex flex-wrap gap-2">

@@ -197,6 +197,58 @@ describe('Payment Gateways tab', () => {
     expect(screen.getByText('PayPal is now disabled for customer payments.')).toBeInTheDocument()
   })
 
+  it('saves checkboxes, a select and test mode from the configuration, keeping what it does not show', async () => {
+    const stored = setting(
+      'payment_gateways',
+      JSON.stringify([
+        {
+          id: 'paypal',
+          name: 'PayPal',
+          description: 'PayPal checkout',
+          active: false,
+          testMode: true,
+          displayOrder: 1,
+          settings: { client_id: 'client-1', client_secret: '••••1234', allow_guest_checkout: false, legacy: 'kept' },
+        },
+        {
+          id: 'credit_card',
+          name: 'Credit Card',
+          description: 'Cards',
+          active: false,
+          testMode: true,
+          displayOrder: 2,
+          settings: { processor: 'Manual', instructions: '' },
+        },
+      ]),
+      { category: 'payment', isPublic: false },
+    )
+    const state = serveSettings([stored])
+    const { panel, events } = await openTab('Payment Gateways')
+    const list = within(await panel.findByRole('list', { name: 'Payment gateways' }))
+    await events.click(list.getAllByRole('button', { name: 'Configure' })[0])
+    let form = within(await panel.findByRole('form', { name: 'Configure PayPal' }))
+    expect(form.getByLabelText('Client ID *')).toHaveValue('client-1')
+    expect(form.getByLabelText('Test mode (use the provider\'s sandbox)')).toBeChecked()
+    await events.click(form.getByLabelText('Allow guest checkout'))
+    await events.click(form.getByLabelText('Test mode (use the provider\'s sandbox)'))
+    await events.click(form.getByRole('button', { name: 'Save Configuration' }))
+    await waitFor(() => expect(state.patches).toHaveLength(1))
+    expect(gatewaysOf(state)[0]).toMatchObject({
+      testMode: false,
+      settings: { client_id: 'client-1', client_secret: '••••1234', allow_guest_checkout: true, legacy: 'kept' },
+    })
+    expect(await screen.findByText('PayPal settings saved')).toBeInTheDocument()
+
+    await events.click(list.getAllByRole('button', { name: 'Configure' })[1])
+    form = within(await panel.findByRole('form', { name: 'Configure Credit Card' }))
+    await events.selectOptions(form.getByLabelText('Processing *'), 'Terminal')
+    await events.type(form.getByLabelText('Instructions'), 'Call us')
+    await events.click(form.getByRole('button', { name: 'Save Configuration' }))
+    await waitFor(() => expect(state.patches).toHaveLength(2))
+    expect(gatewaysOf(state)[1].settings).toEqual({ processor: 'Terminal', instructions: 'Call us' })
+    expect(gatewaysOf(state)[0].testMode).toBe(false)
+  })
+
   it('says which mode payments run in and where it is configured, and offers no Stripe keys', async () => {
     serveSettings([])
     server.use(
