@@ -10,7 +10,6 @@ import (
 
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/billing"
-	"github.com/nameport/nameport/pkg/money"
 )
 
 type paymentConfigBody struct {
@@ -131,9 +130,9 @@ func (h paymentHandlers) createPaymentIntent(ctx context.Context, in *CreatePaym
 	if err := u.MayTransact(); err != nil { // email verified
 		return nil, fail(ctx, err)
 	}
-	cents, valid := money.FromDollars(in.Body.Amount)
-	if !valid {
-		return nil, fail(ctx, apperr.New(apperr.Invalid, "Amount must have at most 2 decimals"))
+	cents, err := billing.AmountCents(in.Body.Amount)
+	if err != nil {
+		return nil, fail(ctx, err)
 	}
 	md := make(map[string]string, len(in.Body.Metadata))
 	for k, v := range in.Body.Metadata {

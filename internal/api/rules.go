@@ -41,6 +41,11 @@ type depositRulesBody struct {
 	MinAmount float64  `json:"minAmount" doc:"US dollars"`
 	MaxAmount float64  `json:"maxAmount" doc:"US dollars"`
 	Methods   []string `json:"methods" nullable:"false" doc:"Every payment method; GET /api/wallet/deposit-options says which work now"`
+	// The messages that refuse an amount, in the product's words.
+	NotPositiveMessage string `json:"notPositiveMessage"`
+	DecimalsMessage    string `json:"decimalsMessage" doc:"An amount has at most two decimals"`
+	TooSmallMessage    string `json:"tooSmallMessage"`
+	TooLargeMessage    string `json:"tooLargeMessage"`
 }
 
 type premiumRulesBody struct {
@@ -151,7 +156,9 @@ func currentRules() rulesBody {
 		Registration: registrationRulesBody{MinYears: registration.MinYears, MaxYears: registration.MaxYears,
 			ExpiringSoonDays: int(registration.ExpiringSoon.Hours() / 24), MaxYearsAhead: registration.MaxYearsAhead},
 		Deposits: depositRulesBody{MinAmount: money.Dollars(billing.MinDepositCents),
-			MaxAmount: money.Dollars(billing.MaxDepositCents), Methods: billing.PaymentMethods},
+			MaxAmount: money.Dollars(billing.MaxDepositCents), Methods: billing.PaymentMethods,
+			NotPositiveMessage: billing.AmountNotPositive, DecimalsMessage: billing.AmountTooPrecise,
+			TooSmallMessage: billing.DepositTooSmall, TooLargeMessage: billing.DepositTooLarge},
 		Premium: premiumRulesBody{Categories: catalog.Categories, MinPrice: money.Dollars(catalog.MinPremiumPriceCents),
 			MaxPrice: money.Dollars(catalog.MaxPremiumPriceCents), MaxDiscountPercent: catalog.MaxDiscountPercent},
 		Extensions: extensionRulesBody{MinBasePrice: money.Dollars(catalog.MinBasePriceCents),

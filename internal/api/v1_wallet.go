@@ -6,9 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/billing"
-	"github.com/nameport/nameport/pkg/money"
 	"github.com/nameport/nameport/sdk"
 )
 
@@ -78,9 +76,9 @@ func (h v1WalletHandlers) deposit(ctx context.Context, in *V1DepositInput) (*V1D
 	if err := u.MayTransact(); err != nil { // email verified
 		return nil, problem(ctx, err)
 	}
-	cents, ok := money.FromDollars(in.Body.Amount)
-	if !ok {
-		return nil, problem(ctx, apperr.New(apperr.Invalid, "Amount must have at most 2 decimals"))
+	cents, err := billing.AmountCents(in.Body.Amount)
+	if err != nil {
+		return nil, problem(ctx, err)
 	}
 	t, w, err := h.wallets.DepositOnce(ctx, u.ID, cents, in.Body.PaymentMethod, in.IdempotencyKey)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/pkg/money"
 )
@@ -130,9 +129,9 @@ func (h walletHandlers) deposit(ctx context.Context, in *DepositInput) (*Deposit
 	if err := u.MayTransact(); err != nil { // email verified
 		return nil, fail(ctx, err)
 	}
-	cents, ok := money.FromDollars(in.Body.Amount)
-	if !ok {
-		return nil, fail(ctx, apperr.New(apperr.Invalid, "Amount must have at most 2 decimals"))
+	cents, err := billing.AmountCents(in.Body.Amount)
+	if err != nil {
+		return nil, fail(ctx, err)
 	}
 	t, w, err := h.wallets.DepositOnce(ctx, u.ID, cents, in.Body.PaymentMethod, in.IdempotencyKey)
 	if err != nil {

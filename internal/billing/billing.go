@@ -53,6 +53,24 @@ const (
 	MaxDepositCents = 1_000_000
 )
 
+// The messages that refuse an amount (GET /api/rules publishes them).
+var (
+	AmountNotPositive = "Amount must be greater than 0"
+	AmountTooPrecise  = "Amount must have at most 2 decimals"
+	DepositTooSmall   = "The minimum deposit is " + money.Format(MinDepositCents)
+	DepositTooLarge   = "The maximum deposit is $10,000.00" // MaxDepositCents, with the spec's thousands separator
+)
+
+// AmountCents converts an amount in dollars, as a client sends it, to cents:
+// invalid when it has more than two decimals (or is not a number).
+func AmountCents(dollars float64) (int64, error) {
+	cents, ok := money.FromDollars(dollars)
+	if !ok {
+		return 0, apperr.New(apperr.Invalid, "%s", AmountTooPrecise)
+	}
+	return cents, nil
+}
+
 // Wallet is an account's prepaid balance.
 type Wallet struct {
 	bun.BaseModel `bun:"table:wallets"`
@@ -209,11 +227,11 @@ func (s *Service) DepositOnce(ctx context.Context, userID, amountCents int64, me
 	}
 	switch {
 	case amountCents <= 0:
-		return nil, Wallet{}, apperr.New(apperr.Invalid, "Amount must be greater than 0")
+		return nil, Wallet{}, apperr.New(apperr.Invalid, "%s", AmountNotPositive)
 	case amountCents < MinDepositCents:
-		return nil, Wallet{}, apperr.New(apperr.Invalid, "The minimum deposit is %s", money.Format(MinDepositCents))
+		return nil, Wallet{}, apperr.New(apperr.Invalid, "%s", DepositTooSmall)
 	case amountCents > MaxDepositCents:
-		return nil, Wallet{}, apperr.New(apperr.Invalid, "The maximum deposit is $10,000.00")
+		return nil, Wallet{}, apperr.New(apperr.Invalid, "%s", DepositTooLarge)
 	}
 	if method == "" {
 		method = "credit_card"

@@ -90,7 +90,7 @@ func (s *Service) CreatePaymentIntent(ctx context.Context, userID, amountCents i
 	case s.PaymentMode() == ModeNone:
 		return nil, apperr.New(apperr.Unavailable, "Card payments are not configured on this server")
 	case amountCents <= 0:
-		return nil, apperr.New(apperr.Invalid, "Amount must be greater than 0")
+		return nil, apperr.New(apperr.Invalid, "%s", AmountNotPositive)
 	case amountCents < MinPaymentCents:
 		return nil, apperr.New(apperr.Invalid, "The minimum payment is %s", money.Format(MinPaymentCents))
 	case amountCents > MaxPaymentCents:

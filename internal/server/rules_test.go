@@ -49,10 +49,17 @@ func TestRulesDocumentMatchesTheServices(t *testing.T) {
 			deposit := func(amount float64) reply {
 				return alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": amount, "paymentMethod": "credit_card"})
 			}
-			require.Equal(t, http.StatusUnprocessableEntity, deposit(deposits["minAmount"].(float64)-0.01).status)
+			refusedWith := func(r reply, messageKey string) {
+				t.Helper()
+				require.Equal(t, http.StatusUnprocessableEntity, r.status, r.raw)
+				require.Equal(t, deposits[messageKey], r.body["error"], "the published message")
+			}
+			refusedWith(deposit(deposits["minAmount"].(float64)-0.01), "tooSmallMessage")
 			require.Equal(t, http.StatusCreated, deposit(deposits["minAmount"].(float64)).status)
 			require.Equal(t, http.StatusCreated, deposit(deposits["maxAmount"].(float64)).status)
-			require.Equal(t, http.StatusUnprocessableEntity, deposit(deposits["maxAmount"].(float64)+0.01).status)
+			refusedWith(deposit(deposits["maxAmount"].(float64)+0.01), "tooLargeMessage")
+			refusedWith(deposit(0), "notPositiveMessage")
+			refusedWith(deposit(12.345), "decimalsMessage")
 			require.ElementsMatch(t, []any{"credit_card", "paypal", "bank_transfer", "upi"}, deposits["methods"])
 
 			// Labels: the published messages are the ones the check answers.
@@ -127,7 +134,7 @@ func TestRulesDocumentMatchesTheServices(t *testing.T) {
 			require.Equal(t, http.StatusCreated, addExtension(lengthRule(minLen, maxLen, minRegistrar)))
 			// The settings' bounds: each one beyond is refused, each bound taken.
 			bounds := []struct {
-				field string
+				field          string
 				refused, taken any
 			}{
 				{"renewalPeriodDays", extRules["minRenewalPeriodDays"].(float64) - 1, extRules["minRenewalPeriodDays"]},

@@ -12,7 +12,7 @@ import { paymentMethodLabel, type BankTransferDetails, type PaymentMethod } from
 export const DEFAULT_DEPOSIT = 50
 export const QUICK_AMOUNTS = [20, 50, 100, 200] as const
 
-type DepositLimits = Pick<Rules['deposits'], 'minAmount' | 'maxAmount'>
+type DepositLimits = Rules['deposits']
 
 const methodIcons: Record<string, typeof CreditCard> = {
   credit_card: CreditCard,
@@ -22,16 +22,15 @@ const methodIcons: Record<string, typeof CreditCard> = {
 }
 
 /** The form's check of the amount against the server's limits, with the server's own messages. */
-export function depositAmountError(text: string, limits: DepositLimits | undefined): string | undefined {
+export function depositAmountError(text: string, limits: DepositLimits): string | undefined {
   const trimmed = text.trim()
   const amount = Number(trimmed)
-  if (trimmed === '' || !Number.isFinite(amount) || amount <= 0) return 'Amount must be greater than 0'
-  if (limits && amount < limits.minAmount) return `The minimum deposit is ${formatUsd(limits.minAmount)}`
-  if (limits && amount > limits.maxAmount) return `The maximum deposit is ${formatUsd(limits.maxAmount)}`
+  if (trimmed === '' || !Number.isFinite(amount) || amount <= 0) return limits.notPositiveMessage
+  if (amount < limits.minAmount) return limits.tooSmallMessage
+  if (amount > limits.maxAmount) return limits.tooLargeMessage
   // Count the decimals as typed (the server does too): 1.000000001 is not $1.00.
   const decimals = /\.(\d*?)0*$/.exec(trimmed)?.[1] ?? ''
-  if (decimals.length > 2 || Math.abs(amount * 100 - Math.round(amount * 100)) > 1e-6)
-    return 'Amount must have at most 2 decimals'
+  if (decimals.length > 2 || Math.abs(amount * 100 - Math.round(amount * 100)) > 1e-6) return limits.decimalsMessage
   return undefined
 }
 
@@ -44,7 +43,8 @@ type DepositValues = { amount: string; method: PaymentMethod }
 
 /** The amount as a number of cents-exact dollars, or undefined while it is not a valid deposit. */
 function validAmountOf(text: string, limits: DepositLimits | undefined): number | undefined {
-  return depositAmountError(text, limits) === undefined ? Math.round(Number(text) * 100) / 100 : undefined
+  if (!limits || depositAmountError(text, limits) !== undefined) return undefined
+  return Math.round(Number(text) * 100) / 100
 }
 
 /**
@@ -97,7 +97,9 @@ export function DepositForm({
                   size="lg"
                   min={limits?.minAmount}
                   max={limits?.maxAmount}
-                  {...form.register('amount', { validate: (text) => depositAmountError(text, limits) })}
+                  {...form.register('amount', {
+                    validate: (text) => (limits ? depositAmountError(text, limits) : undefined),
+                  })}
                 />
               )}
             </Field>
@@ -180,7 +182,8 @@ export function DepositForm({
             </div>
           </dl>
 
-          <Button type="submit" size="lg" className="w-full">
+          {/* The amount is checked against the server's rules: wait for them. */}
+          <Button type="submit" size="lg" className="w-full" disabled={!limits}>
             {validAmount === undefined ? 'Deposit' : `Deposit ${formatUsd(validAmount)}`}
           </Button>
         </form>

@@ -184,14 +184,18 @@ describe('deposit', () => {
     )
     const { events } = renderApp('/wallet?tab=deposit', { user: endUser })
     const amount = await screen.findByLabelText('Amount (USD)')
+    // The messages and limits are the server's (GET /api/rules).
+    const { notPositiveMessage, tooSmallMessage, tooLargeMessage, decimalsMessage, minAmount, maxAmount } =
+      rules.deposits
+    await waitFor(() => expect(screen.getByRole('button', { name: /^Deposit( \$|$)/ })).toBeEnabled())
     for (const [typed, message] of [
-      ['', 'Amount must be greater than 0'],
-      ['0', 'Amount must be greater than 0'],
-      ['-5', 'Amount must be greater than 0'],
-      ['0.5', 'The minimum deposit is $1.00'],
-      ['10000.01', 'The maximum deposit is $10,000.00'],
-      ['12.345', 'Amount must have at most 2 decimals'],
-      ['1.000000001', 'Amount must have at most 2 decimals'],
+      ['', notPositiveMessage],
+      ['0', notPositiveMessage],
+      ['-5', notPositiveMessage],
+      [String(minAmount - 0.5), tooSmallMessage],
+      [String(maxAmount + 0.01), tooLargeMessage],
+      ['12.345', decimalsMessage],
+      ['1.000000001', decimalsMessage],
     ]) {
       await events.clear(amount)
       if (typed) await events.type(amount, typed)
@@ -237,7 +241,7 @@ describe('deposit', () => {
     await events.clear(amount)
     await events.type(amount, '75.5')
     await events.click(screen.getByRole('radio', { name: 'UPI' }))
-    await events.click(screen.getByRole('button', { name: 'Deposit $75.50' }))
+    await events.click(await screen.findByRole('button', { name: 'Deposit $75.50' }))
     expect(await screen.findByText('Processing your deposit...')).toBeInTheDocument()
     expect(await screen.findByText('$75.50 has been added to your wallet')).toBeInTheDocument()
     expect(body).toEqual({ amount: 75.5, paymentMethod: 'upi' })
@@ -283,7 +287,7 @@ describe('deposit', () => {
     const back = encodeURIComponent('/?name=acme&extension=.inf.nz')
     const { events, router } = renderApp(`/wallet?tab=deposit&amount=7&return=${back}`, { user: endUser })
     expect(await screen.findByLabelText('Amount (USD)')).toHaveValue(7)
-    await events.click(screen.getByRole('button', { name: 'Deposit $7.00' }))
+    await events.click(await screen.findByRole('button', { name: 'Deposit $7.00' }))
     expect(await screen.findByText('$7.00 has been added to your wallet')).toBeInTheDocument()
     const next = screen.getByRole('link', { name: /Continue registration/ })
     expect(next).toHaveAttribute('href', '/?name=acme&extension=.inf.nz')
@@ -328,7 +332,7 @@ describe('deposit', () => {
     )
     const { events } = renderApp('/wallet?tab=deposit', { user: endUser })
     await events.click(await screen.findByRole('radio', { name: 'Bank Transfer' }))
-    await events.click(screen.getByRole('button', { name: 'Deposit $50.00' }))
+    await events.click(await screen.findByRole('button', { name: 'Deposit $50.00' }))
     expect(await screen.findByText('Deposit pending')).toBeInTheDocument()
     expect(screen.getByText(/Your deposit of \$50\.00 is pending confirmation/)).toBeInTheDocument()
     expect(screen.queryByText('$50.00 has been added to your wallet')).not.toBeInTheDocument()
@@ -390,7 +394,10 @@ describe('deposit', () => {
         }
         balance = 50
         status = 'completed'
-        return HttpResponse.json({ success: true, data: { status: 'succeeded', message: 'Thank you for your payment!' } })
+        return HttpResponse.json({
+          success: true,
+          data: { status: 'succeeded', message: 'Thank you for your payment!' },
+        })
       }),
     )
     const { events } = renderApp('/wallet?tab=deposit', { user: endUser })
@@ -617,7 +624,7 @@ describe('deposit options', () => {
     await screen.findByLabelText('Amount (USD)')
     await waitFor(() => expect(screen.queryByRole('radio', { name: 'Credit Card' })).not.toBeInTheDocument())
     expect(screen.getByRole('radio', { name: 'Bank Transfer' })).toBeChecked()
-    await events.click(screen.getByRole('button', { name: 'Deposit $50.00' }))
+    await events.click(await screen.findByRole('button', { name: 'Deposit $50.00' }))
     expect(await screen.findByText('Deposit pending')).toBeInTheDocument()
     expect(body).toEqual({ amount: 50, paymentMethod: 'bank_transfer' })
     expect(screen.getByText('12-3456-7890123-00')).toBeInTheDocument()
