@@ -100,11 +100,11 @@ type Transaction struct {
 	// ClientSecret lets the browser pay a pending card deposit; never stored.
 	ClientSecret string `bun:"-"`
 	// BalanceAfterCents is the wallet's balance right after a debit, set by
-	// Debit; never stored.
+	// Debit once its transaction has committed; never stored.
 	BalanceAfterCents int64 `bun:"-"`
 }
 
-// WalletAfter is the wallet right after debit t, as Debit left it.
+// WalletAfter is the wallet right after debit t committed, as t left it.
 func WalletAfter(t *Transaction) Wallet {
 	return Wallet{UserID: t.UserID, BalanceCents: t.BalanceAfterCents, Currency: Currency, UpdatedAt: t.CreatedAt}
 }
@@ -406,45 +406,54 @@ type Charge struct {
 
 // Debit takes c.AmountCents from the wallet inside tx and records the
 // completed transaction. Returns insufficient_funds, saying how much more is
-// needed, when the balance does not cover it; the conditional UPDATE makes
-// that check and the debit one atomic step on both engines.
+// needed, when the balance does not cover it.
 //
-// The ledger row is written first and the wallet row updated last: the
-// update locks the wallet until the transaction ends, so every debit of the
-// account waits for this one only from then on. Refused, the row is taken
-// back, so that the transaction is as it was.
+// The wallet row is updated last, with the commit (tx.Finally): every debit
+// of the account waits for that row's lock, which is so held only while the
+// database commits. The balance is read first to refuse at once what it
+// does not cover; a debit that a concurrent one overtook is refused at
+// commit by the wallets table's CHECK (balance_cents >= 0), and the whole
+// transaction rolls back with insufficient_funds.
 func (s *Service) Debit(ctx context.Context, tx *db.Tx, c Charge) (*Transaction, error) {
 	if c.AmountCents <= 0 {
 		return nil, fmt.Errorf("billing: debit of %d cents", c.AmountCents)
+	}
+	w, err := s.wallet(ctx, tx, c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	if w.BalanceCents < c.AmountCents {
+		return nil, insufficient(c, w.BalanceCents)
 	}
 	t := &Transaction{UserID: c.UserID, Type: c.Type, AmountCents: -c.AmountCents, Status: StatusCompleted,
 		PaymentMethod: MethodWallet, Description: c.Description, DomainID: c.DomainID, CreatedAt: s.clock()}
 	if _, err := tx.NewInsert().Model(t).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("billing: record debit: %w", err)
 	}
-	// The balance after the debit comes back with it, so that the caller
-	// can show the wallet without reading it again.
-	err := tx.NewUpdate().Model((*Wallet)(nil)).Set("balance_cents = balance_cents - ?", c.AmountCents).
-		Set("updated_at = ?", t.CreatedAt).Where("user_id = ?", c.UserID).Where("balance_cents >= ?", c.AmountCents).
-		Returning("balance_cents").Scan(ctx, &t.BalanceAfterCents)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("billing: debit %d: %w", c.UserID, err)
-	}
-	if err != nil { // no wallet with the amount
-		if _, err := tx.NewDelete().Model((*Transaction)(nil)).Where("id = ?", t.ID).Exec(ctx); err != nil {
-			return nil, fmt.Errorf("billing: take back refused debit: %w", err)
+	tx.FinallyReturning(&t.BalanceAfterCents, func(err error) error {
+		if !db.CheckViolation(err, "wallets_balance_cents_check", "balance_cents >= 0") {
+			return fmt.Errorf("billing: debit %d: %w", c.UserID, err)
 		}
-		w, err := s.wallet(ctx, tx, c.UserID)
-		if err != nil {
-			return nil, err
+		w, rerr := s.Wallet(context.WithoutCancel(ctx), c.UserID)
+		if rerr != nil {
+			return rerr
 		}
-		needed := c.AmountCents - w.BalanceCents
-		return nil, &apperr.Error{Code: apperr.InsufficientFunds, Message: fmt.Sprintf(
-			"Insufficient funds: %s costs %s and your balance is %s. Add %s to continue.",
-			c.What, money.Format(c.AmountCents), money.Format(w.BalanceCents), money.Format(needed)),
-			Shortfall: &apperr.Shortfall{NeededCents: needed, BalanceCents: w.BalanceCents}}
-	}
+		if w.BalanceCents >= c.AmountCents { // a deposit came in meanwhile
+			return apperr.New(apperr.Conflict, "Your balance changed while %s was being paid: please try again", c.What)
+		}
+		return insufficient(c, w.BalanceCents)
+	}, "UPDATE wallets SET balance_cents = balance_cents - ?, updated_at = ? WHERE user_id = ? RETURNING balance_cents",
+		c.AmountCents, t.CreatedAt, c.UserID)
 	return t, nil
+}
+
+// insufficient is the refusal of charge c from a wallet holding balance.
+func insufficient(c Charge, balance int64) error {
+	needed := c.AmountCents - balance
+	return &apperr.Error{Code: apperr.InsufficientFunds, Message: fmt.Sprintf(
+		"Insufficient funds: %s costs %s and your balance is %s. Add %s to continue.",
+		c.What, money.Format(c.AmountCents), money.Format(balance), money.Format(needed)),
+		Shortfall: &apperr.Shortfall{NeededCents: needed, BalanceCents: balance}}
 }
 
 // Discrepancy is a wallet whose balance differs from its ledger.

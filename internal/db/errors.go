@@ -20,3 +20,14 @@ func UniqueViolation(err error) (detail string, ok bool) {
 	}
 	return "", false
 }
+
+// CheckViolation reports whether err is the refusal of a CHECK constraint:
+// on PostgreSQL the one named name, on SQLite the one whose expression is
+// expr (SQLite names an unnamed constraint by its expression).
+func CheckViolation(err error, name, expr string) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "23514" && pgErr.ConstraintName == name
+	}
+	return err != nil && strings.Contains(err.Error(), "CHECK constraint failed: "+expr)
+}

@@ -124,3 +124,57 @@ func TestOpenRejectsUnknownURL(t *testing.T) {
 }
 
 var _ river.JobArgs = probeArgs{}
+
+// Finally's statements run last, in order, and commit with the rest; one
+// that fails rolls everything back and its error comes back translated.
+// Afterwards the connection serves the next transaction as usual.
+func TestFinallyRunsLastAndFailsTheWholeTransaction(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		setup(t, d)
+		ctx := context.Background()
+		var id, after int64
+		require.NoError(t, d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			if err := insertUser(ctx, tx, "last"); err != nil {
+				return err
+			}
+			require.NoError(t, tx.NewRaw("SELECT id FROM users WHERE username = 'last'").Scan(ctx, &id))
+			now := time.Now().UTC()
+			tx.Finally(nil, "INSERT INTO wallets (user_id, balance_cents, currency, updated_at) VALUES (?, 500, 'USD', ?)", id, now)
+			tx.FinallyReturning(&after, nil, "UPDATE wallets SET balance_cents = balance_cents - ? WHERE user_id = ? RETURNING balance_cents", 200, id)
+			if err := tx.Enqueue(ctx, probeArgs{Note: "last"}, nil); err != nil {
+				return err
+			}
+			require.Zero(t, after, "known once committed")
+			return nil
+		}))
+		require.EqualValues(t, 300, after, "what the statement returned")
+		var balance int64
+		require.NoError(t, d.Bun.NewRaw("SELECT balance_cents FROM wallets WHERE user_id = ?", id).Scan(ctx, &balance))
+		require.EqualValues(t, 300, balance, "both ran, in order")
+
+		overdrawn := errors.New("overdrawn")
+		for range 3 { // the connection is reused after each failure
+			err := d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+				if err := insertUser(ctx, tx, "rolled-back"); err != nil {
+					return err
+				}
+				tx.Finally(nil, "UPDATE wallets SET balance_cents = balance_cents + 1 WHERE user_id = ?", id)
+				tx.Finally(func(err error) error {
+					require.True(t, db.CheckViolation(err, "wallets_balance_cents_check", "balance_cents >= 0"), "%v", err)
+					return overdrawn
+				}, "UPDATE wallets SET balance_cents = balance_cents - ? WHERE user_id = ?", 1000, id)
+				tx.Finally(nil, "UPDATE wallets SET balance_cents = 0 WHERE user_id = ?", id)
+				return tx.Enqueue(ctx, probeArgs{Note: "rolled back"}, nil)
+			})
+			require.ErrorIs(t, err, overdrawn)
+			users, _ := counts(t, d, "rolled-back")
+			require.Zero(t, users, "nothing of the transaction stays")
+			require.NoError(t, d.Bun.NewRaw("SELECT balance_cents FROM wallets WHERE user_id = ?", id).Scan(ctx, &balance))
+			require.EqualValues(t, 300, balance, "neither the statements before the failing one nor after")
+		}
+		users, jobs := counts(t, d, "last")
+		require.Equal(t, 1, users)
+		require.Equal(t, 1, jobs, "the rolled-back jobs are gone")
+	})
+}

@@ -192,9 +192,7 @@ func (s *Service) renew(ctx context.Context, d *Domain, buyer catalog.Buyer,
 		}
 		if !old.After(now) {
 			// Expired in its grace period: it resolves again.
-			if err := zone.BumpVersion(ctx, tx, now); err != nil {
-				return err
-			}
+			zone.BumpVersionAtCommit(tx, now)
 		}
 		if err := s.notify(ctx, tx, d.UserID, notify.KindRenewalSucceeded, map[string]string{"domain": full,
 			"amount": notify.Cents(terms.Renewal.PriceCents), "expiresAt": notify.Time(next)}); err != nil {

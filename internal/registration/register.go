@@ -167,9 +167,11 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 			"amount": notify.Cents(total), "expiresAt": notify.Time(d.ExpiresAt), "years": strconv.Itoa(years)}); err != nil {
 			return err
 		}
-		// The rows every registration updates come last, so their locks are
-		// held only until the commit: the wallet (each debit of an account
-		// waits for the one before) and the zone version (every change waits).
+		// The rows every registration updates come last, with the commit
+		// (db.Tx.Finally), so their locks are held only while it commits:
+		// the wallet (each debit of an account waits for the one before) and
+		// then the zone version (every change waits), in that order
+		// everywhere.
 		var err error
 		charge, err = s.billing.Debit(ctx, tx, billing.Charge{UserID: userID, AmountCents: total,
 			Type: billing.TypeDomainPurchase, Description: fmt.Sprintf("Registration of %s for %s", full, period),
@@ -179,7 +181,8 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 		}
 		// The new domain resolves from now on (NODATA at its apex until it
 		// has records): DNS servers reload when they see the version move.
-		return zone.BumpVersion(ctx, tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension, Registered: true})
+		zone.BumpVersionAtCommit(tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension, Registered: true})
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("registration: register %s: %w", full, err)

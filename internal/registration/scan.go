@@ -175,7 +175,8 @@ func (s *Service) release(ctx context.Context, d *Domain, now time.Time) (bool, 
 			}
 		}
 		released = true
-		return zone.BumpVersion(ctx, tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension})
+		zone.BumpVersionAtCommit(tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension})
+		return nil
 	})
 	if released {
 		s.namesChanged(ctx)

@@ -221,41 +221,60 @@ const bumpVersion = `UPDATE zone_version SET version = version + 1,
 //
 // The version row stays locked until q commits, so versions commit in
 // order: a reader that has seen version v misses nothing by reading the
-// journal after v. Every registration waits for that lock, so on
-// PostgreSQL the bump and the journal are one statement (one round trip
-// while holding it).
+// journal after v. (BumpVersionAtCommit holds that lock for less time.)
 func BumpVersion(ctx context.Context, q bun.IDB, now time.Time, names ...NameChange) error {
+	for _, st := range bumpStatements(q.Dialect().Name(), now, names) {
+		if _, err := q.ExecContext(ctx, st.query, st.args...); err != nil {
+			return fmt.Errorf("zone: bump version: %w", err)
+		}
+	}
+	return nil
+}
+
+// BumpVersionAtCommit is BumpVersion run last in tx, with its commit (see
+// db.Tx.Finally): every registration, renewal and release waits for the
+// version row's lock, so it is held only while the database commits. For
+// changes that need nothing of the bump before they commit (record changes
+// bump first, to see every change committed before theirs).
+func BumpVersionAtCommit(tx *db.Tx, now time.Time, names ...NameChange) {
+	for _, st := range bumpStatements(tx.Dialect().Name(), now, names) {
+		tx.Finally(func(err error) error { return fmt.Errorf("zone: bump version: %w", err) }, st.query, st.args...)
+	}
+}
+
+type statement struct {
+	query string
+	args  []any
+}
+
+// bumpStatements are the statements of a bump with names journaled: on
+// PostgreSQL one (the journal takes the version the bump returns), on
+// SQLite, where statements cost no round trip, the bump and an insert per
+// name.
+func bumpStatements(engine dialect.Name, now time.Time, names []NameChange) []statement {
 	unix := now.Unix()
-	var err error
+	bump := statement{bumpVersion, []any{unix, unix}}
 	switch {
 	case len(names) == 0:
-		_, err = q.ExecContext(ctx, bumpVersion, unix, unix)
-	case q.Dialect().Name() == dialect.PG:
+		return []statement{bump}
+	case engine == dialect.PG:
 		values := make([]string, len(names))
 		args := []any{unix, unix, now}
 		for i, c := range names {
 			values[i] = "(?, ?, ?::boolean)"
 			args = append(args, c.Name, c.Extension, c.Registered)
 		}
-		_, err = q.ExecContext(ctx, `WITH bumped AS (`+bumpVersion+` RETURNING version)
+		return []statement{{`WITH bumped AS (` + bumpVersion + ` RETURNING version)
 			INSERT INTO name_changes (version, created_at, name, extension, registered)
 			SELECT bumped.version, ?::timestamptz, c.name, c.extension, c.registered
-			FROM bumped, (VALUES `+strings.Join(values, ", ")+`) AS c (name, extension, registered)`, args...)
-	default: // SQLite: no round trips to save
-		if _, err = q.ExecContext(ctx, bumpVersion, unix, unix); err != nil {
-			break
-		}
-		for _, c := range names {
-			if _, err = q.ExecContext(ctx, `INSERT INTO name_changes (version, created_at, name, extension, registered)
-				SELECT version, ?, ?, ?, ? FROM zone_version WHERE id = 1`, now, c.Name, c.Extension, c.Registered); err != nil {
-				break
-			}
-		}
+			FROM bumped, (VALUES ` + strings.Join(values, ", ") + `) AS c (name, extension, registered)`, args}}
 	}
-	if err != nil {
-		return fmt.Errorf("zone: bump version: %w", err)
+	out := []statement{bump}
+	for _, c := range names {
+		out = append(out, statement{`INSERT INTO name_changes (version, created_at, name, extension, registered)
+			SELECT version, ?, ?, ?, ? FROM zone_version WHERE id = 1`, []any{now, c.Name, c.Extension, c.Registered}})
 	}
-	return nil
+	return out
 }
 
 // Versions are the change counters a DNS server watches.
