@@ -155,11 +155,7 @@ func (h v1DomainHandlers) registerDomain(ctx context.Context, in *V1RegisterInpu
 	if err != nil {
 		return nil, problem(ctx, err)
 	}
-	ns, err := h.records.NameserversOf(ctx, []int64{r.Domain.ID})
-	if err != nil {
-		return nil, problem(ctx, err)
-	}
-	return &V1RegisterOutput{Body: sdk.Registration{Domain: toV1Domain(h.domains, *r.Domain, ns[r.Domain.ID]),
+	return &V1RegisterOutput{Body: sdk.Registration{Domain: toV1Domain(h.domains, *r.Domain, r.Nameservers),
 		Transaction: toV1Transaction(r.Transaction), Wallet: toV1Wallet(r.Wallet)}}, nil
 }
 

@@ -41,6 +41,8 @@ type Registered struct {
 	// Wallet is the buyer's wallet once the registration is paid (as the
 	// debit left it; a replay shows the wallet as it is now).
 	Wallet billing.Wallet
+	// Nameservers are the hosts the domain is delegated to (none: ours).
+	Nameservers []string
 	// Replayed is true when an earlier request with the same idempotency key
 	// did the work.
 	Replayed bool
@@ -193,7 +195,11 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 			return nil, err
 		}
 	}
-	return &Registered{Domain: d, Transaction: charge}, nil
+	hosts := make([]string, len(nameservers))
+	for i, r := range nameservers {
+		hosts[i] = r.Content
+	}
+	return &Registered{Domain: d, Transaction: charge, Nameservers: hosts}, nil
 }
 
 // replay returns the result of an earlier request with key, nil when there is
@@ -211,7 +217,11 @@ func (s *Service) replay(ctx context.Context, userID int64, key, hash string) (*
 	if err != nil {
 		return nil, err
 	}
-	return &Registered{Domain: d, Transaction: t, Replayed: true}, nil
+	ns, err := zone.NameserversOf(ctx, s.db.Bun, []int64{d.ID})
+	if err != nil {
+		return nil, err
+	}
+	return &Registered{Domain: d, Transaction: t, Nameservers: ns[d.ID], Replayed: true}, nil
 }
 
 // requestHash identifies a request by what it asks for, in normal form.

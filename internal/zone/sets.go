@@ -182,12 +182,18 @@ func InsertRecords(ctx context.Context, tx bun.IDB, domainID int64, records []Re
 // NameserversOf returns the NS hosts at the apex of each of the domains
 // domainIDs: the name servers a domain is delegated to.
 func (s *Service) NameserversOf(ctx context.Context, domainIDs []int64) (map[int64][]string, error) {
+	return NameserversOf(ctx, s.db.Bun, domainIDs)
+}
+
+// NameserversOf is Service.NameserversOf through q, for the packages that
+// write records with InsertRecords.
+func NameserversOf(ctx context.Context, q bun.IDB, domainIDs []int64) (map[int64][]string, error) {
 	out := make(map[int64][]string, len(domainIDs))
 	if len(domainIDs) == 0 {
 		return out, nil
 	}
 	var records []Record
-	if err := s.db.Bun.NewSelect().Model(&records).Column("domain_id", "content").
+	if err := q.NewSelect().Model(&records).Column("domain_id", "content").
 		Where("domain_id IN (?)", bun.In(domainIDs)).Where("name = '@'").Where("type = ?", TypeNS).
 		Order("domain_id", "id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("zone: name servers: %w", err)
