@@ -6,6 +6,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/zone"
 )
 
 // The document names every schema after a declared type and lists every
@@ -31,4 +33,17 @@ func TestOpenAPISchemasAreComplete(t *testing.T) {
 	// An application as admins see it is the application plus its applicant.
 	require.Subset(t, fields("AdminTierApplicationBody"), []string{"id", "requestedTier", "status", "createdAt", "userId", "username", "currentTier"})
 	require.Subset(t, fields("BulkResultBody"), []string{"changed"})
+}
+
+// The zone file limit the document states is the one import applies.
+func TestZoneFileLimitIsTheSchemas(t *testing.T) {
+	t.Parallel()
+	found := 0
+	for name, s := range New(chi.NewRouter(), Services{}).OpenAPI().Components.Schemas.Map() {
+		if f, ok := s.Properties["zoneFile"]; ok && f.MaxLength != nil { // a request's, not an export's
+			require.Equal(t, zone.MaxZoneFile, *f.MaxLength, name)
+			found++
+		}
+	}
+	require.NotZero(t, found, "no schema has a zoneFile")
 }

@@ -74,8 +74,9 @@ type registrationRulesBody struct {
 }
 
 type dnsRulesBody struct {
-	MinTTL int `json:"minTtl" doc:"Seconds"`
-	MaxTTL int `json:"maxTtl" doc:"Seconds"`
+	MinTTL           int `json:"minTtl" doc:"Seconds"`
+	MaxTTL           int `json:"maxTtl" doc:"Seconds"`
+	MaxZoneFileBytes int `json:"maxZoneFileBytes" doc:"The largest zone file an import reads"`
 }
 
 // accountRulesBody says what the fields of sign-up, login and the password
@@ -166,7 +167,7 @@ func currentRules() rulesBody {
 			MinDescriptionLength: catalog.MinDescription, MaxDescriptionLength: catalog.MaxDescription,
 			MinRenewalPeriodDays: catalog.MinRenewalPeriodDays, MaxRenewalPeriodDays: catalog.MaxRenewalPeriodDays,
 			MaxGracePeriodDays: catalog.MaxGracePeriodDays, DNSProviders: catalog.DNSProviders},
-		DNS:     dnsRulesBody{MinTTL: zone.MinTTL, MaxTTL: zone.MaxTTL},
+		DNS:     dnsRulesBody{MinTTL: zone.MinTTL, MaxTTL: zone.MaxTTL, MaxZoneFileBytes: zone.MaxZoneFile},
 		Account: accountRules(),
 	}
 }

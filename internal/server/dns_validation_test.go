@@ -75,7 +75,7 @@ func TestDNSValidationMessagesOverHTTP(t *testing.T) {
 		{rec{Type: "CAA", Name: "@", Content: "issue"}, `CAA content must be "flags tag value", for example 0 issue "letsencrypt.org"`},
 		{rec{Type: "CAA", Name: "@", Content: "x issue \"ca.example\""}, `CAA content must be "flags tag value", for example 0 issue "letsencrypt.org"`},
 		{rec{Type: "CAA", Name: "@", Content: "256 issue \"ca.example\""}, "CAA flags must be between 0 and 255"},
-		{rec{Type: "CAA", Name: "@", Content: "0 issuer \"ca.example\""}, "CAA tag must be issue, issuewild or iodef"},
+		{rec{Type: "CAA", Name: "@", Content: "0 issuer \"ca.example\""}, "CAA tag must be one of issue, issuewild, issuemail, iodef, contactemail, contactphone"},
 		{rec{Type: "CAA", Name: "@", Content: "0 iodef \"ftp://x\""}, "CAA iodef value must be a mailto: or https: URL"},
 		{rec{Type: "CAA", Name: "@", Content: "0 issue \"a\"b\""}, "CAA value must be at most 255 printable ASCII characters, without quotes or backslashes"},
 		{rec{Type: "A", Name: "www.other.com.", Content: "192.0.2.1"}, "Record name www.other.com. is not inside mysite.inf.nz"},

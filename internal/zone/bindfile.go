@@ -16,8 +16,9 @@ import (
 	"github.com/nameport/nameport/internal/db"
 )
 
-// MaxZoneFile is the largest zone file Import reads, in bytes.
-const MaxZoneFile = 1 << 20
+// MaxZoneFile is the largest zone file Import reads, in bytes (the API's
+// schema says the same: TestZoneFileLimitIsTheSchemas).
+const MaxZoneFile = 512 << 10
 
 // Export returns the records of d as a BIND zone file: $ORIGIN and $TTL
 // first, then one record per line with its name relative to the origin.
@@ -214,10 +215,17 @@ func parseZoneFile(d Domain, text string) ([]Record, error) {
 
 var parseErrorText = regexp.MustCompile(`^dns: (.*): "(.*)" at line: (\d+):\d+$`)
 
+// typeMnemonic is what a record type's name looks like (WKS, NSAP-PTR).
+var typeMnemonic = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]{0,15}$`)
+
 // parseError rewords a miekg/dns parse error for a user: "Line 3: bad A A:
 // "1.2.3"".
 func parseError(err error) error {
 	if m := parseErrorText.FindStringSubmatch(err.Error()); m != nil {
+		if m[1] == "not a TTL" && typeMnemonic.MatchString(m[2]) {
+			// A type the parser does not know is read where a TTL may stand.
+			return invalid("Line %s: %s", m[3], unsupportedType(strings.ToUpper(m[2])).Error())
+		}
 		if m[2] == "" {
 			return invalid("Line %s: cannot read the record: %s", m[3], m[1])
 		}

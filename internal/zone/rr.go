@@ -153,6 +153,11 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // inputFromRR turns a parsed resource record of a domain into an Input, or
 // says why it cannot be one.
+// unsupportedType is the refusal of a record of type name.
+func unsupportedType(name string) error {
+	return fmt.Errorf("record type %s is not supported (supported: %s)", name, strings.Join(Types, ", "))
+}
+
 func inputFromRR(rr dns.RR) (Input, error) {
 	h := rr.Header()
 	// The name stays absolute. Made relative here, normalize would read a
@@ -197,8 +202,7 @@ func inputFromRR(rr dns.RR) (Input, error) {
 		in.Type = TypeCAA
 		in.Content = strconv.Itoa(int(v.Flag)) + " " + v.Tag + ` "` + v.Value + `"`
 	default:
-		return Input{}, fmt.Errorf("record type %s is not supported (supported: %s)",
-			dns.TypeToString[h.Rrtype], strings.Join(Types, ", "))
+		return Input{}, unsupportedType(dns.Type(h.Rrtype).String()) // TYPE65226 for a type without a name
 	}
 	return in, nil
 }

@@ -61,7 +61,7 @@ func TestValidationMessages(t *testing.T) {
 			{zone.Input{Type: "CAA", Name: "@", Content: "issue"}, `CAA content must be "flags tag value", for example 0 issue "letsencrypt.org"`},
 			{zone.Input{Type: "CAA", Name: "@", Content: "x issue \"ca.example\""}, `CAA content must be "flags tag value", for example 0 issue "letsencrypt.org"`},
 			{zone.Input{Type: "CAA", Name: "@", Content: "256 issue \"ca.example\""}, "CAA flags must be between 0 and 255"},
-			{zone.Input{Type: "CAA", Name: "@", Content: "0 issuer \"ca.example\""}, "CAA tag must be issue, issuewild or iodef"},
+			{zone.Input{Type: "CAA", Name: "@", Content: "0 issuer \"ca.example\""}, "CAA tag must be one of issue, issuewild, issuemail, iodef, contactemail, contactphone"},
 			{zone.Input{Type: "CAA", Name: "@", Content: "0 iodef \"ftp://x\""}, "CAA iodef value must be a mailto: or https: URL"},
 			{zone.Input{Type: "CAA", Name: "@", Content: "0 issue \"a\"b\""}, "CAA value must be at most 255 printable ASCII characters, without quotes or backslashes"},
 			{zone.Input{Type: "A", Name: "www.other.com.", Content: "192.0.2.1"}, "Record name www.other.com. is not inside example.inf.nz"},

@@ -329,6 +329,11 @@ func normalizeSRV(d Domain, content string, priority *int) (string, *int, error)
 
 const caaFormat = `CAA content must be "flags tag value", for example 0 issue "letsencrypt.org"`
 
+// CAATags are the CAA properties accepted: RFC 8659's (issue, issuewild,
+// iodef), RFC 9495's issuemail, and the contacts of the CA/Browser Forum's
+// Baseline Requirements (contactemail, contactphone), as IANA registers them.
+var CAATags = []string{"issue", "issuewild", "issuemail", "iodef", "contactemail", "contactphone"}
+
 // normalizeCAA accepts `flags tag value` with the value quoted or not and
 // stores `flags tag "value"`.
 func normalizeCAA(content string) (string, *int, error) {
@@ -348,8 +353,8 @@ func normalizeCAA(content string) (string, *int, error) {
 		return "", nil, invalid("CAA flags must be between 0 and 255")
 	}
 	tag = strings.ToLower(tag)
-	if tag != "issue" && tag != "issuewild" && tag != "iodef" {
-		return "", nil, invalid("CAA tag must be issue, issuewild or iodef")
+	if !slices.Contains(CAATags, tag) {
+		return "", nil, invalid("CAA tag must be one of %s", strings.Join(CAATags, ", "))
 	}
 	value = strings.TrimSpace(value)
 	if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
@@ -361,8 +366,12 @@ func normalizeCAA(content string) (string, *int, error) {
 	if tag == "iodef" && !strings.HasPrefix(value, "mailto:") && !strings.HasPrefix(value, "https://") && !strings.HasPrefix(value, "http://") {
 		return "", nil, invalid("CAA iodef value must be a mailto: or https: URL")
 	}
-	if tag != "iodef" && value == "" {
+	switch {
+	case value != "":
+	case tag == "issue" || tag == "issuewild" || tag == "issuemail":
 		value = ";" // RFC 8659: no CA may issue
+	default:
+		return "", nil, invalid("CAA %s needs a value", tag)
 	}
 	return strconv.Itoa(flags) + " " + tag + ` "` + value + `"`, nil, nil
 }

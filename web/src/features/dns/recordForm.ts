@@ -26,7 +26,7 @@ export const contentGuide: Record<RecordType, { placeholder: string; hint: strin
   },
   CAA: {
     placeholder: '0 issue "letsencrypt.org"',
-    hint: 'Flags, tag (issue, issuewild or iodef) and value: which certificate authorities may issue.',
+    hint: 'Flags, tag and value, such as 0 issue "letsencrypt.org": which certificate authorities may issue.',
   },
 }
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { DnsRecord } from '@/lib/dns'
 import { serverDomain } from '@/test/domainFixtures'
 import { renderApp } from '@/test/renderApp'
-import { endUser, server } from '@/test/server'
+import { endUser, rules, server } from '@/test/server'
 
 const acme = serverDomain({
   id: 7,
@@ -502,6 +502,24 @@ describe('zone file import', () => {
     expect(dialog.queryByRole('region', { name: 'Import preview' })).not.toBeInTheDocument()
     expect(dialog.queryByRole('button', { name: 'Apply import' })).not.toBeInTheDocument()
     expect(dialog.getByRole('button', { name: 'Preview' })).toBeEnabled()
+  })
+
+  it('refuses a file larger than the server reads (GET /api/rules), and sends nothing', async () => {
+    serveDomain()
+    let previews = 0
+    server.use(
+      http.post('/api/domains/7/zone/preview', () => {
+        previews++
+        return HttpResponse.json({ success: true, data: plan })
+      }),
+    )
+    const { dialog, events } = await openImport()
+    const max = rules.dns.maxZoneFileBytes
+    const file = new File(['; x\n'.repeat(max / 4 + 1)], 'big.zone', { type: 'text/plain' })
+    await events.upload(dialog.getByLabelText('Choose a .zone or .txt file'), file)
+    expect(await dialog.findByText(`big.zone is larger than ${max / 1024} KB.`)).toBeInTheDocument()
+    expect(dialog.getByLabelText('Zone file')).toHaveValue('')
+    expect(previews).toBe(0)
   })
 
   it("says 'No changes' when the file matches the records, with nothing to apply", async () => {

@@ -13,12 +13,10 @@ import {
 } from '@/components/ui/dialog'
 import { Textarea } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
+import { useRules } from '@/lib/rules'
 import { applyImport, dnsRecordsQueryOptions, previewImport, type DnsRecord, type ImportPlan } from '../api/dns'
 import { errorText } from '../dnsText'
 import { displayContent } from '../recordForm'
-
-/** The server reads zone files up to 512 KiB of text. */
-const MAX_FILE_BYTES = 512 * 1024
 
 const placeholder = (apex: string) => `$ORIGIN ${apex}.
 $TTL 3600
@@ -87,14 +85,17 @@ export default function ZoneImportDialog({
     },
   })
   const busy = preview.isPending || apply.isPending
+  const rules = useRules()
 
   const chooseFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0]
     event.target.value = ''
     if (!file) return
-    if (file.size > MAX_FILE_BYTES) {
+    // The largest file the server reads (GET /api/rules); it checks again.
+    const maxBytes = rules?.dns.maxZoneFileBytes
+    if (maxBytes !== undefined && file.size > maxBytes) {
       changeText('')
-      setFileProblem(`${file.name} is larger than 512 KB.`)
+      setFileProblem(`${file.name} is larger than ${maxBytes / 1024} KB.`)
       return
     }
     try {
