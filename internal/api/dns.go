@@ -88,14 +88,22 @@ type ZoneImportInput struct {
 	ID   int64 `path:"id" doc:"Domain id"`
 	Body struct {
 		ZoneFile string `json:"zoneFile" maxLength:"524288" doc:"BIND zone file; records absent from it are removed"`
+		Delegate bool   `json:"delegate,omitempty" doc:"Keep the NS records at the domain's apex: the domain is delegated to those name servers and none of its other records is served. Without it they are skipped, with a note."`
 	}
 }
 
+type planNoteBody struct {
+	Line    int    `json:"line"`
+	Kind    string `json:"kind" enum:"apex_ns" doc:"apex_ns: an NS record at the domain's apex, skipped (see delegate)"`
+	Message string `json:"message"`
+}
+
 type planBody struct {
-	Add       []recordBody `json:"add"`
-	Change    []recordBody `json:"change"`
-	Remove    []recordBody `json:"remove"`
-	Unchanged int          `json:"unchanged"`
+	Add       []recordBody   `json:"add"`
+	Change    []recordBody   `json:"change"`
+	Remove    []recordBody   `json:"remove"`
+	Unchanged int            `json:"unchanged"`
+	Notes     []planNoteBody `json:"notes" nullable:"false" doc:"Lines of the file not taken as they are"`
 }
 
 type ZonePlanOutput struct {
@@ -103,7 +111,12 @@ type ZonePlanOutput struct {
 }
 
 func toPlanBody(p zone.Plan) planBody {
-	return planBody{Add: toRecordBodies(p.Add), Change: toRecordBodies(p.Change), Remove: toRecordBodies(p.Remove), Unchanged: p.Unchanged}
+	notes := make([]planNoteBody, len(p.Notes))
+	for i, n := range p.Notes {
+		notes[i] = planNoteBody{Line: n.Line, Kind: n.Kind, Message: n.Message}
+	}
+	return planBody{Add: toRecordBodies(p.Add), Change: toRecordBodies(p.Change), Remove: toRecordBodies(p.Remove),
+		Unchanged: p.Unchanged, Notes: notes}
 }
 
 // dnsHandlers are the handlers of the records of the signed-in account's
@@ -258,7 +271,7 @@ func (h dnsHandlers) previewZoneImport(ctx context.Context, in *ZoneImportInput)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
-	p, err := h.records.PreviewImport(ctx, d, in.Body.ZoneFile)
+	p, err := h.records.PreviewImport(ctx, d, in.Body.ZoneFile, zone.ImportOptions{Delegate: in.Body.Delegate})
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -271,7 +284,7 @@ func (h dnsHandlers) importZone(ctx context.Context, in *ZoneImportInput) (*Zone
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
-	p, err := h.records.ApplyImport(ctx, d, in.Body.ZoneFile)
+	p, err := h.records.ApplyImport(ctx, d, in.Body.ZoneFile, zone.ImportOptions{Delegate: in.Body.Delegate})
 	if err != nil {
 		return nil, fail(ctx, err)
 	}

@@ -97,6 +97,27 @@ func TestRecordsChangedThroughTheAPIAreServed(t *testing.T) {
 					query(t, ts.dnsAddr, "www.served.inf.nz", dns.TypeA).Rcode == dns.RcodeNameError
 			}, time.Second, 20*time.Millisecond)
 
+			// An ordinary zone file names its name servers at the apex. The
+			// import skips them, says so, and what it imports is served; kept
+			// (delegate), the domain is delegated away.
+			file = "$ORIGIN served.inf.nz.\n@ IN NS ns1.elsewhere.example.\nwww IN A 192.0.2.20\n"
+			r = alice.do("POST", fmt.Sprintf("/api/domains/%v/zone/import", id), map[string]any{"zoneFile": file})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			notes := data(t, r)["notes"].([]any)
+			require.Len(t, notes, 1)
+			require.Equal(t, "apex_ns", notes[0].(map[string]any)["kind"])
+			require.Eventually(t, func() bool {
+				a := query(t, ts.dnsAddr, "www.served.inf.nz", dns.TypeA)
+				return a.Authoritative && len(a.Answer) == 1 && a.Answer[0].(*dns.A).A.String() == "192.0.2.20"
+			}, time.Second, 20*time.Millisecond, "the imported records are served")
+			r = alice.do("POST", fmt.Sprintf("/api/domains/%v/zone/import", id), map[string]any{"zoneFile": file, "delegate": true})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			require.Empty(t, data(t, r)["notes"])
+			require.Eventually(t, func() bool {
+				a := query(t, ts.dnsAddr, "www.served.inf.nz", dns.TypeA)
+				return !a.Authoritative && len(a.Answer) == 0 && len(a.Ns) == 1 && a.Ns[0].(*dns.NS).Ns == "ns1.elsewhere.example."
+			}, time.Second, 20*time.Millisecond, "a referral to the kept name servers")
+
 			// An extension without DNS management refuses changes.
 			admin := loginAdmin2(t, ts)
 			exts := admin.do("GET", "/api/domain-extensions", nil).body["data"].([]any)

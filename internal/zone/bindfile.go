@@ -50,8 +50,12 @@ func (s *Service) Export(ctx context.Context, d Domain) (string, error) {
 // lacks are removed. Returns invalid, naming the line, for a file that
 // cannot be read or holds records that cannot be imported (outside the
 // domain, SOA, unsupported types, or records that fail validation).
-func (s *Service) PreviewImport(ctx context.Context, d Domain, text string) (Plan, error) {
-	incoming, err := parseZoneFile(d, text)
+//
+// NS records at the domain's apex, which every zone file has, are skipped
+// with a note unless opts.Delegate: kept, they would delegate the domain
+// away, and nothing else the file holds would be served.
+func (s *Service) PreviewImport(ctx context.Context, d Domain, text string, opts ImportOptions) (Plan, error) {
+	incoming, notes, err := parseZoneFile(d, text, opts)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -59,15 +63,17 @@ func (s *Service) PreviewImport(ctx context.Context, d Domain, text string) (Pla
 	if err != nil {
 		return Plan{}, err
 	}
-	return diff(current, incoming), nil
+	plan := diff(current, incoming)
+	plan.Notes = notes
+	return plan, nil
 }
 
 // ApplyImport replaces the records of d with those of the zone file text,
 // in one transaction, and returns what it did. The plan is computed again
 // inside the transaction, so it is exact even if the records changed since
 // a preview. Returns what PreviewImport returns.
-func (s *Service) ApplyImport(ctx context.Context, d Domain, text string) (Plan, error) {
-	incoming, err := parseZoneFile(d, text)
+func (s *Service) ApplyImport(ctx context.Context, d Domain, text string, opts ImportOptions) (Plan, error) {
+	incoming, notes, err := parseZoneFile(d, text, opts)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -78,6 +84,7 @@ func (s *Service) ApplyImport(ctx context.Context, d Domain, text string) (Plan,
 			return err
 		}
 		plan = diff(current, incoming)
+		plan.Notes = notes
 		return applyPlan(ctx, tx, d, plan, s.clock())
 	})
 	if err != nil {
@@ -150,10 +157,22 @@ func diff(current, incoming []Record) Plan {
 
 func samePriority(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
-// parseZoneFile reads text as a zone file of d into records in stored form.
-func parseZoneFile(d Domain, text string) ([]Record, error) {
+// parseZoneFile reads text as a zone file of d into records in stored form,
+// with notes on the lines it skipped.
+func parseZoneFile(d Domain, text string, opts ImportOptions) ([]Record, []Note, error) {
+	records, notes, err := readZoneFile(d, text, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if notes == nil {
+		notes = []Note{}
+	}
+	return records, notes, nil
+}
+
+func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, notes []Note, err error) {
 	if len(text) > MaxZoneFile {
-		return nil, invalid("The zone file is too large: at most %d KB", MaxZoneFile>>10)
+		return nil, nil, invalid("The zone file is too large: at most %d KB", MaxZoneFile>>10)
 	}
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n" // the parser wants every record ended
@@ -164,7 +183,6 @@ func parseZoneFile(d Domain, text string) ([]Record, error) {
 	zp.SetDefaultTTL(DefaultTTL)
 	// $INCLUDE stays disallowed (the default): it would read server files.
 
-	var records []Record
 	seen := map[string]int{} // record key → line
 	prevEnd := 0
 	for rr, ok := zp.Next(); ok; rr, ok = zp.Next() {
@@ -176,41 +194,51 @@ func parseZoneFile(d Domain, text string) ([]Record, error) {
 		h := rr.Header()
 		owner := strings.ToLower(h.Name)
 		if owner != apex && !strings.HasSuffix(owner, "."+apex) {
-			return nil, atLine("%s is outside %s", h.Name, d)
+			return nil, nil, atLine("%s is outside %s", h.Name, d)
 		}
 		if h.Class != dns.ClassINET {
-			return nil, atLine("only class IN is supported")
+			return nil, nil, atLine("only class IN is supported")
 		}
 		if h.Rrtype == dns.TypeSOA {
-			return nil, atLine("SOA records are managed by the registry; remove the SOA record")
+			return nil, nil, atLine("SOA records are managed by the registry; remove the SOA record")
+		}
+		if ns, ok := rr.(*dns.NS); ok && owner == apex && !opts.Delegate {
+			notes = append(notes, Note{Line: line, Kind: NoteApexNS, Message: fmt.Sprintf(
+				"Line %d: NS %s at the apex skipped: it would delegate %s to other name servers, and none of the "+
+					"file's other records would be served. Keep the delegation to import it.",
+				line, strings.TrimSuffix(strings.ToLower(ns.Ns), "."), d)})
+			continue
 		}
 		in, err := inputFromRR(rr)
 		if err != nil {
-			return nil, atLine("%s", err.Error())
+			return nil, nil, atLine("%s", err.Error())
 		}
 		rec, err := normalize(d, in)
 		if err != nil {
-			return nil, atLine("%s", apperr.Message(err))
+			return nil, nil, atLine("%s", apperr.Message(err))
 		}
 		if first, dup := seen[recordKey(rec)]; dup {
-			return nil, atLine("the same record as line %d", first)
+			return nil, nil, atLine("the same record as line %d", first)
 		}
 		if err := checkSet(records, rec, 0); err != nil {
-			return nil, atLine("%s", apperr.Message(err))
+			return nil, nil, atLine("%s", apperr.Message(err))
 		}
 		seen[recordKey(rec)] = line
 		records = append(records, rec)
 		if len(records) > MaxRecordsPerDomain {
-			return nil, invalid("A domain can have at most %d DNS records", MaxRecordsPerDomain)
+			return nil, nil, invalid("A domain can have at most %d DNS records", MaxRecordsPerDomain)
 		}
 	}
 	if err := zp.Err(); err != nil {
-		return nil, parseError(err)
+		return nil, nil, parseError(err)
+	}
+	if len(records) == 0 && len(notes) > 0 {
+		return nil, nil, invalid("The zone file holds only NS records at the apex: keep the delegation to import them")
 	}
 	if len(records) == 0 {
-		return nil, invalid("The zone file contains no records")
+		return nil, nil, invalid("The zone file contains no records")
 	}
-	return records, nil
+	return records, notes, nil
 }
 
 var parseErrorText = regexp.MustCompile(`^dns: (.*): "(.*)" at line: (\d+):\d+$`)

@@ -53,7 +53,7 @@ func FuzzParseZoneFile(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		records, err := parseZoneFile(fuzzDomain, text)
+		records, _, err := parseZoneFile(fuzzDomain, text, keepAll)
 		if err != nil {
 			require.Equal(t, apperr.Invalid, apperr.Code(err), "%v", err)
 			require.NotEmpty(t, apperr.Message(err))
@@ -72,7 +72,7 @@ func FuzzParseZoneFile(f *testing.F) {
 		requireFileData(t, text, records)
 
 		exported := exportText(t, records)
-		again, err := parseZoneFile(fuzzDomain, exported)
+		again, _, err := parseZoneFile(fuzzDomain, exported, keepAll)
 		require.NoError(t, err, "re-import of\n%s", exported)
 		requireEqualRecords(t, records, again, exported)
 		require.Equal(t, exported, exportText(t, again))
@@ -188,7 +188,7 @@ func TestParseZoneFileBoundsItsWork(t *testing.T) {
 	}
 	for _, tt := range tests {
 		start := time.Now()
-		records, err := parseZoneFile(fuzzDomain, tt.text)
+		records, _, err := parseZoneFile(fuzzDomain, tt.text, keepAll)
 		elapsed := time.Since(start)
 		if tt.valid {
 			require.NoError(t, err, tt.about)
@@ -208,7 +208,7 @@ func TestParseZoneFileBoundsItsWork(t *testing.T) {
 // message is shown to the user.
 func TestParseZoneFileQuotesLongTokensShort(t *testing.T) {
 	t.Parallel()
-	_, err := parseZoneFile(fuzzDomain, "@ A "+strings.Repeat("1", 100_000)+"\n")
+	_, _, err := parseZoneFile(fuzzDomain, "@ A "+strings.Repeat("1", 100_000)+"\n", keepAll)
 	require.Equal(t, apperr.Invalid, apperr.Code(err))
 	require.Equal(t, `Line 1: cannot read the record: bad A A: "`+strings.Repeat("1", maxQuoted)+`…"`, apperr.Message(err))
 
@@ -219,11 +219,11 @@ func TestParseZoneFileQuotesLongTokensShort(t *testing.T) {
 // way the data would differ from the file's; the line is refused instead.
 func TestParseZoneFileRefusesTXTEscapesAbove255(t *testing.T) {
 	t.Parallel()
-	_, err := parseZoneFile(fuzzDomain, "@ A 192.0.2.1\n@ TXT \"a\\999b\"\n")
+	_, _, err := parseZoneFile(fuzzDomain, "@ A 192.0.2.1\n@ TXT \"a\\999b\"\n", keepAll)
 	require.Equal(t, apperr.Invalid, apperr.Code(err))
 	require.Equal(t, `Line 2: a TXT escape \DDD cannot exceed \255`, apperr.Message(err))
 
-	records, err := parseZoneFile(fuzzDomain, `@ TXT "\195\169\0651\\\"" "x"`)
+	records, _, err := parseZoneFile(fuzzDomain, `@ TXT "\195\169\0651\\\"" "x"`, keepAll)
 	require.NoError(t, err)
 	require.Equal(t, `éA1\"x`, records[0].Content)
 }
@@ -234,8 +234,8 @@ func TestParseZoneFileRefusesTXTEscapesAbove255(t *testing.T) {
 // move such records to "www", and "example.inf.nz" to the apex.
 func TestParseZoneFileKeepsRelativeNamesThatEndLikeTheDomain(t *testing.T) {
 	t.Parallel()
-	records, err := parseZoneFile(fuzzDomain, "eXAmpLe.inf.nZ MX 0 mail.example.com.\n"+
-		"www.example.inf.nz A 192.0.2.1\nwww.example.inf.nz. A 192.0.2.2\nexample.inf.nz. A 192.0.2.3\n")
+	records, _, err := parseZoneFile(fuzzDomain, "eXAmpLe.inf.nZ MX 0 mail.example.com.\n"+
+		"www.example.inf.nz A 192.0.2.1\nwww.example.inf.nz. A 192.0.2.2\nexample.inf.nz. A 192.0.2.3\n", keepAll)
 	require.NoError(t, err)
 	var names []string
 	for _, r := range records {
@@ -253,8 +253,11 @@ func TestParseZoneFileKeepsSpacesAroundTXT(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, " ", rec.Content)
 
-	records, err := parseZoneFile(fuzzDomain, exportText(t, []Record{rec})+"x TXT \" 00 \" \"\\\"\"\n")
+	records, _, err := parseZoneFile(fuzzDomain, exportText(t, []Record{rec})+"x TXT \" 00 \" \"\\\"\"\n", keepAll)
 	require.NoError(t, err)
 	require.Equal(t, " ", records[0].Content)
 	require.Equal(t, ` 00 "`, records[1].Content)
 }
+
+// keepAll imports a file as it is, apex NS records included.
+var keepAll = ImportOptions{Delegate: true}

@@ -43,12 +43,12 @@ func TestExportThenImportChangesNothing(t *testing.T) {
 		require.Contains(t, text, "short\t300\tIN\tA\t192.0.2.2\n")
 		require.NotContains(t, text, "IN\tSOA")
 
-		plan, err := b.svc.PreviewImport(ctx, b.dom, text)
+		plan, err := b.svc.PreviewImport(ctx, b.dom, text, zone.ImportOptions{})
 		require.NoError(t, err)
 		require.True(t, plan.Empty(), "%+v", plan)
 		require.Equal(t, len(before), plan.Unchanged)
 
-		plan, err = b.svc.ApplyImport(ctx, b.dom, text)
+		plan, err = b.svc.ApplyImport(ctx, b.dom, text, zone.ImportOptions{})
 		require.NoError(t, err)
 		require.True(t, plan.Empty())
 		after, err := b.svc.List(ctx, b.dom)
@@ -75,7 +75,7 @@ www          IN CNAME @
 _dmarc       IN TXT   ( "v=DMARC1; "
                         "p=reject" )
 `
-		plan, err := b.svc.PreviewImport(ctx, b.dom, file)
+		plan, err := b.svc.PreviewImport(ctx, b.dom, file, zone.ImportOptions{})
 		require.NoError(t, err)
 		require.Equal(t, 1, plan.Unchanged)
 		require.Len(t, plan.Add, 2)
@@ -93,7 +93,7 @@ _dmarc       IN TXT   ( "v=DMARC1; "
 		require.NoError(t, err)
 		require.Len(t, unchanged, 3, "a preview changes nothing")
 
-		applied, err := b.svc.ApplyImport(ctx, b.dom, file)
+		applied, err := b.svc.ApplyImport(ctx, b.dom, file, zone.ImportOptions{})
 		require.NoError(t, err)
 		require.Equal(t, plan.Unchanged, applied.Unchanged)
 		require.Len(t, applied.Add, 2)
@@ -112,7 +112,7 @@ _dmarc       IN TXT   ( "v=DMARC1; "
 		require.Equal(t, 20, *byName["@ MX"].Priority)
 		require.NotContains(t, byName, "old A")
 
-		again, err := b.svc.PreviewImport(ctx, b.dom, file)
+		again, err := b.svc.PreviewImport(ctx, b.dom, file, zone.ImportOptions{})
 		require.NoError(t, err)
 		require.True(t, again.Empty())
 	})
@@ -144,13 +144,64 @@ func TestImportRefusesWhatItCannotTake(t *testing.T) {
 			{"www IN TYPE65226 \\# 1 00\n", "Line 1: record type TYPE65226 is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
 		}
 		for _, tt := range tests {
-			_, err := b.svc.PreviewImport(ctx, b.dom, tt.file)
+			_, err := b.svc.PreviewImport(ctx, b.dom, tt.file, zone.ImportOptions{})
 			requireCode(t, err, apperr.Invalid, tt.want)
-			_, err = b.svc.ApplyImport(ctx, b.dom, tt.file)
+			_, err = b.svc.ApplyImport(ctx, b.dom, tt.file, zone.ImportOptions{})
 			requireCode(t, err, apperr.Invalid, tt.want)
 		}
 		records, err := b.svc.List(ctx, b.dom)
 		require.NoError(t, err)
 		require.Len(t, records, 1, "a refused import changes nothing")
+	})
+}
+
+// Every zone file has NS records at its apex. Kept, they would delegate the
+// domain away and nothing else of the file would be served; so an import
+// skips them, saying so line by line, unless the user keeps the delegation.
+func TestImportSkipsApexNSUnlessDelegating(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		file := `$ORIGIN example.inf.nz.
+@     IN NS  ns1.dns-host.example.
+@     IN NS  NS2.dns-host.example.
+www   IN A   192.0.2.10
+lab   IN NS  ns.lab.example.net.
+`
+		plan, err := b.svc.PreviewImport(ctx, b.dom, file, zone.ImportOptions{})
+		require.NoError(t, err)
+		require.Len(t, plan.Add, 2, "www and the delegation of lab, a name below the apex")
+		require.Equal(t, []string{"A", "NS"}, []string{plan.Add[0].Type, plan.Add[1].Type})
+		require.Len(t, plan.Notes, 2)
+		require.Equal(t, zone.Note{Line: 2, Kind: zone.NoteApexNS, Message: "Line 2: NS ns1.dns-host.example at the apex skipped: " +
+			"it would delegate example.inf.nz to other name servers, and none of the file's other records would be served. " +
+			"Keep the delegation to import it."}, plan.Notes[0])
+		require.Equal(t, 3, plan.Notes[1].Line)
+		require.Contains(t, plan.Notes[1].Message, "NS ns2.dns-host.example at the apex skipped")
+
+		applied, err := b.svc.ApplyImport(ctx, b.dom, file, zone.ImportOptions{})
+		require.NoError(t, err)
+		require.Equal(t, plan.Notes, applied.Notes)
+		records, err := b.svc.List(ctx, b.dom)
+		require.NoError(t, err)
+		require.Len(t, records, 2)
+		for _, r := range records {
+			require.False(t, r.Type == "NS" && r.Name == "@", "no apex NS stored: the domain stays served here")
+		}
+
+		// Keeping the delegation imports them, and says nothing.
+		plan, err = b.svc.PreviewImport(ctx, b.dom, file, zone.ImportOptions{Delegate: true})
+		require.NoError(t, err)
+		require.Empty(t, plan.Notes)
+		require.Len(t, plan.Add, 2, "the two apex NS")
+		for _, r := range plan.Add {
+			require.Equal(t, "NS", r.Type)
+			require.Equal(t, "@", r.Name)
+		}
+
+		// A file of apex NS alone says what to do.
+		_, err = b.svc.PreviewImport(ctx, b.dom, "@ IN NS ns1.dns-host.example.\n", zone.ImportOptions{})
+		requireCode(t, err, apperr.Invalid, "The zone file holds only NS records at the apex: keep the delegation to import them")
 	})
 }

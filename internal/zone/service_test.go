@@ -241,7 +241,7 @@ func TestEveryChangeBumpsTheZoneVersion(t *testing.T) {
 		require.NoError(t, b.svc.Delete(ctx, b.dom, rec.ID))
 		v3 := zoneVersion(t, d)
 		require.Greater(t, v3, v2)
-		_, err = b.svc.ApplyImport(ctx, b.dom, "www IN A 192.0.2.3\n")
+		_, err = b.svc.ApplyImport(ctx, b.dom, "www IN A 192.0.2.3\n", zone.ImportOptions{})
 		require.NoError(t, err)
 		require.Greater(t, zoneVersion(t, d), v3)
 	})
@@ -274,7 +274,7 @@ func TestRecordLimitPerDomain(t *testing.T) {
 			text.WriteString(strconv.Itoa(i))
 			text.WriteString("\"\n")
 		}
-		_, err := b.svc.ApplyImport(context.Background(), b.dom, text.String())
+		_, err := b.svc.ApplyImport(context.Background(), b.dom, text.String(), zone.ImportOptions{})
 		require.NoError(t, err)
 		_, err = b.svc.Create(context.Background(), b.dom, zone.Input{Type: "A", Name: "www", Content: "192.0.2.1"})
 		requireCode(t, err, apperr.Invalid, "A domain can have at most 1000 DNS records")

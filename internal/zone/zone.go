@@ -104,6 +104,27 @@ type Plan struct {
 	Remove []Record // records of the domain the file lacks
 	// Unchanged counts the records the file and the domain share as they are.
 	Unchanged int
+	// Notes are what the import did differently from the file, line by line.
+	Notes []Note
+}
+
+// Note is a line of a zone file an import did not take as it is.
+type Note struct {
+	Line    int
+	Kind    string // NoteApexNS
+	Message string
+}
+
+// NoteApexNS marks an NS record at the domain's apex that an import
+// skipped: kept, it would delegate the domain to those name servers, and
+// Nameport would serve none of the domain's other records.
+const NoteApexNS = "apex_ns"
+
+// ImportOptions are the choices an import leaves to its user.
+type ImportOptions struct {
+	// Delegate keeps the NS records at the domain's apex: the domain is
+	// then delegated to them and its other records are not served.
+	Delegate bool
 }
 
 // Empty reports whether applying the plan changes nothing.

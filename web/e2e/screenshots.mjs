@@ -230,6 +230,7 @@ async function dnsScene(browser, { viewport, baseURL, label }) {
       [
         `$ORIGIN ${name}.inf.nz.`,
         '$TTL 3600',
+        '@          IN NS    ns1.dns-host.example.',
         '@     600  IN A     192.0.2.10',
         'www        IN CNAME @',
         'blog       IN A     192.0.2.20',

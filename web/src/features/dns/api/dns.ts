@@ -45,19 +45,32 @@ export async function exportZone(domainId: number | string): Promise<ZoneFile> {
 export type ImportPlan = Schema<'PlanBody'>
 
 /** POST /api/domains/{id}/zone/preview: what importing would do; changes nothing. */
-export async function previewImport(domainId: number | string, zoneFile: string): Promise<ImportPlan> {
+export async function previewImport(
+  domainId: number | string,
+  zoneFile: string,
+  delegate = false,
+): Promise<ImportPlan> {
   return unwrap(
-    await apiRequest<ApiEnvelope<ImportPlan>>('POST', `/api/domains/${domainId}/zone/preview`, {
-      zoneFile,
-    } satisfies Schema<'ZoneImportInputBody'>),
+    await apiRequest<ApiEnvelope<ImportPlan>>(
+      'POST',
+      `/api/domains/${domainId}/zone/preview`,
+      importBody(zoneFile, delegate),
+    ),
   )
 }
 
+/** The body of a preview or an import: delegate is sent only when chosen. */
+function importBody(zoneFile: string, delegate: boolean): Schema<'ZoneImportInputBody'> {
+  return delegate ? { zoneFile, delegate } : { zoneFile }
+}
+
 /** POST /api/domains/{id}/zone/import: applies the file; answers what it did. */
-export async function applyImport(domainId: number | string, zoneFile: string): Promise<ImportPlan> {
+export async function applyImport(domainId: number | string, zoneFile: string, delegate = false): Promise<ImportPlan> {
   return unwrap(
-    await apiRequest<ApiEnvelope<ImportPlan>>('POST', `/api/domains/${domainId}/zone/import`, {
-      zoneFile,
-    } satisfies Schema<'ZoneImportInputBody'>),
+    await apiRequest<ApiEnvelope<ImportPlan>>(
+      'POST',
+      `/api/domains/${domainId}/zone/import`,
+      importBody(zoneFile, delegate),
+    ),
   )
 }

@@ -426,6 +426,7 @@ describe('zone file import', () => {
     change: [{ ...apexA, ttl: 600 }],
     remove: [mx, srv, www],
     unchanged: 0,
+    notes: [],
   }
 
   async function openImport() {
@@ -522,11 +523,56 @@ describe('zone file import', () => {
     expect(previews).toBe(0)
   })
 
+  it('lists the apex NS records it skips, and keeps them only when the delegation is chosen', async () => {
+    serveDomain()
+    const fileText = '@ IN NS ns1.dns-host.example.\nwww IN A 192.0.2.10\n'
+    const note = {
+      line: 1,
+      kind: 'apex_ns',
+      message: 'Line 1: NS ns1.dns-host.example at the apex skipped: it would delegate acme.inf.nz away.',
+    }
+    const skipped = { ...plan, add: [plan.add[0]], change: [], remove: [], notes: [note] }
+    const kept = {
+      ...skipped,
+      add: [{ id: 0, type: 'NS', name: '@', content: 'ns1.dns-host.example', ttl: 3600, priority: null }],
+      notes: [],
+    }
+    const previews: unknown[] = []
+    const imports: unknown[] = []
+    server.use(
+      http.post('/api/domains/7/zone/preview', async ({ request }) => {
+        const body = (await request.json()) as { delegate?: boolean }
+        previews.push(body)
+        return HttpResponse.json({ success: true, data: body.delegate ? kept : skipped })
+      }),
+      http.post('/api/domains/7/zone/import', async ({ request }) => {
+        imports.push(await request.json())
+        return HttpResponse.json({ success: true, data: kept })
+      }),
+    )
+    const { dialog, events } = await openImport()
+    await events.click(dialog.getByLabelText('Zone file'))
+    await events.paste(fileText)
+    await events.click(dialog.getByRole('button', { name: 'Preview' }))
+    const skippedLines = await dialog.findByRole('list', { name: 'Skipped lines' })
+    expect(skippedLines).toHaveTextContent(note.message)
+    const keep = dialog.getByRole('checkbox', { name: /Keep the NS records at the apex/ })
+    expect(keep).not.toBeChecked()
+
+    await events.click(keep)
+    await waitFor(() => expect(dialog.queryByRole('list', { name: 'Skipped lines' })).not.toBeInTheDocument())
+    expect(keep).toBeChecked()
+    expect(previews).toEqual([{ zoneFile: fileText }, { zoneFile: fileText, delegate: true }])
+    await events.click(dialog.getByRole('button', { name: 'Apply import' }))
+    await screen.findByText('Zone file imported')
+    expect(imports).toEqual([{ zoneFile: fileText, delegate: true }])
+  })
+
   it("says 'No changes' when the file matches the records, with nothing to apply", async () => {
     serveDomain()
     server.use(
       http.post('/api/domains/7/zone/preview', () =>
-        HttpResponse.json({ success: true, data: { add: [], change: [], remove: [], unchanged: 4 } }),
+        HttpResponse.json({ success: true, data: { add: [], change: [], remove: [], unchanged: 4, notes: [] } }),
       ),
     )
     const { dialog, events } = await openImport()

@@ -57,13 +57,29 @@ export default function ZoneImportDialog({
   const form = useForm<{ zoneFile: string }>({ defaultValues: { zoneFile: '' } })
   const text = form.watch('zoneFile')
   const [fileProblem, setFileProblem] = useState<string | null>(null)
+  // Apex NS records delegate the domain away; the server skips them unless
+  // the user keeps the delegation, which is offered once a preview found some.
+  const [delegate, setDelegate] = useState(false)
+  const [hasApexNS, setHasApexNS] = useState(false)
 
-  const preview = useMutation({ mutationFn: (zoneFile: string) => previewImport(domainId, zoneFile) })
+  const preview = useMutation({
+    mutationFn: (choice: { zoneFile: string; delegate: boolean }) =>
+      previewImport(domainId, choice.zoneFile, choice.delegate),
+    onSuccess: (found) => {
+      if (found.notes.some((note) => note.kind === 'apex_ns')) setHasApexNS(true)
+    },
+  })
   // A preview belongs to the text it was made of; editing the text asks for a new one.
   const plan = preview.data
   const textChanged = () => {
     setFileProblem(null)
+    setDelegate(false)
+    setHasApexNS(false)
     preview.reset()
+  }
+  const chooseDelegation = (keep: boolean) => {
+    setDelegate(keep)
+    preview.mutate({ zoneFile: text, delegate: keep })
   }
   const changeText = (next: string) => {
     form.setValue('zoneFile', next)
@@ -71,7 +87,7 @@ export default function ZoneImportDialog({
   }
 
   const apply = useMutation({
-    mutationFn: () => applyImport(domainId, text),
+    mutationFn: () => applyImport(domainId, text, delegate),
     onSuccess: (done) => {
       toast({
         title: 'Zone file imported',
@@ -168,6 +184,25 @@ export default function ZoneImportDialog({
 
         {plan && <PlanView plan={plan} />}
 
+        {hasApexNS && (
+          <label className="mt-4 flex gap-3 rounded-xl bg-slate-50 p-3 text-sm text-slate-700 ring-1 ring-inset ring-slate-200">
+            <input
+              type="checkbox"
+              className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-300 text-brand-600 focus:ring-brand-500"
+              checked={delegate}
+              disabled={busy}
+              onChange={(event) => chooseDelegation(event.target.checked)}
+            />
+            <span>
+              <span className="font-medium text-slate-900">Keep the NS records at the apex</span>
+              <span className="block text-slate-600">
+                This delegates {apex} away: those name servers answer for it, and nothing else in this file will be
+                served.
+              </span>
+            </span>
+          </label>
+        )}
+
         {plan && planSize(plan) > 0 && (
           <p className="mt-4 flex gap-2 rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200">
             <AlertTriangle className="h-5 w-5 shrink-0 text-amber-600" aria-hidden />
@@ -186,7 +221,10 @@ export default function ZoneImportDialog({
               {apply.isPending ? 'Importing...' : 'Apply import'}
             </Button>
           ) : (
-            <Button onClick={() => preview.mutate(text)} disabled={busy || text.trim() === '' || plan !== undefined}>
+            <Button
+              onClick={() => preview.mutate({ zoneFile: text, delegate })}
+              disabled={busy || text.trim() === '' || plan !== undefined}
+            >
               {preview.isPending ? 'Checking...' : 'Preview'}
             </Button>
           )}
@@ -198,19 +236,30 @@ export default function ZoneImportDialog({
 
 function PlanView({ plan }: { plan: ImportPlan }) {
   const unchanged = plan.unchanged === 1 ? '1 record stays as it is.' : `${plan.unchanged} records stay as they are.`
+  const notes = plan.notes.length > 0 && (
+    <div className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200">
+      <p className="font-medium">Skipped lines ({plan.notes.length})</p>
+      <ul aria-label="Skipped lines" className="mt-1 list-disc space-y-1 pl-5">
+        {plan.notes.map((note) => (
+          <li key={note.line}>{note.message}</li>
+        ))}
+      </ul>
+    </div>
+  )
   if (planSize(plan) === 0) {
     return (
-      <section
-        aria-label="Import preview"
-        className="mt-4 rounded-xl bg-slate-50 p-4 text-sm ring-1 ring-inset ring-slate-200"
-      >
-        <p className="font-medium text-slate-900">No changes</p>
-        <p className="mt-0.5 text-slate-600">The file matches the current records. {unchanged}</p>
+      <section aria-label="Import preview" className="mt-4 space-y-3">
+        {notes}
+        <div className="rounded-xl bg-slate-50 p-4 text-sm ring-1 ring-inset ring-slate-200">
+          <p className="font-medium text-slate-900">No changes</p>
+          <p className="mt-0.5 text-slate-600">The file matches the current records. {unchanged}</p>
+        </div>
       </section>
     )
   }
   return (
     <section aria-label="Import preview" className="mt-4 space-y-3">
+      {notes}
       <PlanList title="To add" tone="add" records={plan.add ?? []} />
       <PlanList title="To change" tone="change" records={plan.change ?? []} />
       <PlanList title="To remove" tone="remove" records={plan.remove ?? []} />
