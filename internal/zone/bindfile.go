@@ -49,11 +49,13 @@ func (s *Service) Export(ctx context.Context, d Domain) (string, error) {
 // would do: the file's records replace the domain's, so records the file
 // lacks are removed. Returns invalid, naming the line, for a file that
 // cannot be read or holds records that cannot be imported (outside the
-// domain, SOA, unsupported types, or records that fail validation).
+// domain, unsupported types, or records that fail validation).
 //
 // NS records at the domain's apex, which every zone file has, are skipped
 // with a note unless opts.Delegate: kept, they would delegate the domain
-// away, and nothing else the file holds would be served.
+// away, and nothing else the file holds would be served. So is the SOA (the
+// registry keeps it), and a TTL outside MinTTL to MaxTTL is moved to the
+// nearest bound, with a note.
 func (s *Service) PreviewImport(ctx context.Context, d Domain, text string, opts ImportOptions) (Plan, error) {
 	incoming, notes, err := parseZoneFile(d, text, opts)
 	if err != nil {
@@ -200,7 +202,19 @@ func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, 
 			return nil, nil, atLine("only class IN is supported")
 		}
 		if h.Rrtype == dns.TypeSOA {
-			return nil, nil, atLine("SOA records are managed by the registry; remove the SOA record")
+			notes = append(notes, Note{Line: line, Kind: NoteSOA,
+				Message: fmt.Sprintf("Line %d: SOA skipped: the registry keeps the SOA record of %s", line, d)})
+			continue
+		}
+		switch ttl := int(h.Ttl); {
+		case ttl < MinTTL:
+			h.Ttl = MinTTL
+			notes = append(notes, Note{Line: line, Kind: NoteTTL,
+				Message: fmt.Sprintf("Line %d: TTL %d raised to %d seconds, the least Nameport serves", line, ttl, MinTTL)})
+		case ttl > MaxTTL:
+			h.Ttl = MaxTTL
+			notes = append(notes, Note{Line: line, Kind: NoteTTL,
+				Message: fmt.Sprintf("Line %d: TTL %d lowered to %d seconds (a week), the most Nameport serves", line, ttl, MaxTTL)})
 		}
 		if ns, ok := rr.(*dns.NS); ok && owner == apex && !opts.Delegate {
 			notes = append(notes, Note{Line: line, Kind: NoteApexNS, Message: fmt.Sprintf(

@@ -126,12 +126,12 @@ func TestImportRefusesWhatItCannotTake(t *testing.T) {
 		create(t, b, "A", "@", "192.0.2.1")
 		tests := []struct{ file, want string }{
 			{"www IN A 192.0.2.1\nwww.other.com. IN A 192.0.2.2\n", "Line 2: www.other.com. is outside example.inf.nz"},
-			{"$ORIGIN example.inf.nz.\n@ IN SOA ns1.x. h.x. 1 2 3 4 5\n", "Line 2: SOA records are managed by the registry; remove the SOA record"},
+			
 			{"; comment\n\n1 IN PTR host.example.com.\n", "Line 3: record type PTR is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
 			{"www IN A 192.0.2.1\nwww CH A 192.0.2.2\n", "Line 2: only class IN is supported"},
 			{"www IN A 192.0.2.1\napi IN A 192.0.2\n", `Line 2: cannot read the record: bad A A: "192.0.2"`},
-			{"www 60 IN A 192.0.2.1\n", "Line 1: TTL must be at least 300 seconds"},
-			{"www 0 IN A 192.0.2.1\n", "Line 1: TTL must be at least 300 seconds"},
+			
+			
 			{"@ IN CNAME example.com.\n", "Line 1: A CNAME record cannot be at the domain apex (@); use A or AAAA records there"},
 			{"www IN A 192.0.2.1\nx IN A 192.0.2.1\nWWW.example.inf.nz. IN A 192.0.2.1\n", "Line 3: the same record as line 1"},
 			{"www IN A 192.0.2.1\nwww IN CNAME example.com.\n", "Line 2: A CNAME record cannot share its name with other records: www already has A records"},
@@ -203,5 +203,37 @@ lab   IN NS  ns.lab.example.net.
 		// A file of apex NS alone says what to do.
 		_, err = b.svc.PreviewImport(ctx, b.dom, "@ IN NS ns1.dns-host.example.\n", zone.ImportOptions{})
 		requireCode(t, err, apperr.Invalid, "The zone file holds only NS records at the apex: keep the delegation to import them")
+	})
+}
+
+// What every real zone file holds and Nameport does not take as it is: the
+// SOA is skipped, a TTL out of bounds moved to the nearest; each said.
+func TestImportSkipsTheSOAAndBoundsTTLs(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		file := `$ORIGIN example.inf.nz.
+@ IN SOA ns1.dns-host.example. hostmaster.example.inf.nz. 2024010101 3600 600 604800 60
+www 60 IN A 192.0.2.1
+api 0 IN A 192.0.2.2
+old 2000000 IN A 192.0.2.3
+ok 3600 IN A 192.0.2.4
+`
+		plan, err := b.svc.ApplyImport(ctx, b.dom, file, zone.ImportOptions{})
+		require.NoError(t, err)
+		require.Equal(t, []zone.Note{
+			{Line: 2, Kind: zone.NoteSOA, Message: "Line 2: SOA skipped: the registry keeps the SOA record of example.inf.nz"},
+			{Line: 3, Kind: zone.NoteTTL, Message: "Line 3: TTL 60 raised to 300 seconds, the least Nameport serves"},
+			{Line: 4, Kind: zone.NoteTTL, Message: "Line 4: TTL 0 raised to 300 seconds, the least Nameport serves"},
+			{Line: 5, Kind: zone.NoteTTL, Message: "Line 5: TTL 2000000 lowered to 604800 seconds (a week), the most Nameport serves"},
+		}, plan.Notes)
+		ttls := map[string]int{}
+		records, err := b.svc.List(ctx, b.dom)
+		require.NoError(t, err)
+		for _, r := range records {
+			ttls[r.Name] = r.TTL
+		}
+		require.Equal(t, map[string]int{"www": 300, "api": 300, "old": 604800, "ok": 3600}, ttls)
 	})
 }

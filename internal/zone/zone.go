@@ -111,14 +111,22 @@ type Plan struct {
 // Note is a line of a zone file an import did not take as it is.
 type Note struct {
 	Line    int
-	Kind    string // NoteApexNS
+	Kind    string // NoteApexNS, NoteSOA or NoteTTL
 	Message string
 }
 
-// NoteApexNS marks an NS record at the domain's apex that an import
-// skipped: kept, it would delegate the domain to those name servers, and
-// Nameport would serve none of the domain's other records.
-const NoteApexNS = "apex_ns"
+// The kinds of notes.
+const (
+	// NoteApexNS marks an NS record at the domain's apex that an import
+	// skipped: kept, it would delegate the domain to those name servers,
+	// and Nameport would serve none of the domain's other records.
+	NoteApexNS = "apex_ns"
+	// NoteSOA marks a skipped SOA record: the registry owns the SOA.
+	NoteSOA = "soa"
+	// NoteTTL marks a record whose TTL was raised to MinTTL or lowered to
+	// MaxTTL.
+	NoteTTL = "ttl"
+)
 
 // ImportOptions are the choices an import leaves to its user.
 type ImportOptions struct {
