@@ -126,11 +126,9 @@ func TestImportRefusesWhatItCannotTake(t *testing.T) {
 		create(t, b, "A", "@", "192.0.2.1")
 		tests := []struct{ file, want string }{
 			{"www IN A 192.0.2.1\nwww.other.com. IN A 192.0.2.2\n", "Line 2: www.other.com. is outside example.inf.nz"},
-
 			{"; comment\n\n1 IN PTR host.example.com.\n", "Line 3: record type PTR is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
 			{"www IN A 192.0.2.1\nwww CH A 192.0.2.2\n", "Line 2: only class IN is supported"},
 			{"www IN A 192.0.2.1\napi IN A 192.0.2\n", `Line 2: cannot read the record: bad A A: "192.0.2"`},
-
 			{"@ IN CNAME example.com.\n", "Line 1: A CNAME record cannot be at the domain apex (@); use A or AAAA records there"},
 			{"www IN A 192.0.2.1\nx IN A 192.0.2.1\nWWW.example.inf.nz. IN A 192.0.2.1\n", "Line 3: the same record as line 1"},
 			{"www IN A 192.0.2.1\nwww IN CNAME example.com.\n", "Line 2: A CNAME record cannot share its name with other records: www already has A records"},
