@@ -94,7 +94,7 @@ type ZoneImportInput struct {
 
 type planNoteBody struct {
 	Line    int    `json:"line"`
-	Kind    string `json:"kind" enum:"apex_ns,soa,ttl" doc:"apex_ns: an NS record at the domain's apex, skipped (see delegate); soa: the SOA, skipped (the registry keeps it); ttl: a TTL moved to the nearest of the bounds"`
+	Kind    string `json:"kind" enum:"apex_ns,soa,ttl,refused" doc:"apex_ns: an NS record at the domain's apex, skipped (see delegate); soa: the SOA, skipped (the registry keeps it); ttl: a TTL moved to the nearest of the bounds; refused: a line that cannot be imported, skipped (the others can be)"`
 	Message string `json:"message"`
 }
 

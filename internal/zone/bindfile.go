@@ -47,9 +47,10 @@ func (s *Service) Export(ctx context.Context, d Domain) (string, error) {
 
 // PreviewImport reads text as a zone file of d and returns what importing it
 // would do: the file's records replace the domain's, so records the file
-// lacks are removed. Returns invalid, naming the line, for a file that
-// cannot be read or holds records that cannot be imported (outside the
-// domain, unsupported types, or records that fail validation).
+// lacks are removed. A line that cannot be imported (outside the domain,
+// an unsupported type, a record that fails validation) is skipped with a
+// note, so that the rest can be; returns invalid for a file that cannot be
+// read, or that holds nothing to import (naming the first refused line).
 //
 // NS records at the domain's apex, which every zone file has, are skipped
 // with a note unless opts.Delegate: kept, they would delegate the domain
@@ -190,16 +191,21 @@ func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, 
 	for rr, ok := zp.Next(); ok; rr, ok = zp.Next() {
 		line := startLine(text, prevEnd, src.off)
 		prevEnd = src.off
-		atLine := func(format string, args ...any) error {
-			return invalid("Line %d: %s", line, fmt.Sprintf(format, args...))
+		// A line that cannot be imported is skipped and said; the rest of
+		// the file can still be imported.
+		refuse := func(format string, args ...any) {
+			notes = append(notes, Note{Line: line, Kind: NoteRefused,
+				Message: fmt.Sprintf("Line %d: %s", line, fmt.Sprintf(format, args...))})
 		}
 		h := rr.Header()
 		owner := strings.ToLower(h.Name)
 		if owner != apex && !strings.HasSuffix(owner, "."+apex) {
-			return nil, nil, atLine("%s is outside %s", h.Name, d)
+			refuse("%s is outside %s", h.Name, d)
+			continue
 		}
 		if h.Class != dns.ClassINET {
-			return nil, nil, atLine("only class IN is supported")
+			refuse("only class IN is supported")
+			continue
 		}
 		if h.Rrtype == dns.TypeSOA {
 			notes = append(notes, Note{Line: line, Kind: NoteSOA,
@@ -225,17 +231,21 @@ func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, 
 		}
 		in, err := inputFromRR(rr)
 		if err != nil {
-			return nil, nil, atLine("%s", err.Error())
+			refuse("%s", err.Error())
+			continue
 		}
 		rec, err := normalize(d, in)
 		if err != nil {
-			return nil, nil, atLine("%s", apperr.Message(err))
+			refuse("%s", apperr.Message(err))
+			continue
 		}
 		if first, dup := seen[recordKey(rec)]; dup {
-			return nil, nil, atLine("the same record as line %d", first)
+			refuse("the same record as line %d", first)
+			continue
 		}
 		if err := checkSet(records, rec, 0); err != nil {
-			return nil, nil, atLine("%s", apperr.Message(err))
+			refuse("%s", apperr.Message(err))
+			continue
 		}
 		seen[recordKey(rec)] = line
 		records = append(records, rec)
@@ -246,10 +256,18 @@ func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, 
 	if err := zp.Err(); err != nil {
 		return nil, nil, parseError(err)
 	}
-	if len(records) == 0 && len(notes) > 0 {
-		return nil, nil, invalid("The zone file holds only NS records at the apex: keep the delegation to import them")
-	}
 	if len(records) == 0 {
+		// Nothing to import: the first refusal says why, when there is one.
+		for _, n := range notes {
+			if n.Kind == NoteRefused {
+				return nil, nil, invalid("%s", n.Message)
+			}
+		}
+		for _, n := range notes {
+			if n.Kind == NoteApexNS {
+				return nil, nil, invalid("The zone file holds only NS records at the apex: keep the delegation to import them")
+			}
+		}
 		return nil, nil, invalid("The zone file contains no records")
 	}
 	return records, notes, nil

@@ -140,15 +140,35 @@ func TestImportRefusesWhatItCannotTake(t *testing.T) {
 			{"www IN A 192.0.2.1\nhost IN WKS 192.0.2.1 TCP smtp\n", "Line 2: record type WKS is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
 			{"www IN TYPE65226 \\# 1 00\n", "Line 1: record type TYPE65226 is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
 		}
+		// A line that cannot be imported is skipped with a note, and the
+		// others can be imported; a file that cannot be read, or holds
+		// nothing else, is refused whole, naming the line.
+		var partial []string
 		for _, tt := range tests {
-			_, err := b.svc.PreviewImport(ctx, b.dom, tt.file, zone.ImportOptions{})
-			requireCode(t, err, apperr.Invalid, tt.want)
-			_, err = b.svc.ApplyImport(ctx, b.dom, tt.file, zone.ImportOptions{})
-			requireCode(t, err, apperr.Invalid, tt.want)
+			plan, err := b.svc.PreviewImport(ctx, b.dom, tt.file, zone.ImportOptions{})
+			if err != nil {
+				requireCode(t, err, apperr.Invalid, tt.want)
+				_, err = b.svc.ApplyImport(ctx, b.dom, tt.file, zone.ImportOptions{})
+				requireCode(t, err, apperr.Invalid, tt.want)
+				continue
+			}
+			require.Len(t, plan.Notes, 1, tt.file)
+			require.Equal(t, zone.Note{Line: plan.Notes[0].Line, Kind: zone.NoteRefused, Message: tt.want}, plan.Notes[0])
+			partial = append(partial, tt.file)
 		}
 		records, err := b.svc.List(ctx, b.dom)
 		require.NoError(t, err)
 		require.Len(t, records, 1, "a refused import changes nothing")
+		require.Len(t, partial, 4, "the files with a good line and a bad one")
+
+		// Applied, the good lines are imported and the bad one is not.
+		plan, err := b.svc.ApplyImport(ctx, b.dom, partial[0], zone.ImportOptions{})
+		require.NoError(t, err)
+		require.Equal(t, "Line 2: www.other.com. is outside example.inf.nz", plan.Notes[0].Message)
+		records, err = b.svc.List(ctx, b.dom)
+		require.NoError(t, err)
+		require.Len(t, records, 1)
+		require.Equal(t, "www", records[0].Name)
 	})
 }
 

@@ -111,7 +111,7 @@ type Plan struct {
 // Note is a line of a zone file an import did not take as it is.
 type Note struct {
 	Line    int
-	Kind    string // NoteApexNS, NoteSOA or NoteTTL
+	Kind    string // NoteApexNS, NoteSOA, NoteTTL or NoteRefused
 	Message string
 }
 
@@ -126,6 +126,9 @@ const (
 	// NoteTTL marks a record whose TTL was raised to MinTTL or lowered to
 	// MaxTTL.
 	NoteTTL = "ttl"
+	// NoteRefused marks a line that cannot be imported, and why: the other
+	// lines can be.
+	NoteRefused = "refused"
 )
 
 // ImportOptions are the choices an import leaves to its user.
