@@ -12,5 +12,8 @@ func (s *Service) FailAfterDebit(f func() error) { s.failAfterDebit = f }
 // Watch's ticker.
 func (n *Names) Following() *Names { n.watching.Store(true); return n }
 
+// Tick does what one tick of Watch does.
+func (n *Names) Tick(ctx context.Context) error { return n.refresh(ctx, true) }
+
 // NamesStaleAfter and NamesReloadAfter are the index's bounds.
 const NamesStaleAfter, NamesReloadAfter = staleAfter, reloadAfter

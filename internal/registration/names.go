@@ -108,7 +108,7 @@ func (n *Names) Watch(ctx context.Context, interval time.Duration, logger *slog.
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if err := n.CatchUp(ctx); err != nil && ctx.Err() == nil {
+		if err := n.refresh(ctx, true); err != nil && ctx.Err() == nil {
 			logger.Warn("registration: follow registered names", "err", err)
 		}
 		select {
@@ -119,21 +119,30 @@ func (n *Names) Watch(ctx context.Context, interval time.Duration, logger *slog.
 	}
 }
 
-// CatchUp applies the changes committed since the last call: a process
-// calls it after its own registrations and releases so that its next check
-// sees them. Before the first load, and every reloadAfter, it loads every
-// name instead. Without Watch (a process that checks no names) it does
-// nothing.
+// CatchUp applies the changes committed since the last read of the
+// journal: a process calls it after its own registrations and releases so
+// that its next check sees them. It never loads every name (a request must
+// not wait for that): before Watch's first load, or when a reload is due,
+// it leaves the work to Watch. Without Watch it does nothing.
 func (n *Names) CatchUp(ctx context.Context) error {
 	if !n.watching.Load() {
 		return nil
 	}
+	return n.refresh(ctx, false)
+}
+
+// refresh follows the journal, or loads every name when that is due
+// (before the first load, and every reloadAfter) and mayLoad.
+func (n *Names) refresh(ctx context.Context, mayLoad bool) error {
 	n.poll.Lock()
 	defer n.poll.Unlock()
 	n.mu.RLock()
 	polled, loaded := n.polled, n.loaded
 	n.mu.RUnlock()
 	if now := n.now(); polled.IsZero() || now.Sub(polled) >= reloadAfter || now.Sub(loaded) >= reloadAfter {
+		if !mayLoad {
+			return nil
+		}
 		return n.load(ctx)
 	}
 	return n.follow(ctx)

@@ -31,8 +31,8 @@ func TestRegisteredNamesFollowEveryProcess(t *testing.T) {
 		here := registration.NewNames(d, nil).Following()
 		there := registration.NewNames(d, nil).Following()
 		l.reg.Names = here
-		require.NoError(t, here.CatchUp(ctx))
-		require.NoError(t, there.CatchUp(ctx))
+		require.NoError(t, here.Tick(ctx))
+		require.NoError(t, there.Tick(ctx))
 
 		alice := l.user(t, "alice", 5000)
 		l.register(t, alice, "gone", false)
@@ -42,7 +42,7 @@ func TestRegisteredNamesFollowEveryProcess(t *testing.T) {
 		require.True(t, isRegistered(t, here, "gone"), "this process sees its registration at once")
 		require.True(t, isRegistered(t, here, "kept"))
 		require.False(t, isRegistered(t, there, "gone"), "the other answers from memory until it reads the journal")
-		require.NoError(t, there.CatchUp(ctx))
+		require.NoError(t, there.Tick(ctx))
 		require.True(t, isRegistered(t, there, "gone"))
 		require.True(t, isRegistered(t, there, "kept"))
 		require.False(t, isRegistered(t, there, "never"))
@@ -54,7 +54,7 @@ func TestRegisteredNamesFollowEveryProcess(t *testing.T) {
 		require.Equal(t, 1, report.Released)
 		require.False(t, isRegistered(t, here, "gone"), "this process sees its release at once")
 		require.True(t, isRegistered(t, there, "gone"))
-		require.NoError(t, there.CatchUp(ctx))
+		require.NoError(t, there.Tick(ctx))
 		require.False(t, isRegistered(t, there, "gone"))
 		require.True(t, isRegistered(t, there, "kept"))
 
@@ -66,7 +66,7 @@ func TestRegisteredNamesFollowEveryProcess(t *testing.T) {
 
 		// A fresh process loads every name.
 		fresh := registration.NewNames(d, nil).Following()
-		require.NoError(t, fresh.CatchUp(ctx))
+		require.NoError(t, fresh.Tick(ctx))
 		require.False(t, isRegistered(t, fresh, "gone"))
 		require.True(t, isRegistered(t, fresh, "kept"))
 	})
@@ -87,7 +87,7 @@ func TestRegisteredNamesFallBackToTheDatabase(t *testing.T) {
 		n := registration.NewNames(d, clock)
 		require.False(t, isRegistered(t, n, "quiet"), "before Watch, the database answers")
 		n.Following()
-		require.NoError(t, n.CatchUp(ctx))
+		require.NoError(t, n.Tick(ctx))
 
 		owner := dbtest.User(t, d, "owner", "user")
 		dbtest.MustExec(t, d, `INSERT INTO domains (user_id, name, extension, price_cents, registered_at, expires_at, created_at, updated_at)
@@ -95,15 +95,15 @@ func TestRegisteredNamesFallBackToTheDatabase(t *testing.T) {
 		require.False(t, isRegistered(t, n, "quiet"), "not in the journal: memory does not know it")
 		advance(registration.NamesStaleAfter)
 		require.True(t, isRegistered(t, n, "quiet"), "a stale index asks the database")
-		require.NoError(t, n.CatchUp(ctx))
+		require.NoError(t, n.Tick(ctx))
 		require.False(t, isRegistered(t, n, "quiet"), "read the journal: fresh again, still unaware")
 		advance(registration.NamesReloadAfter)
-		require.NoError(t, n.CatchUp(ctx))
+		require.NoError(t, n.Tick(ctx))
 		require.True(t, isRegistered(t, n, "quiet"), "the periodic reload finds it")
 
 		// The fixture keeps the journal as registration does.
 		dbtest.Domain(t, d, "fixture", ".inf.nz", now.AddDate(1, 0, 0))
-		require.NoError(t, n.CatchUp(ctx))
+		require.NoError(t, n.Tick(ctx))
 		require.True(t, isRegistered(t, n, "fixture"))
 	})
 }
