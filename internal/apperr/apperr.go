@@ -33,6 +33,10 @@ type Error struct {
 	// Shortfall is the money an insufficient_funds error is about; nil
 	// for other errors.
 	Shortfall *Shortfall
+	// SetTTL is, for an invalid DNS record whose TTL differs from the other
+	// records of its name and type, the TTL of those (the lowest, if they
+	// differ too); 0 for other errors.
+	SetTTL int
 }
 
 // Shortfall is what a payment from the wallet lacked, in cents.
@@ -66,6 +70,15 @@ func ShortfallOf(err error) *Shortfall {
 		return e.Shortfall
 	}
 	return nil
+}
+
+// SetTTLOf returns the record set's TTL err carries, or 0.
+func SetTTLOf(err error) int {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.SetTTL
+	}
+	return 0
 }
 
 // Message returns the user-facing message of err, or a generic one for

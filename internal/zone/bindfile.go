@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -126,29 +127,59 @@ func applyPlan(ctx context.Context, tx bun.IDB, d Domain, plan Plan, now time.Ti
 	return nil
 }
 
-// recordKey identifies a record for duplicates and import plans.
-func recordKey(r Record) string { return r.Name + "\x00" + r.Type + "\x00" + r.Content }
+// recordKey identifies a record for duplicates and import plans: its name,
+// type, content and, for MX and SRV, priority (RFC 2181 section 5: records
+// that differ in priority are different records).
+func recordKey(r Record) string {
+	key := r.Name + "\x00" + r.Type + "\x00" + r.Content
+	if r.Priority != nil {
+		key += "\x00" + strconv.Itoa(*r.Priority)
+	}
+	return key
+}
 
-// diff plans replacing current with incoming.
+// diff plans replacing current with incoming. Records match by recordKey;
+// then a record whose priority alone differs is kept with the new one (and
+// its id), rather than removed and added again.
 func diff(current, incoming []Record) Plan {
 	plan := Plan{Add: []Record{}, Change: []Record{}, Remove: []Record{}}
 	byKey := make(map[string]Record, len(current))
 	for _, r := range current {
 		byKey[recordKey(r)] = r
 	}
+	var unmatched []Record
 	for _, in := range incoming {
 		old, ok := byKey[recordKey(in)]
 		if !ok {
-			plan.Add = append(plan.Add, in)
+			unmatched = append(unmatched, in)
 			continue
 		}
 		delete(byKey, recordKey(in))
-		if old.TTL == in.TTL && samePriority(old.Priority, in.Priority) {
+		if old.TTL == in.TTL {
 			plan.Unchanged++
 			continue
 		}
-		old.TTL, old.Priority = in.TTL, in.Priority
+		old.TTL = in.TTL
 		plan.Change = append(plan.Change, old)
+	}
+	byContent := map[string][]Record{}
+	for _, r := range current {
+		if _, left := byKey[recordKey(r)]; left {
+			k := r.Name + "\x00" + r.Type + "\x00" + r.Content
+			byContent[k] = append(byContent[k], r)
+		}
+	}
+	for _, in := range unmatched {
+		k := in.Name + "\x00" + in.Type + "\x00" + in.Content
+		if olds := byContent[k]; len(olds) > 0 {
+			old := olds[0]
+			byContent[k] = olds[1:]
+			delete(byKey, recordKey(old))
+			old.TTL, old.Priority = in.TTL, in.Priority
+			plan.Change = append(plan.Change, old)
+			continue
+		}
+		plan.Add = append(plan.Add, in)
 	}
 	for _, r := range current {
 		if _, gone := byKey[recordKey(r)]; gone {
@@ -157,8 +188,6 @@ func diff(current, incoming []Record) Plan {
 	}
 	return plan
 }
-
-func samePriority(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
 // parseZoneFile reads text as a zone file of d into records in stored form,
 // with notes on the lines it skipped.
@@ -256,6 +285,7 @@ func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, 
 	if err := zp.Err(); err != nil {
 		return nil, nil, parseError(err)
 	}
+	notes = alignImportTTLs(records, seen, notes)
 	if len(records) == 0 {
 		// Nothing to import: the first refusal says why, when there is one.
 		for _, n := range notes {

@@ -88,8 +88,10 @@ func listRecords(ctx context.Context, q bun.IDB, domainID int64) ([]Record, erro
 }
 
 // Create adds a record to d. Returns invalid for a bad record (the messages
-// name the field and the rule), conflict for an exact duplicate (same name,
-// type and content).
+// name the field and the rule), and for a TTL that differs from the other
+// records of its name and type unless in.AlignTTL (apperr.Error.SetTTL is
+// theirs); conflict for an exact duplicate (same name, type, content and,
+// for MX and SRV, priority).
 func (s *Service) Create(ctx context.Context, d Domain, in Input) (*Record, error) {
 	rec, err := normalize(d, in)
 	if err != nil {
@@ -108,6 +110,9 @@ func (s *Service) Create(ctx context.Context, d Domain, in Input) (*Record, erro
 		}
 		rec.CreatedAt = s.clock()
 		rec.UpdatedAt = rec.CreatedAt
+		if err := s.joinSet(ctx, tx, d, setOf(existing, rec.Name, rec.Type, 0), &rec, in); err != nil {
+			return err
+		}
 		_, err = tx.NewInsert().Model(&rec).Exec(ctx)
 		return err
 	})
@@ -118,7 +123,9 @@ func (s *Service) Create(ctx context.Context, d Domain, in Input) (*Record, erro
 }
 
 // Update replaces record id of d with in. Returns not_found when d has no
-// such record (also when it is another domain's), and what Create returns.
+// such record (also when it is another domain's), and what Create returns
+// (the TTL is checked against the other records of the name and type the
+// record gets).
 func (s *Service) Update(ctx context.Context, d Domain, id int64, in Input) (*Record, error) {
 	rec, err := normalize(d, in)
 	if err != nil {
@@ -142,6 +149,9 @@ func (s *Service) Update(ctx context.Context, d Domain, id int64, in Input) (*Re
 			return err
 		}
 		rec.ID, rec.CreatedAt, rec.UpdatedAt = id, old.CreatedAt, s.clock()
+		if err := s.joinSet(ctx, tx, d, setOf(existing, rec.Name, rec.Type, id), &rec, in); err != nil {
+			return err
+		}
 		_, err = tx.NewUpdate().Model(&rec).Column("name", "type", "content", "ttl", "priority", "updated_at").
 			WherePK().Where("domain_id = ?", d.ID).Exec(ctx)
 		return err
@@ -150,6 +160,23 @@ func (s *Service) Update(ctx context.Context, d Domain, id int64, in Input) (*Re
 		return nil, wrap("update record of", d, err)
 	}
 	return &rec, nil
+}
+
+// joinSet settles the TTL of rec, written as in, with others, the other
+// records of its name and type: without a TTL of its own rec takes theirs;
+// with one that differs, theirs become rec's if in.AlignTTL, else rec is
+// refused (checkSetTTL).
+func (s *Service) joinSet(ctx context.Context, tx bun.IDB, d Domain, others []Record, rec *Record, in Input) error {
+	if len(others) == 0 {
+		return nil
+	}
+	if in.TTL == nil {
+		rec.TTL, _ = ttlRange(others)
+	}
+	if in.AlignTTL {
+		return alignSetTTL(ctx, tx, d, others, rec.TTL, rec.UpdatedAt)
+	}
+	return checkSetTTL(others, *rec)
 }
 
 // Delete removes record id of d. Returns not_found when d has no such record.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,12 +19,17 @@ const MaxSetValues = 100
 
 // Set is every record of one name and type, as the registrar API sends it.
 type Set struct {
-	Name   string
-	Type   string
+	Name string
+	Type string
+	// Values are the records' contents. An MX value may carry its own
+	// priority ("10 mx1.example.com") and an SRV value its own priority,
+	// weight and port ("10 5 5060 sip.example.com"): each is then a
+	// record of its own priority (RFC 2181 section 5).
 	Values []string
-	// TTL in seconds for every record; nil means the default, 3600.
+	// TTL in seconds for every record (one TTL per set, RFC 2181 section
+	// 5.2); nil means the default, 3600.
 	TTL *int
-	// Priority for every value of an MX or SRV set.
+	// Priority is for the values of an MX or SRV set that carry none.
 	Priority *int
 }
 
@@ -37,21 +43,71 @@ func normalizeSet(d Domain, set Set) ([]Record, error) {
 	}
 	records := make([]Record, 0, len(set.Values))
 	seen := make(map[string]bool, len(set.Values))
+	typ := strings.ToUpper(strings.TrimSpace(set.Type))
 	for _, v := range set.Values {
-		rec, err := normalize(d, Input{Type: set.Type, Name: set.Name, Content: v, TTL: set.TTL, Priority: set.Priority})
+		content, priority, err := valuePriority(typ, v, set.Priority)
 		if err != nil {
 			return nil, err
 		}
-		if seen[rec.Content] {
-			return nil, invalid("The value %q appears twice in the set", v)
+		rec, err := normalize(d, Input{Type: set.Type, Name: set.Name, Content: content, TTL: set.TTL, Priority: priority})
+		if err != nil {
+			return nil, err
 		}
-		seen[rec.Content] = true
+		if seen[recordKey(rec)] {
+			return nil, invalid("The value %q appears twice in the set", quotable(v))
+		}
+		seen[recordKey(rec)] = true
 		records = append(records, rec)
 	}
 	if records[0].Type == TypeCNAME && len(records) > 1 {
 		return nil, invalid("%s can have only one CNAME record", records[0].Name)
 	}
 	return records, nil
+}
+
+// valuePriority splits the priority off an MX value ("10 mx1.example.com")
+// or an SRV value of four fields ("10 5 5060 sip.example.com"), so that
+// each value of a set can have its own; a value without one takes the
+// set's, setPriority. Other types' values are returned as they are.
+func valuePriority(typ, value string, setPriority *int) (string, *int, error) {
+	fields := strings.Fields(value)
+	var own string
+	switch {
+	case typ == TypeMX && len(fields) == 2:
+		own = fields[0]
+	case typ == TypeMX && len(fields) > 2:
+		return "", nil, invalid(`MX value %q must be "priority host", like "10 mail.example.com", or a host alone with the set's priority`, quotable(value))
+	case typ == TypeSRV && len(fields) == 4:
+		own = fields[0]
+	case typ == TypeMX && len(fields) == 1 && setPriority == nil && fields[0] != ".":
+		return "", nil, invalid(`MX value %q needs a priority: write it first, like "10 %s", or give the set's priority`,
+			quotable(value), quotable(fields[0]))
+	default:
+		return value, setPriority, nil
+	}
+	p, err := strconv.Atoi(own)
+	if err != nil {
+		if typ == TypeMX {
+			return "", nil, invalid(`MX value %q must be "priority host", like "10 mail.example.com", or a host alone with the set's priority`, quotable(value))
+		}
+		return "", nil, invalid(srvFormat)
+	}
+	if err := checkPriority(&p); err != nil {
+		return "", nil, err
+	}
+	if setPriority != nil && *setPriority != p {
+		return "", nil, invalid("The value %q has priority %d, but the set's priority is %d: give the priority in each value or for the whole set, not both",
+			quotable(value), p, *setPriority)
+	}
+	return strings.Join(fields[1:], " "), &p, nil
+}
+
+// quotable is the start of a long value, for a message quoting it.
+func quotable(value string) string {
+	if r := []rune(value); len(r) > 64 {
+		return string(r[:64]) + "…"
+	}
+	return value
 }
 
 // ReplaceSet makes set the records of its name and type in d, replacing
@@ -202,4 +258,104 @@ func NameserversOf(ctx context.Context, q bun.IDB, domainIDs []int64) (map[int64
 		out[r.DomainID] = append(out[r.DomainID], r.Content)
 	}
 	return out, nil
+}
+
+// The records of one name and type are one RRset, and RFC 2181 section 5.2
+// gives an RRset one TTL: a record whose TTL differs from the others' is
+// refused (Create, Update) unless its change asks to align them
+// (Input.AlignTTL), and an import gives a set of the file its lowest TTL.
+// Records stored before this rule may still differ; DNS serves such a set
+// at its lowest TTL, as RFC 2181 tells a resolver to read it.
+
+// setOf returns the records of name and type among records, but for the
+// record skipID (the one being replaced; 0 for none).
+func setOf(records []Record, name, typ string, skipID int64) []Record {
+	var out []Record
+	for _, r := range records {
+		if r.Name == name && r.Type == typ && (skipID == 0 || r.ID != skipID) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ttlRange returns the lowest and highest TTL of set, which is not empty.
+func ttlRange(set []Record) (lowest, highest int) {
+	lowest, highest = set[0].TTL, set[0].TTL
+	for _, r := range set[1:] {
+		lowest, highest = min(lowest, r.TTL), max(highest, r.TTL)
+	}
+	return lowest, highest
+}
+
+// checkSetTTL refuses rec when its TTL differs from that of others, the
+// other records of its set. The error carries the set's TTL (the lowest,
+// which DNS serves, when they differ already) for a client to offer both
+// ways out: that TTL for rec, or rec's for the whole set.
+func checkSetTTL(others []Record, rec Record) error {
+	if len(others) == 0 {
+		return nil
+	}
+	lowest, highest := ttlRange(others)
+	var err *apperr.Error
+	switch {
+	case lowest == highest && rec.TTL == lowest:
+		return nil
+	case lowest == highest:
+		err = apperr.New(apperr.Invalid, "Records of %s %s share one TTL (%d seconds): set %d, or change the TTL of the whole set to %d",
+			rec.Name, rec.Type, lowest, lowest, rec.TTL)
+	default:
+		err = apperr.New(apperr.Invalid, "Records of %s %s have different TTLs (%d to %d seconds), and all are served at %d: "+
+			"change the TTL of the whole set to %d", rec.Name, rec.Type, lowest, highest, lowest, rec.TTL)
+	}
+	err.SetTTL = lowest
+	return err
+}
+
+// alignSetTTL gives the records of set (rec's other records, in tx) rec's
+// TTL.
+func alignSetTTL(ctx context.Context, tx bun.IDB, d Domain, set []Record, ttl int, now time.Time) error {
+	var ids []int64
+	for _, r := range set {
+		if r.TTL != ttl {
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := tx.NewUpdate().Model((*Record)(nil)).Set("ttl = ?", ttl).Set("updated_at = ?", now).
+		Where("domain_id = ?", d.ID).Where("id IN (?)", bun.In(ids)).Exec(ctx)
+	return err
+}
+
+// alignImportTTLs gives each set of an imported file the lowest TTL of its
+// records, with a note on each line whose TTL changed; lines maps a
+// record's key to its line. Notes come back ordered by line.
+func alignImportTTLs(records []Record, lines map[string]int, notes []Note) []Note {
+	type setKey struct{ name, typ string }
+	lowest := map[setKey]int{}
+	for _, r := range records {
+		k := setKey{r.Name, r.Type}
+		if t, ok := lowest[k]; !ok || r.TTL < t {
+			lowest[k] = r.TTL
+		}
+	}
+	aligned := false
+	for i, r := range records {
+		ttl := lowest[setKey{r.Name, r.Type}]
+		if r.TTL == ttl {
+			continue
+		}
+		line := lines[recordKey(r)]
+		notes = append(notes, Note{Line: line, Kind: NoteTTL, Message: fmt.Sprintf(
+			"Line %d: TTL %d lowered to %d seconds, the lowest of the %s %s records: the records of one name and type share one TTL",
+			line, r.TTL, ttl, r.Name, r.Type)})
+		records[i].TTL = ttl
+		aligned = true
+	}
+	if aligned {
+		slices.SortStableFunc(notes, func(a, b Note) int { return a.Line - b.Line })
+	}
+	return notes
 }

@@ -377,14 +377,14 @@ func normalizeCAA(content string) (string, *int, error) {
 }
 
 // checkSet checks rec against the domain's other records (skipID is the
-// record being replaced, 0 for none): no exact duplicate (conflict), and a
-// CNAME alone at its name (invalid).
+// record being replaced, 0 for none): no exact duplicate (the same
+// recordKey: conflict), and a CNAME alone at its name (invalid).
 func checkSet(existing []Record, rec Record, skipID int64) error {
 	for _, r := range existing {
 		if r.ID == skipID && skipID != 0 || r.Name != rec.Name {
 			continue
 		}
-		if r.Type == rec.Type && r.Content == rec.Content {
+		if recordKey(r) == recordKey(rec) {
 			return apperr.New(apperr.Conflict, "This %s record already exists at %s", rec.Type, rec.Name)
 		}
 		if rec.Type == TypeCNAME {

@@ -89,12 +89,18 @@ type Input struct {
 	// inside it ("www.example.inf.nz.").
 	Name    string
 	Content string
-	// TTL in seconds, from 300 to 604800; nil means the default, 3600.
-	// An explicit 0 is too low, not the default.
+	// TTL in seconds, from 300 to 604800; nil means the TTL of the other
+	// records of its name and type, or the default, 3600, when there are
+	// none. An explicit 0 is too low, not the default.
 	TTL *int
 	// Priority is required for MX (0-65535) and SRV (or given as the first
 	// of four content fields); other types ignore it.
 	Priority *int
+	// AlignTTL gives the other records of the record's name and type its
+	// TTL, in the same change. Without it a TTL that differs from theirs
+	// is refused: the records of one name and type share one TTL (RFC 2181
+	// section 5.2).
+	AlignTTL bool
 }
 
 // Plan is what importing a zone file does to a domain's records.
@@ -124,7 +130,7 @@ const (
 	// NoteSOA marks a skipped SOA record: the registry owns the SOA.
 	NoteSOA = "soa"
 	// NoteTTL marks a record whose TTL was raised to MinTTL or lowered to
-	// MaxTTL.
+	// MaxTTL, or lowered to the lowest TTL of its set in the file.
 	NoteTTL = "ttl"
 	// NoteRefused marks a line that cannot be imported, and why: the other
 	// lines can be.
