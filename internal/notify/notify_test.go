@@ -247,13 +247,14 @@ func TestEveryKindReadsWell(t *testing.T) {
 
 func TestAJobForAMissingUserIsCancelled(t *testing.T) {
 	t.Parallel()
-	d := dbtest.Open(t, db.SQLite)
-	s := newService(t, d, notify.Options{})
-	err := work(context.Background(), s, 1, notify.SendArgs{UserID: 404, Template: notify.KindDomainReleased,
-		Data: map[string]string{"domain": "x.inf.nz"}})
-	var cancel *river.JobCancelError
-	require.ErrorAs(t, err, &cancel)
-	require.Empty(t, outbox(t, s))
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		s := newService(t, d, notify.Options{})
+		err := work(context.Background(), s, 1, notify.SendArgs{UserID: 404, Template: notify.KindDomainReleased,
+			Data: map[string]string{"domain": "x.inf.nz"}})
+		var cancel *river.JobCancelError
+		require.ErrorAs(t, err, &cancel)
+		require.Empty(t, outbox(t, s))
+	})
 }
 
 func TestMailGoesOutBySMTP(t *testing.T) {
@@ -324,6 +325,11 @@ func TestAFailedSendIsRetriedOnTheSameOutboxRow(t *testing.T) {
 		require.Empty(t, list[0].Error)
 		require.Len(t, server.Received(), 1)
 		require.Equal(t, `"Nameport" <no-reply@nameport.localhost>`, server.Received()[0].Header(t, "From"))
+
+		// A job run again after it delivered (its completion was lost) sends nothing.
+		require.NoError(t, work(ctx, s, 9, args))
+		require.Len(t, server.Received(), 1, "a delivered message is not sent twice")
+		require.Len(t, outbox(t, s), 1)
 	})
 }
 

@@ -3,7 +3,6 @@ package notify
 import (
 	"context"
 	"crypto/tls"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -137,25 +136,32 @@ func (s *Service) AddWorkers(workers *river.Workers) []*river.PeriodicJob {
 // deliver is one attempt at message jobID. The outbox holds one row per
 // job, updated by each attempt.
 func (s *Service) deliver(ctx context.Context, jobID int64, args SendArgs) error {
-	var done int
-	if err := s.db.Bun.NewSelect().Model((*OutboxMessage)(nil)).ColumnExpr("count(*)").
-		Where("job_id = ?", jobID).Where("status IN (?)", bun.In([]string{StatusSent, StatusLogged})).
-		Scan(ctx, &done); err != nil {
+	// One read tells whether an earlier attempt already delivered the
+	// message and who it goes to: mail rides on most effects (every
+	// registration sends a receipt), so its statements count.
+	var st struct {
+		recipient
+		Delivered bool `bun:"delivered"`
+		Found     bool `bun:"found"`
+	}
+	err := s.db.Bun.NewSelect().TableExpr("(SELECT 1) AS one").
+		Join("LEFT JOIN users ON users.id = ?", args.UserID).
+		ColumnExpr("COALESCE(users.email, '') AS email, COALESCE(users.full_name, '') AS full_name").
+		ColumnExpr("COALESCE(users.username, '') AS username, users.id IS NOT NULL AS found").
+		ColumnExpr("EXISTS (SELECT 1 FROM mail_outbox WHERE job_id = ? AND status IN (?)) AS delivered",
+			jobID, bun.In([]string{StatusSent, StatusLogged})).
+		Scan(ctx, &st)
+	if err != nil {
 		return fmt.Errorf("notify: job %d: %w", jobID, err)
 	}
-	if done > 0 {
+	if st.Delivered {
 		return nil // an earlier attempt delivered it; only its completion was lost
 	}
-
-	var to recipient
-	err := s.db.Bun.NewSelect().Table("users").Column("email", "full_name", "username").
-		Where("id = ?", args.UserID).Scan(ctx, &to)
-	if errors.Is(err, sql.ErrNoRows) {
+	if !st.Found {
 		return river.JobCancel(fmt.Errorf("notify: %s for user %d: no such user", args.Template, args.UserID))
 	}
-	if err != nil {
-		return fmt.Errorf("notify: %s for user %d: %w", args.Template, args.UserID, err)
-	}
+	to := st.recipient
+
 	data, err := s.withSecrets(ctx, args)
 	if err != nil {
 		return err
