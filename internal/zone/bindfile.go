@@ -1,10 +1,13 @@
 package zone
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,17 +52,20 @@ func (s *Service) Export(ctx context.Context, d Domain) (string, error) {
 // PreviewImport reads text as a zone file of d and returns what importing it
 // would do: the file's records replace the domain's, so records the file
 // lacks are removed. A line that cannot be imported (outside the domain,
-// an unsupported type, a record that fails validation) is skipped with a
+// an unsupported type, a record that fails validation, or breaks a rule
+// tying records to others, such as an MX naming a CNAME) is skipped with a
 // note, so that the rest can be; returns invalid for a file that cannot be
 // read, or that holds nothing to import (naming the first refused line).
 //
-// NS records at the domain's apex, which every zone file has, are skipped
-// with a note unless opts.Delegate: kept, they would delegate the domain
-// away, and nothing else the file holds would be served. So is the SOA (the
-// registry keeps it), and a TTL outside MinTTL to MaxTTL is moved to the
-// nearest bound, with a note.
+// NS records at the domain's apex, which every zone file has, are
+// recognised when they name the extension's own name servers: the domain
+// is served by them already, so they are skipped with a note that says so.
+// Other apex NS are skipped with a note unless opts.Delegate: kept, they
+// would delegate the domain away, and nothing else the file holds would be
+// served. So is the SOA (the registry keeps it), and a TTL outside MinTTL
+// to MaxTTL is moved to the nearest bound, with a note.
 func (s *Service) PreviewImport(ctx context.Context, d Domain, text string, opts ImportOptions) (Plan, error) {
-	incoming, notes, err := parseZoneFile(d, text, opts)
+	lines, notes, err := s.readImport(ctx, d, text, opts)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -67,9 +73,8 @@ func (s *Service) PreviewImport(ctx context.Context, d Domain, text string, opts
 	if err != nil {
 		return Plan{}, err
 	}
-	plan := diff(current, incoming)
-	plan.Notes = notes
-	return plan, nil
+	plan, err := planImport(ctx, s.db.Bun, d, current, lines, notes)
+	return plan, wrap("preview import of", d, err)
 }
 
 // ApplyImport replaces the records of d with those of the zone file text,
@@ -77,7 +82,7 @@ func (s *Service) PreviewImport(ctx context.Context, d Domain, text string, opts
 // inside the transaction, so it is exact even if the records changed since
 // a preview. Returns what PreviewImport returns.
 func (s *Service) ApplyImport(ctx context.Context, d Domain, text string, opts ImportOptions) (Plan, error) {
-	incoming, notes, err := parseZoneFile(d, text, opts)
+	lines, notes, err := s.readImport(ctx, d, text, opts)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -87,14 +92,123 @@ func (s *Service) ApplyImport(ctx context.Context, d Domain, text string, opts I
 		if err != nil {
 			return err
 		}
-		plan = diff(current, incoming)
-		plan.Notes = notes
+		if plan, err = planImport(ctx, tx, d, current, lines, notes); err != nil {
+			return err
+		}
 		return applyPlan(ctx, tx, d, plan, s.clock())
 	})
 	if err != nil {
 		return Plan{}, wrap("import records of", d, err)
 	}
 	return plan, nil
+}
+
+// readImport reads the zone file text of an import into d, recognising the
+// extension's own name servers.
+func (s *Service) readImport(ctx context.Context, d Domain, text string, opts ImportOptions) ([]importLine, []Note, error) {
+	own, err := ownNameservers(ctx, s.db.Bun, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	return readZoneFile(d, text, opts, own)
+}
+
+// planImport plans replacing current, the records of d, with the records
+// read from a zone file (lines, with their notes), reading through q the
+// records of other domains they depend on.
+func planImport(ctx context.Context, q bun.IDB, d Domain, current []Record, lines []importLine, notes []Note) (Plan, error) {
+	lines, notes, err := refuseBreaches(ctx, q, d, current, lines, slices.Clone(notes))
+	if err != nil {
+		return Plan{}, err
+	}
+	if err := importable(lines, notes); err != nil {
+		return Plan{}, err
+	}
+	incoming := make([]Record, len(lines))
+	for i, l := range lines {
+		incoming[i] = l.rec
+	}
+	plan := diff(current, incoming)
+	plan.Notes = notes
+	return plan, nil
+}
+
+// ownNameservers returns the name servers of d's extension (lower case,
+// without the final dot): the ones Nameport serves the domain from.
+func ownNameservers(ctx context.Context, q bun.IDB, d Domain) ([]string, error) {
+	var lists []string
+	if err := q.NewSelect().Table("extensions").Column("dns_nameservers").
+		Where("extension = ?", d.Extension).Scan(ctx, &lists); err != nil {
+		return nil, fmt.Errorf("zone: name servers of %s: %w", d.Extension, err)
+	}
+	var own []string
+	for _, list := range lists {
+		var hosts []string
+		if err := json.Unmarshal([]byte(list), &hosts); err != nil {
+			return nil, fmt.Errorf("zone: name servers of %s: %w", d.Extension, err)
+		}
+		for _, h := range hosts {
+			if h = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(h), ".")); h != "" {
+				own = append(own, h)
+			}
+		}
+	}
+	return own, nil
+}
+
+// refuseBreaches skips, with a note each, the lines of an import whose
+// record breaks a rule tying records to others (see checkChange): the MX,
+// NS or SRV record naming an alias or a name server without its address,
+// and the CNAME that would make a host another domain names an alias.
+// Skipping a line can break another (a name that no longer exists falls
+// under a wildcard), so it checks again until none does.
+func refuseBreaches(ctx context.Context, q bun.IDB, d Domain, current []Record, lines []importLine, notes []Note) ([]importLine, []Note, error) {
+	c := newTargetChecker(q)
+	before := indexRecords(current)
+	for range len(lines) + 1 {
+		records := make([]Record, len(lines))
+		for i, l := range lines {
+			records[i] = l.rec
+		}
+		refused := map[string]string{} // record key → message
+		for _, b := range localBreaches(d, records) {
+			refused[recordKey(b.source)] = b.message(true)
+		}
+		for _, r := range records {
+			b, err := c.outgoing(ctx, d, r)
+			if err != nil {
+				return nil, nil, err
+			}
+			if b != nil {
+				refused[recordKey(r)] = b.message(true)
+			}
+		}
+		if mayMakeAliases(current, records) {
+			breaches, err := c.incoming(ctx, d, before, indexRecords(records))
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, b := range breaches {
+				if _, seen := refused[recordKey(*b.alias)]; !seen {
+					refused[recordKey(*b.alias)] = b.message(false)
+				}
+			}
+		}
+		if len(refused) == 0 {
+			break
+		}
+		kept := lines[:0:0]
+		for _, l := range lines {
+			if msg, ok := refused[recordKey(l.rec)]; ok {
+				notes = append(notes, Note{Line: l.line, Kind: NoteRefused, Message: fmt.Sprintf("Line %d: %s", l.line, msg)})
+				continue
+			}
+			kept = append(kept, l)
+		}
+		lines = kept
+	}
+	slices.SortStableFunc(notes, func(a, b Note) int { return cmp.Compare(a.Line, b.Line) })
+	return lines, notes, nil
 }
 
 // applyPlan makes plan's changes to the records of d inside tx.
@@ -189,20 +303,59 @@ func diff(current, incoming []Record) Plan {
 	return plan
 }
 
+// importLine is a record of a zone file and the line it starts on.
+type importLine struct {
+	rec  Record
+	line int
+}
+
 // parseZoneFile reads text as a zone file of d into records in stored form,
-// with notes on the lines it skipped.
+// with notes on the lines it skipped, as an import does without the
+// database: no name server is recognised as the extension's own, and the
+// rules tying records to others are not checked.
 func parseZoneFile(d Domain, text string, opts ImportOptions) ([]Record, []Note, error) {
-	records, notes, err := readZoneFile(d, text, opts)
+	lines, notes, err := readZoneFile(d, text, opts, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	if notes == nil {
-		notes = []Note{}
+	if err := importable(lines, notes); err != nil {
+		return nil, nil, err
+	}
+	records := make([]Record, len(lines))
+	for i, l := range lines {
+		records[i] = l.rec
 	}
 	return records, notes, nil
 }
 
-func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, notes []Note, err error) {
+// importable refuses an import left with no record: the first refusal says
+// why, when there is one.
+func importable(lines []importLine, notes []Note) error {
+	if len(lines) > 0 {
+		return nil
+	}
+	for _, n := range notes {
+		if n.Kind == NoteRefused {
+			return invalid("%s", n.Message)
+		}
+	}
+	for _, n := range notes {
+		if n.Kind == NoteApexNS {
+			return invalid("The zone file holds only NS records at the apex: keep the delegation to import them")
+		}
+	}
+	for _, n := range notes {
+		if n.Kind == NoteOwnNS {
+			return invalid("The zone file holds only the NS records of Nameport's own name servers, which serve the domain already: there is nothing to import")
+		}
+	}
+	return invalid("The zone file contains no records")
+}
+
+// readZoneFile reads text as a zone file of d: its records with their
+// lines, and notes on the lines it skipped. own are the extension's name
+// servers (see ownNameservers).
+func readZoneFile(d Domain, text string, opts ImportOptions, own []string) (lines []importLine, notes []Note, err error) {
 	if len(text) > MaxZoneFile {
 		return nil, nil, invalid("The zone file is too large: at most %d KB", MaxZoneFile>>10)
 	}
@@ -215,6 +368,7 @@ func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, 
 	zp.SetDefaultTTL(DefaultTTL)
 	// $INCLUDE stays disallowed (the default): it would read server files.
 
+	var records []Record
 	seen := map[string]int{} // record key → line
 	prevEnd := 0
 	for rr, ok := zp.Next(); ok; rr, ok = zp.Next() {
@@ -241,6 +395,22 @@ func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, 
 				Message: fmt.Sprintf("Line %d: SOA skipped: the registry keeps the SOA record of %s", line, d)})
 			continue
 		}
+		if ns, ok := rr.(*dns.NS); ok && owner == apex {
+			host := strings.TrimSuffix(strings.ToLower(ns.Ns), ".")
+			if slices.Contains(own, host) {
+				notes = append(notes, Note{Line: line, Kind: NoteOwnNS, Message: fmt.Sprintf(
+					"Line %d: NS %s at the apex is one of Nameport's own name servers, which serve %s already: nothing to change",
+					line, host, d)})
+				continue
+			}
+			if !opts.Delegate {
+				notes = append(notes, Note{Line: line, Kind: NoteApexNS, Message: fmt.Sprintf(
+					"Line %d: NS %s at the apex skipped: it would delegate %s to other name servers, and none of the "+
+						"file's other records would be served. Keep the delegation to import it.",
+					line, host, d)})
+				continue
+			}
+		}
 		switch ttl := int(h.Ttl); {
 		case ttl < MinTTL:
 			h.Ttl = MinTTL
@@ -250,13 +420,6 @@ func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, 
 			h.Ttl = MaxTTL
 			notes = append(notes, Note{Line: line, Kind: NoteTTL,
 				Message: fmt.Sprintf("Line %d: TTL %d lowered to %d seconds (a week), the most Nameport serves", line, ttl, MaxTTL)})
-		}
-		if ns, ok := rr.(*dns.NS); ok && owner == apex && !opts.Delegate {
-			notes = append(notes, Note{Line: line, Kind: NoteApexNS, Message: fmt.Sprintf(
-				"Line %d: NS %s at the apex skipped: it would delegate %s to other name servers, and none of the "+
-					"file's other records would be served. Keep the delegation to import it.",
-				line, strings.TrimSuffix(strings.ToLower(ns.Ns), "."), d)})
-			continue
 		}
 		in, err := inputFromRR(rr)
 		if err != nil {
@@ -278,6 +441,7 @@ func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, 
 		}
 		seen[recordKey(rec)] = line
 		records = append(records, rec)
+		lines = append(lines, importLine{rec: rec, line: line})
 		if len(records) > MaxRecordsPerDomain {
 			return nil, nil, invalid("A domain can have at most %d DNS records", MaxRecordsPerDomain)
 		}
@@ -286,21 +450,13 @@ func readZoneFile(d Domain, text string, opts ImportOptions) (records []Record, 
 		return nil, nil, parseError(err)
 	}
 	notes = alignImportTTLs(records, seen, notes)
-	if len(records) == 0 {
-		// Nothing to import: the first refusal says why, when there is one.
-		for _, n := range notes {
-			if n.Kind == NoteRefused {
-				return nil, nil, invalid("%s", n.Message)
-			}
-		}
-		for _, n := range notes {
-			if n.Kind == NoteApexNS {
-				return nil, nil, invalid("The zone file holds only NS records at the apex: keep the delegation to import them")
-			}
-		}
-		return nil, nil, invalid("The zone file contains no records")
+	for i := range lines {
+		lines[i].rec = records[i]
 	}
-	return records, notes, nil
+	if notes == nil {
+		notes = []Note{}
+	}
+	return lines, notes, nil
 }
 
 var parseErrorText = regexp.MustCompile(`^dns: (.*): "(.*)" at line: (\d+):\d+$`)

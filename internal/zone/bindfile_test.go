@@ -81,7 +81,7 @@ _dmarc       IN TXT   ( "v=DMARC1; "
 		require.Len(t, plan.Add, 2)
 		require.Equal(t, []string{"www", "_dmarc"}, []string{plan.Add[0].Name, plan.Add[1].Name})
 		require.Equal(t, "example.inf.nz", plan.Add[0].Content)
-		require.Equal(t, "v=DMARC1; p=reject", plan.Add[1].Content)
+		require.Equal(t, `"v=DMARC1; " "p=reject"`, plan.Add[1].Content, "two strings stay two")
 		require.Len(t, plan.Change, 1)
 		require.Equal(t, retune.ID, plan.Change[0].ID)
 		require.Equal(t, 600, plan.Change[0].TTL)

@@ -58,7 +58,14 @@ func (r Record) RR(apex string) (dns.RR, error) {
 		return &dns.MX{Hdr: hdr, Preference: prio, Mx: dns.Fqdn(r.Content)}, nil
 	case TypeTXT:
 		hdr.Rrtype = dns.TypeTXT
-		return &dns.TXT{Hdr: hdr, Txt: TXTStrings(r.Content)}, nil
+		strs, quoted := parseTXTStrings(r.Content)
+		if !quoted {
+			return &dns.TXT{Hdr: hdr, Txt: TXTStrings(r.Content)}, nil
+		}
+		for i, s := range strs {
+			strs[i] = escapeTXT(s)
+		}
+		return &dns.TXT{Hdr: hdr, Txt: strs}, nil
 	case TypeSRV:
 		f := strings.Fields(r.Content)
 		if len(f) != 3 {
@@ -84,10 +91,20 @@ func (r Record) RR(apex string) (dns.RR, error) {
 	return bad()
 }
 
-// TXTStrings splits text into the character-strings of a TXT record: at
-// most 255 bytes each, cut between characters, escaped the way miekg/dns
-// keeps TXT data (a backslash and a quote are escaped).
+// TXTStrings splits plain TXT text into the character-strings of a TXT
+// record (see splitTXT), escaped the way miekg/dns keeps TXT data (a
+// backslash and a quote are escaped).
 func TXTStrings(text string) []string {
+	out := splitTXT(text)
+	for i, s := range out {
+		out[i] = escapeTXT(s)
+	}
+	return out
+}
+
+// splitTXT splits text into strings of at most 255 bytes, cut between
+// characters: how plain TXT content is served.
+func splitTXT(text string) []string {
 	var out []string
 	for len(text) > 0 {
 		n := min(len(text), 255)
@@ -97,7 +114,7 @@ func TXTStrings(text string) []string {
 		if n == 0 { // not UTF-8: cut at 255 bytes
 			n = min(len(text), 255)
 		}
-		out = append(out, escapeTXT(text[:n]))
+		out = append(out, text[:n])
 		text = text[n:]
 	}
 	if out == nil {
@@ -185,16 +202,12 @@ func inputFromRR(rr dns.RR) (Input, error) {
 				return Input{}, errors.New(`a TXT escape \DDD cannot exceed \255`)
 			}
 		}
-		in.Type, in.Content = TypeTXT, strings.Join(parts, "")
-		if in.Content == "" {
+		if strings.Join(parts, "") == "" {
 			return Input{}, fmt.Errorf("empty TXT records are not supported")
 		}
-		// A quoted value would be read as zone-file strings again, and
-		// spaces at either end would be trimmed: quoting keeps both.
-		if strings.HasPrefix(in.Content, `"`) && strings.HasSuffix(in.Content, `"`) ||
-			strings.TrimSpace(in.Content) != in.Content {
-			in.Content = `"` + escapeTXT(in.Content) + `"`
-		}
+		// In zone-file form, so that normalize keeps the strings as they
+		// are (and stores plain text when they are what it would serve).
+		in.Type, in.Content = TypeTXT, quoteTXT(parts)
 	case *dns.SRV:
 		in.Type, in.Priority = TypeSRV, prio(v.Priority)
 		in.Content = strconv.Itoa(int(v.Weight)) + " " + strconv.Itoa(int(v.Port)) + " " + v.Target

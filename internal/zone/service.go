@@ -108,6 +108,9 @@ func (s *Service) Create(ctx context.Context, d Domain, in Input) (*Record, erro
 		if err := checkSet(existing, rec, 0); err != nil {
 			return err
 		}
+		if err := checkChange(ctx, tx, d, existing, append(slices.Clip(existing), rec)); err != nil {
+			return err
+		}
 		rec.CreatedAt = s.clock()
 		rec.UpdatedAt = rec.CreatedAt
 		if err := s.joinSet(ctx, tx, d, setOf(existing, rec.Name, rec.Type, 0), &rec, in); err != nil {
@@ -148,6 +151,9 @@ func (s *Service) Update(ctx context.Context, d Domain, id int64, in Input) (*Re
 		if err := checkSet(existing, rec, id); err != nil {
 			return err
 		}
+		if err := checkChange(ctx, tx, d, existing, replaced(existing, id, &rec)); err != nil {
+			return err
+		}
 		rec.ID, rec.CreatedAt, rec.UpdatedAt = id, old.CreatedAt, s.clock()
 		if err := s.joinSet(ctx, tx, d, setOf(existing, rec.Name, rec.Type, id), &rec, in); err != nil {
 			return err
@@ -182,20 +188,37 @@ func (s *Service) joinSet(ctx context.Context, tx bun.IDB, d Domain, others []Re
 // Delete removes record id of d. Returns not_found when d has no such record.
 func (s *Service) Delete(ctx context.Context, d Domain, id int64) error {
 	err := s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
-		res, err := tx.NewDelete().Model((*Record)(nil)).Where("id = ?", id).Where("domain_id = ?", d.ID).Exec(ctx)
+		existing, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err
 		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if n == 0 {
+		after := replaced(existing, id, nil)
+		if len(after) == len(existing) {
 			return errNotFound
 		}
-		return nil
+		// A record others depend on (the address of a name server) stays.
+		if err := checkChange(ctx, tx, d, existing, after); err != nil {
+			return err
+		}
+		_, err = tx.NewDelete().Model((*Record)(nil)).Where("id = ?", id).Where("domain_id = ?", d.ID).Exec(ctx)
+		return err
 	})
 	return wrap("delete record of", d, err)
+}
+
+// replaced returns a copy of records with record id replaced by with, or
+// removed when with is nil.
+func replaced(records []Record, id int64, with *Record) []Record {
+	out := make([]Record, 0, len(records))
+	for _, r := range records {
+		switch {
+		case r.ID != id:
+			out = append(out, r)
+		case with != nil:
+			out = append(out, *with)
+		}
+	}
+	return out
 }
 
 // write runs fn in a transaction that first bumps the zone version. Bumping

@@ -105,7 +105,7 @@ func TestRecordsAreStoredNormalised(t *testing.T) {
 			{zone.Input{Type: "MX", Name: "@", Content: "mail.example.com.", Priority: ptr(10)}, "@", "MX", "mail.example.com", 3600, ptr(10)},
 			{zone.Input{Type: "MX", Name: "nomail", Content: ".", Priority: ptr(0)}, "nomail", "MX", ".", 3600, ptr(0)},
 			{zone.Input{Type: "TXT", Name: "_dmarc", Content: "v=DMARC1; p=none"}, "_dmarc", "TXT", "v=DMARC1; p=none", 3600, nil},
-			{zone.Input{Type: "TXT", Name: "@", Content: `"v=spf1 " "-all"`}, "@", "TXT", "v=spf1 -all", 3600, nil},
+			{zone.Input{Type: "TXT", Name: "@", Content: `"v=spf1 " "-all"`}, "@", "TXT", `"v=spf1 " "-all"`, 3600, nil},
 			{zone.Input{Type: "TXT", Name: "a.b", Content: `say "hi" \o/`}, "a.b", "TXT", `say "hi" \o/`, 3600, nil},
 			{zone.Input{Type: "NS", Name: "sub", Content: "NS1.Example.com."}, "sub", "NS", "ns1.example.com", 3600, nil},
 			{zone.Input{Type: "SRV", Name: "_sip._tcp", Content: "5 5060 sip.example.com.", Priority: ptr(10)}, "_sip._tcp", "SRV", "5 5060 sip.example.com", 3600, ptr(10)},

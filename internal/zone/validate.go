@@ -1,11 +1,15 @@
 package zone
 
 import (
+	"context"
+	"fmt"
 	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/uptrace/bun"
 
 	"github.com/nameport/nameport/internal/apperr"
 )
@@ -152,6 +156,14 @@ func hostName(d Domain, raw string, underscoreOK bool) (string, bool) {
 	return host, true
 }
 
+// isAddressShaped reports whether host is written as an IPv4 address. As
+// the target of an MX, NS or SRV record it is still a name, one that does
+// not exist: mail sent to it bounces, and named-checkzone refuses the zone.
+func isAddressShaped(host string) bool {
+	addr, err := netip.ParseAddr(host)
+	return err == nil && addr.Is4()
+}
+
 func checkPriority(p *int) error {
 	if p != nil && (*p < 0 || *p > 65535) {
 		return invalid("Priority must be between 0 and 65535")
@@ -196,6 +208,9 @@ func normalizeContent(d Domain, typ, name, raw string, priority *int) (string, *
 		if !ok {
 			return "", nil, invalid("Nameserver must be a host name, like ns1.example.com")
 		}
+		if isAddressShaped(host) {
+			return "", nil, invalid("Nameserver must be a host name, not an IP address: give the address an A record (like ns1.%s) and name that host", d)
+		}
 		return host, nil, nil
 	case TypeMX:
 		if priority == nil {
@@ -210,6 +225,9 @@ func normalizeContent(d Domain, typ, name, raw string, priority *int) (string, *
 		host, ok := hostName(d, content, false)
 		if !ok {
 			return "", nil, invalid("Mail server must be a host name, like mail.example.com")
+		}
+		if isAddressShaped(host) {
+			return "", nil, invalid("Mail server must be a host name, not an IP address: give the address an A record (like mail.%s) and name that host", d)
 		}
 		return host, priority, nil
 	case TypeTXT:
@@ -229,63 +247,139 @@ func relativeToFQDN(d Domain, name string) string {
 	return name + "." + d.String()
 }
 
-// normalizeTXT accepts the text as is, or written as zone-file strings
-// ("part one" "part two"), which are joined: that is how people paste SPF
-// and DKIM values copied from elsewhere.
+// TXT content has two forms. Plain text, what people type, is served split
+// into strings of at most 255 bytes (TXTStrings), as it always was. Content
+// in zone-file form, double-quoted strings such as "v=spf1 " "-all", keeps
+// its strings as given: SPF, DKIM and other readers see where one ends. The
+// stored form of a record is plain text whenever plain text serves the same
+// strings, so each TXT record has one stored form (duplicates and import
+// plans compare contents), and what was stored before stays plain.
+
+// normalizeTXT validates content as TXT content and returns its stored form.
 func normalizeTXT(content string) (string, *int, error) {
-	if len(content) >= 2 && content[0] == '"' && content[len(content)-1] == '"' {
-		if joined, ok := unquoteStrings(content); ok {
-			content = joined
+	strs, quoted := parseTXTStrings(content)
+	if !quoted {
+		if !utf8.ValidString(content) || strings.ContainsFunc(content, isControl) {
+			return "", nil, errTXTControl
 		}
+		if utf8.RuneCountInString(content) > MaxTXT {
+			return "", nil, errTXTLength
+		}
+		return content, nil, nil
 	}
-	if content == "" {
+	text := strings.Join(strs, "")
+	if text == "" {
 		return "", nil, invalid("Record content is required")
 	}
-	if !utf8.ValidString(content) || strings.ContainsFunc(content, isControl) {
-		return "", nil, invalid("TXT content cannot contain control characters (such as line breaks)")
+	if strings.ContainsFunc(text, isControl) {
+		return "", nil, errTXTControl
 	}
-	if utf8.RuneCountInString(content) > MaxTXT {
-		return "", nil, invalid("TXT content must be at most %d characters", MaxTXT)
+	if utf8.RuneCountInString(text) > MaxTXT {
+		return "", nil, errTXTLength
 	}
-	return content, nil, nil
+	for _, s := range strs {
+		if len(s) > 255 {
+			return "", nil, invalid(`Each quoted TXT string can be at most 255 bytes: split a longer text into several strings, like "first part" "second part"`)
+		}
+	}
+	if isPlainTXT(text) && slices.Equal(splitTXT(text), strs) {
+		return text, nil, nil
+	}
+	return quoteTXT(strs), nil, nil
+}
+
+var (
+	errTXTControl = invalid("TXT content cannot contain control characters (such as line breaks)")
+	errTXTLength  = invalid("TXT content must be at most %d characters", MaxTXT)
+)
+
+// isPlainTXT reports whether text can be stored as plain text: read back,
+// it must not be taken for quoted strings, nor lose blanks at either end
+// when a user edits it.
+func isPlainTXT(text string) bool {
+	return text != "" && utf8.ValidString(text) && !strings.HasPrefix(text, `"`) && strings.TrimSpace(text) == text
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
-// unquoteStrings reads a sequence of double-quoted strings separated by
-// blanks, with \" and \\ escapes, and returns them joined.
-func unquoteStrings(s string) (string, bool) {
-	var b strings.Builder
+// parseTXTStrings reads s as zone-file strings: one or more double-quoted
+// strings separated by blanks, with the escapes \X (the character X) and
+// \DDD (the byte of that decimal value). It reports false when s is not
+// exactly that, which makes s plain text.
+func parseTXTStrings(s string) ([]string, bool) {
+	var out []string
 	i := 0
-	for i < len(s) {
-		if s[i] == ' ' || s[i] == '\t' {
+	for {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++
-			continue
+		}
+		if i == len(s) {
+			return out, out != nil
 		}
 		if s[i] != '"' {
-			return "", false
+			return nil, false
 		}
 		i++
-		closed := false
-		for i < len(s) {
-			c := s[i]
-			if c == '\\' && i+1 < len(s) {
-				b.WriteByte(s[i+1])
-				i += 2
-				continue
+		var b strings.Builder
+		for {
+			if i >= len(s) {
+				return nil, false // not closed
 			}
-			i++
+			c := s[i]
 			if c == '"' {
-				closed = true
+				i++
 				break
 			}
-			b.WriteByte(c)
+			if c != '\\' {
+				b.WriteByte(c)
+				i++
+				continue
+			}
+			if i+1 >= len(s) {
+				return nil, false
+			}
+			if i+3 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
+				v := int(s[i+1]-'0')*100 + int(s[i+2]-'0')*10 + int(s[i+3]-'0')
+				if v > 255 {
+					return nil, false
+				}
+				b.WriteByte(byte(v))
+				i += 4
+				continue
+			}
+			b.WriteByte(s[i+1])
+			i += 2
 		}
-		if !closed {
-			return "", false
-		}
+		out = append(out, b.String())
 	}
-	return b.String(), true
+}
+
+// quoteTXT writes strs as zone-file strings, the stored form of TXT content
+// with strings of its own: a quote and a backslash escaped, and a byte that
+// is not part of valid UTF-8 as \DDD (the column holds UTF-8 text).
+func quoteTXT(strs []string) string {
+	var b strings.Builder
+	for i, s := range strs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteByte('"')
+		for len(s) > 0 {
+			r, size := utf8.DecodeRuneInString(s)
+			switch {
+			case r == utf8.RuneError && size == 1:
+				fmt.Fprintf(&b, "\\%03d", s[0])
+			case r == '"' || r == '\\':
+				b.WriteByte('\\')
+				b.WriteRune(r)
+			default:
+				b.WriteString(s[:size])
+			}
+			s = s[size:]
+		}
+		b.WriteByte('"')
+	}
+	return b.String()
 }
 
 const srvFormat = `SRV content must be "weight port target", for example "5 5060 sip.example.com" (with the priority in its own field), or "priority weight port target"`
@@ -322,6 +416,9 @@ func normalizeSRV(d Domain, content string, priority *int) (string, *int, error)
 		var ok bool
 		if target, ok = hostName(d, fields[2], false); !ok {
 			return "", nil, invalid("SRV target must be a host name, like sip.example.com")
+		}
+		if isAddressShaped(target) {
+			return "", nil, invalid("SRV target must be a host name, not an IP address: give the address an A record (like sip.%s) and name that host", d)
 		}
 	}
 	return strconv.Itoa(weight) + " " + strconv.Itoa(port) + " " + target, priority, nil
@@ -396,6 +493,351 @@ func checkSet(existing []Record, rec Record, skipID int64) error {
 		if r.Type == TypeCNAME {
 			return invalid("%s has a CNAME record, so it cannot have other records", rec.Name)
 		}
+	}
+	return nil
+}
+
+// The rules below tie a record to others, as validators of zone files
+// (named-checkzone, kzonecheck) check them: an MX, NS or SRV record names a
+// host, which must not be an alias (a CNAME, RFC 2181 10.3), and a name
+// server inside the domain it serves needs an address there (glue, RFC
+// 1034 4.2.1). Every change to records is checked against them (Service
+// write paths and imports), in both directions: the record that names a
+// host, and a change to the host's records.
+
+// target returns the host an MX, NS or SRV record names, "" for none (the
+// null MX or SRV ".", or another type).
+func target(r Record) string {
+	switch r.Type {
+	case TypeMX, TypeNS:
+		if r.Content != "." {
+			return r.Content
+		}
+	case TypeSRV:
+		if f := strings.Fields(r.Content); len(f) == 3 && f[2] != "." {
+			return f[2]
+		}
+	}
+	return ""
+}
+
+// relativeTo returns host (stored form: lower case, no final dot) relative
+// to d, "@" for d itself, and whether host is inside d at all.
+func relativeTo(d Domain, host string) (string, bool) {
+	apex := strings.ToLower(d.String())
+	switch {
+	case host == apex:
+		return "@", true
+	case strings.HasSuffix(host, "."+apex):
+		return strings.TrimSuffix(host, "."+apex), true
+	}
+	return "", false
+}
+
+// recordIndex answers, for one domain's records, what a name resolves to.
+type recordIndex struct {
+	byName map[string][]Record
+	exists map[string]bool // names with records, and the names between them and the apex
+}
+
+func indexRecords(records []Record) recordIndex {
+	ix := recordIndex{byName: map[string][]Record{}, exists: map[string]bool{"@": true}}
+	for _, r := range records {
+		ix.byName[r.Name] = append(ix.byName[r.Name], r)
+		for name := r.Name; name != "@"; name = parentName(name) {
+			ix.exists[name] = true
+		}
+	}
+	return ix
+}
+
+// parentName returns the name one label up from a relative name: "b" for
+// "a.b", "@" for "b".
+func parentName(name string) string {
+	if _, rest, ok := strings.Cut(name, "."); ok {
+		return rest
+	}
+	return "@"
+}
+
+// alias returns the CNAME record a query for name (relative) meets: the one
+// at name, or, when name does not exist, the one of the wildcard below its
+// closest existing ancestor (RFC 4592), as the DNS server answers.
+func (ix recordIndex) alias(name string) (Record, bool) {
+	at := name
+	if !ix.exists[name] {
+		encloser := parentName(name)
+		for !ix.exists[encloser] {
+			encloser = parentName(encloser)
+		}
+		at = "*"
+		if encloser != "@" {
+			at = "*." + encloser
+		}
+	}
+	for _, r := range ix.byName[at] {
+		if r.Type == TypeCNAME {
+			return r, true
+		}
+	}
+	return Record{}, false
+}
+
+// hasAddress reports whether name (relative) has an A or AAAA record of
+// its own: glue is never synthesised from a wildcard.
+func (ix recordIndex) hasAddress(name string) bool {
+	for _, r := range ix.byName[name] {
+		if r.Type == TypeA || r.Type == TypeAAAA {
+			return true
+		}
+	}
+	return false
+}
+
+// breach is a record that breaks one of the rules: source (an MX, NS or SRV
+// record of the domain named in from) names host, which is an alias (the
+// CNAME record alias of the domain named in at) or, for glue, lacks an
+// address.
+type breach struct {
+	source Record
+	from   Domain
+	host   string
+	alias  *Record
+	at     Domain
+}
+
+func (b breach) key() string {
+	return fmt.Sprintf("%d\x00%s\x00%t", b.from.ID, recordKey(b.source), b.alias != nil)
+}
+
+// message says what is wrong, from the side of the change: forward when
+// the change is to the MX, NS or SRV record itself, else from the side of
+// the host whose records changed.
+func (b breach) message(forward bool) string {
+	owner := strings.TrimSuffix(Owner(b.source.Name, b.from.FQDN()), ".")
+	switch {
+	case b.alias != nil && forward:
+		return fmt.Sprintf("%s records cannot point to a CNAME: %s is an alias of %s; name the host itself instead",
+			b.source.Type, b.host, b.alias.Content)
+	case b.alias != nil:
+		return fmt.Sprintf("%s would become an alias (CNAME), but the %s record of %s names it: "+
+			"MX, NS and SRV records must name a host, not an alias", b.host, b.source.Type, owner)
+	case forward:
+		return fmt.Sprintf("Name server %s is inside %s, so it needs an A or AAAA record there",
+			b.host, b.from)
+	}
+	return fmt.Sprintf("%s must keep an A or AAAA record: the NS record of %s names it as a name server", b.host, owner)
+}
+
+// localBreaches returns the breaches of d's records among themselves: the
+// MX, NS and SRV records naming an alias inside d, and the NS records
+// naming a host inside d without an address.
+func localBreaches(d Domain, records []Record) []breach {
+	ix := indexRecords(records)
+	var out []breach
+	for _, r := range records {
+		host := target(r)
+		name, inside := relativeTo(d, host)
+		if host == "" || !inside {
+			continue
+		}
+		if cname, ok := ix.alias(name); ok {
+			out = append(out, breach{source: r, from: d, host: host, alias: &cname, at: d})
+		} else if r.Type == TypeNS && !ix.hasAddress(name) {
+			out = append(out, breach{source: r, from: d, host: host})
+		}
+	}
+	return out
+}
+
+// targetChecker checks hosts in other domains of Nameport's zones inside
+// one transaction, reading each domain's records once.
+type targetChecker struct {
+	q          bun.IDB
+	extensions []string
+	domains    map[string]*checkedDomain // by name and extension
+}
+
+type checkedDomain struct {
+	dom   Domain
+	index recordIndex
+}
+
+func newTargetChecker(q bun.IDB) *targetChecker {
+	return &targetChecker{q: q, domains: map[string]*checkedDomain{}}
+}
+
+// domainOf returns the registered domain host is inside, if it is in one
+// of Nameport's extensions (active or not: records there are served once
+// it is), with its records; nil when there is none.
+func (c *targetChecker) domainOf(ctx context.Context, host string) (*checkedDomain, error) {
+	if c.extensions == nil {
+		c.extensions = []string{}
+		if err := c.q.NewSelect().Table("extensions").Column("extension").Scan(ctx, &c.extensions); err != nil {
+			return nil, fmt.Errorf("zone: read extensions: %w", err)
+		}
+	}
+	for _, stored := range c.extensions {
+		ext := strings.ToLower(stored)
+		rest, ok := strings.CutSuffix(host, ext)
+		if !ok || rest == "" {
+			continue
+		}
+		label := rest[strings.LastIndexByte(rest, '.')+1:]
+		key := label + ext
+		if cd, seen := c.domains[key]; seen {
+			if cd != nil {
+				return cd, nil
+			}
+			continue
+		}
+		var ids []int64
+		if err := c.q.NewSelect().Table("domains").Column("id").Where("name = ?", label).
+			Where("extension = ?", stored).Scan(ctx, &ids); err != nil {
+			return nil, fmt.Errorf("zone: find domain %s: %w", key, err)
+		}
+		if len(ids) == 0 {
+			c.domains[key] = nil
+			continue
+		}
+		dom := Domain{ID: ids[0], Name: label, Extension: ext}
+		records, err := listRecords(ctx, c.q, dom.ID)
+		if err != nil {
+			return nil, err
+		}
+		c.domains[key] = &checkedDomain{dom: dom, index: indexRecords(records)}
+		return c.domains[key], nil
+	}
+	return nil, nil
+}
+
+// outgoing returns the breach of r, a record of d, whose host is in another
+// domain of Nameport's zones and an alias there; nil if none.
+func (c *targetChecker) outgoing(ctx context.Context, d Domain, r Record) (*breach, error) {
+	host := target(r)
+	if _, inside := relativeTo(d, host); host == "" || inside {
+		return nil, nil
+	}
+	other, err := c.domainOf(ctx, host)
+	if err != nil || other == nil {
+		return nil, err
+	}
+	name, _ := relativeTo(other.dom, host)
+	if cname, ok := other.index.alias(name); ok {
+		return &breach{source: r, from: d, host: host, alias: &cname, at: other.dom}, nil
+	}
+	return nil, nil
+}
+
+// referrer is an MX, NS or SRV record of another domain naming a host
+// inside the domain checked.
+type referrer struct {
+	Record
+	DomainName      string `bun:"domain_name"`
+	DomainExtension string `bun:"domain_extension"`
+}
+
+// incoming returns the MX, NS and SRV records of domains other than d whose
+// host inside d is an alias in after and was not in before.
+func (c *targetChecker) incoming(ctx context.Context, d Domain, before, after recordIndex) ([]breach, error) {
+	apex := strings.ToLower(d.String())
+	var refs []referrer
+	// No index serves this (content is not indexed): it runs only when a
+	// change can make a name an alias (see mayMakeAliases).
+	err := c.q.NewSelect().TableExpr("dns_records AS r").Join("JOIN domains AS d ON d.id = r.domain_id").
+		ColumnExpr("r.id, r.domain_id, r.name, r.type, r.content, r.ttl, r.priority").
+		ColumnExpr("d.name AS domain_name, d.extension AS domain_extension").
+		Where("r.domain_id <> ?", d.ID).
+		WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.WhereOr("r.type IN ('MX', 'NS') AND (r.content = ? OR r.content LIKE ?)", apex, "%."+apex).
+				WhereOr("r.type = 'SRV' AND (r.content LIKE ? OR r.content LIKE ?)", "% "+apex, "%."+apex)
+		}).OrderExpr("r.id").Scan(ctx, &refs)
+	if err != nil {
+		return nil, fmt.Errorf("zone: records naming hosts of %s: %w", d, err)
+	}
+	var out []breach
+	for _, ref := range refs {
+		host := target(ref.Record)
+		name, inside := relativeTo(d, host)
+		if !inside {
+			continue // "xexample.inf.nz" matched the LIKE
+		}
+		cname, now := after.alias(name)
+		if _, was := before.alias(name); now && !was {
+			from := Domain{ID: ref.DomainID, Name: ref.DomainName, Extension: strings.ToLower(ref.DomainExtension)}
+			out = append(out, breach{source: ref.Record, from: from, host: host, alias: &cname, at: d})
+		}
+	}
+	return out, nil
+}
+
+// mayMakeAliases reports whether changing d's records from before to after
+// can turn a name into an alias: a CNAME added, or a record removed while a
+// wildcard CNAME can now answer for its name.
+func mayMakeAliases(before, after []Record) bool {
+	kept := make(map[string]bool, len(after))
+	for _, r := range after {
+		kept[recordKey(r)] = true
+	}
+	removed := false
+	for _, r := range before {
+		if !kept[recordKey(r)] {
+			removed = true
+		}
+		delete(kept, recordKey(r))
+	}
+	wildcard := false
+	for _, r := range after {
+		if r.Type != TypeCNAME {
+			continue
+		}
+		if kept[recordKey(r)] {
+			return true // added
+		}
+		wildcard = wildcard || strings.HasPrefix(r.Name, "*")
+	}
+	return wildcard && removed
+}
+
+// checkChange refuses a change of d's records from before to after that
+// breaks a rule above. Breaches the records had before are not the
+// change's doing and do not stop it.
+func checkChange(ctx context.Context, q bun.IDB, d Domain, before, after []Record) error {
+	had := make(map[string]bool, len(before))
+	for _, r := range before {
+		had[recordKey(r)] = true
+	}
+	known := map[string]bool{}
+	for _, b := range localBreaches(d, before) {
+		known[b.key()] = true
+	}
+	for _, b := range localBreaches(d, after) {
+		if !known[b.key()] {
+			return invalid("%s", b.message(!had[recordKey(b.source)]))
+		}
+	}
+	c := newTargetChecker(q)
+	for _, r := range after {
+		if had[recordKey(r)] {
+			continue
+		}
+		b, err := c.outgoing(ctx, d, r)
+		if err != nil {
+			return err
+		}
+		if b != nil {
+			return invalid("%s", b.message(true))
+		}
+	}
+	if !mayMakeAliases(before, after) {
+		return nil
+	}
+	breaches, err := c.incoming(ctx, d, indexRecords(before), indexRecords(after))
+	if err != nil {
+		return err
+	}
+	if len(breaches) > 0 {
+		return invalid("%s", breaches[0].message(false))
 	}
 	return nil
 }

@@ -117,7 +117,7 @@ type Plan struct {
 // Note is a line of a zone file an import did not take as it is.
 type Note struct {
 	Line    int
-	Kind    string // NoteApexNS, NoteSOA, NoteTTL or NoteRefused
+	Kind    string // NoteApexNS, NoteOwnNS, NoteSOA, NoteTTL or NoteRefused
 	Message string
 }
 
@@ -127,6 +127,10 @@ const (
 	// skipped: kept, it would delegate the domain to those name servers,
 	// and Nameport would serve none of the domain's other records.
 	NoteApexNS = "apex_ns"
+	// NoteOwnNS marks an NS record at the domain's apex that names one of
+	// the extension's own name servers: the domain is served by them
+	// already, so it is recognised and nothing changes.
+	NoteOwnNS = "own_ns"
 	// NoteSOA marks a skipped SOA record: the registry owns the SOA.
 	NoteSOA = "soa"
 	// NoteTTL marks a record whose TTL was raised to MinTTL or lowered to
