@@ -156,10 +156,15 @@ func hostName(d Domain, raw string, underscoreOK bool) (string, bool) {
 	return host, true
 }
 
-// isAddressShaped reports whether host is written as an IPv4 address. As
-// the target of an MX, NS or SRV record it is still a name, one that does
-// not exist: mail sent to it bounces, and named-checkzone refuses the zone.
-func isAddressShaped(host string) bool {
+// isAddressShaped reports whether host is written as an IPv4 address, or
+// was in a zone file, relative to d (192.0.2.1 read as
+// 192.0.2.1.example.inf.nz). As the target of an MX, NS or SRV record it is
+// still a name, one that does not exist: mail sent to it bounces, and
+// named-checkzone refuses the zone.
+func isAddressShaped(d Domain, host string) bool {
+	if rel, inside := relativeTo(d, host); inside {
+		host = rel
+	}
 	addr, err := netip.ParseAddr(host)
 	return err == nil && addr.Is4()
 }
@@ -208,7 +213,7 @@ func normalizeContent(d Domain, typ, name, raw string, priority *int) (string, *
 		if !ok {
 			return "", nil, invalid("Nameserver must be a host name, like ns1.example.com")
 		}
-		if isAddressShaped(host) {
+		if isAddressShaped(d, host) {
 			return "", nil, invalid("Nameserver must be a host name, not an IP address: give the address an A record (like ns1.%s) and name that host", d)
 		}
 		return host, nil, nil
@@ -226,7 +231,7 @@ func normalizeContent(d Domain, typ, name, raw string, priority *int) (string, *
 		if !ok {
 			return "", nil, invalid("Mail server must be a host name, like mail.example.com")
 		}
-		if isAddressShaped(host) {
+		if isAddressShaped(d, host) {
 			return "", nil, invalid("Mail server must be a host name, not an IP address: give the address an A record (like mail.%s) and name that host", d)
 		}
 		return host, priority, nil
@@ -297,7 +302,8 @@ var (
 // it must not be taken for quoted strings, nor lose blanks at either end
 // when a user edits it.
 func isPlainTXT(text string) bool {
-	return text != "" && utf8.ValidString(text) && !strings.HasPrefix(text, `"`) && strings.TrimSpace(text) == text
+	_, quoted := parseTXTStrings(text)
+	return text != "" && utf8.ValidString(text) && !quoted && strings.TrimSpace(text) == text
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
@@ -417,7 +423,7 @@ func normalizeSRV(d Domain, content string, priority *int) (string, *int, error)
 		if target, ok = hostName(d, fields[2], false); !ok {
 			return "", nil, invalid("SRV target must be a host name, like sip.example.com")
 		}
-		if isAddressShaped(target) {
+		if isAddressShaped(d, target) {
 			return "", nil, invalid("SRV target must be a host name, not an IP address: give the address an A record (like sip.%s) and name that host", d)
 		}
 	}
@@ -650,12 +656,11 @@ func localBreaches(d Domain, records []Record) []breach {
 	return out
 }
 
-// targetChecker checks hosts in other domains of Nameport's zones inside
-// one transaction, reading each domain's records once.
+// targetChecker checks hosts in other registered domains inside one
+// transaction, reading each domain's records once.
 type targetChecker struct {
-	q          bun.IDB
-	extensions []string
-	domains    map[string]*checkedDomain // by name and extension
+	q       bun.IDB
+	domains map[string]*checkedDomain // by FQDN without the final dot; nil for none
 }
 
 type checkedDomain struct {
@@ -667,48 +672,40 @@ func newTargetChecker(q bun.IDB) *targetChecker {
 	return &targetChecker{q: q, domains: map[string]*checkedDomain{}}
 }
 
-// domainOf returns the registered domain host is inside, if it is in one
-// of Nameport's extensions (active or not: records there are served once
-// it is), with its records; nil when there is none.
+// domainOf returns the registered domain host is inside, with its records,
+// or nil when there is none. Every registered domain is in one of
+// Nameport's extensions (active or not: its records are served once it
+// is); the domains table has one row per label and extension, so each way
+// of cutting host into those is one lookup on its unique key.
 func (c *targetChecker) domainOf(ctx context.Context, host string) (*checkedDomain, error) {
-	if c.extensions == nil {
-		c.extensions = []string{}
-		if err := c.q.NewSelect().Table("extensions").Column("extension").Scan(ctx, &c.extensions); err != nil {
-			return nil, fmt.Errorf("zone: read extensions: %w", err)
+	for rest := host; ; {
+		label, ext, ok := strings.Cut(rest, ".")
+		if !ok {
+			return nil, nil
 		}
-	}
-	for _, stored := range c.extensions {
-		ext := strings.ToLower(stored)
-		rest, ok := strings.CutSuffix(host, ext)
-		if !ok || rest == "" {
-			continue
-		}
-		label := rest[strings.LastIndexByte(rest, '.')+1:]
-		key := label + ext
-		if cd, seen := c.domains[key]; seen {
-			if cd != nil {
-				return cd, nil
+		key := rest
+		rest = ext
+		cd, seen := c.domains[key]
+		if !seen {
+			var ids []int64
+			if err := c.q.NewSelect().Table("domains").Column("id").Where("name = ?", label).
+				Where("extension = ?", "."+ext).Scan(ctx, &ids); err != nil {
+				return nil, fmt.Errorf("zone: find domain %s: %w", key, err)
 			}
-			continue
+			if len(ids) > 0 {
+				dom := Domain{ID: ids[0], Name: label, Extension: "." + ext}
+				records, err := listRecords(ctx, c.q, dom.ID)
+				if err != nil {
+					return nil, err
+				}
+				cd = &checkedDomain{dom: dom, index: indexRecords(records)}
+			}
+			c.domains[key] = cd
 		}
-		var ids []int64
-		if err := c.q.NewSelect().Table("domains").Column("id").Where("name = ?", label).
-			Where("extension = ?", stored).Scan(ctx, &ids); err != nil {
-			return nil, fmt.Errorf("zone: find domain %s: %w", key, err)
+		if cd != nil {
+			return cd, nil
 		}
-		if len(ids) == 0 {
-			c.domains[key] = nil
-			continue
-		}
-		dom := Domain{ID: ids[0], Name: label, Extension: ext}
-		records, err := listRecords(ctx, c.q, dom.ID)
-		if err != nil {
-			return nil, err
-		}
-		c.domains[key] = &checkedDomain{dom: dom, index: indexRecords(records)}
-		return c.domains[key], nil
 	}
-	return nil, nil
 }
 
 // outgoing returns the breach of r, a record of d, whose host is in another
