@@ -241,6 +241,22 @@ func TestCLIAgainstTheServer(t *testing.T) {
 			for _, r := range records {
 				require.False(t, r.Name == "www" && r.Type == "A", "deleted: %+v", r)
 			}
+
+			// MX and SRV contents each with their own priority: one record
+			// per priority, even for the same host.
+			table = c.ok("dns", "upsert", dom, "--type", "MX", "--name", "@", "--content", "10 mx1.example.net",
+				"--content", "20 mx2.example.net", "--content", "30 mx1.example.net")
+			require.Len(t, lines(table, "@", "MX", "10", "mx1.example.net"), 1, table)
+			require.Len(t, lines(table, "@", "MX", "20", "mx2.example.net"), 1, table)
+			require.Len(t, lines(table, "@", "MX", "30", "mx1.example.net"), 1, table)
+			require.NotContains(t, table, "mail.example.net", "the set replaced")
+			c.json(&set, "dns", "upsert", dom, "--type", "SRV", "--name", "_sip._tcp", "--content", "10 5 5060 sip1.example.net",
+				"--content", "20 5 5061 sip2.example.net")
+			require.Len(t, set, 2, "%+v", set)
+			require.Equal(t, []int{10, 20}, []int{*set[0].Priority, *set[1].Priority})
+			require.Equal(t, []string{"5 5060 sip1.example.net", "5 5061 sip2.example.net"}, []string{set[0].Content, set[1].Content})
+			c.fails(cli.ExitAPIError, `The value "10 mx1.example.net" has priority 10, but the set's priority is 20`,
+				"dns", "upsert", dom, "--type", "MX", "--name", "@", "--content", "10 mx1.example.net", "--priority", "20")
 			c.fails(cli.ExitAPIError, "", "dns", "delete", dom, "--type", "A", "--name", "www")
 			c.fails(cli.ExitAPIError, "", "dns", "list", "someone-elses.inf.nz")
 

@@ -16,7 +16,8 @@ func NewCmdDNS(opts *Options) *cobra.Command {
 		Use:   "dns",
 		Short: "Manage the DNS records of your domains",
 		Example: `  nameportctl dns list example.inf.nz
-  nameportctl dns upsert example.inf.nz --type A --name www --content 192.0.2.10`,
+  nameportctl dns upsert example.inf.nz --type A --name www --content 192.0.2.10
+  nameportctl dns upsert example.inf.nz --type MX --name @ --content "10 mx1.example.net" --content "20 mx2.example.net"`,
 	})
 	cmd.AddCommand(
 		NewCmdDNSList(opts, nil),
@@ -70,7 +71,8 @@ type DNSUpsertOptions struct {
 	Contents []string
 	// TTL is nil unless --ttl was given (the server's default, 3600).
 	TTL *int
-	// Priority is nil unless --priority was given.
+	// Priority is nil unless --priority was given: it is for the MX or
+	// SRV contents that carry no priority of their own.
 	Priority *int
 }
 
@@ -87,9 +89,18 @@ removed. Prints the records of that name and type after the change (the
 domain's other records are untouched and not shown; "nameportctl dns list"
 shows them all).
 
---name is relative to the domain: @ is the domain itself, * the wildcard.`,
+--name is relative to the domain: @ is the domain itself, * the wildcard.
+
+Each MX or SRV --content may carry its own priority, as in a zone file:
+"10 mx1.example.net" (MX: priority host) or "10 5 5060 sip.example.net"
+(SRV: priority weight port target); records that differ only in priority
+are different records. --priority is for the contents that carry none.
+
+Every record of a name and type has the same TTL (--ttl, default 3600).`,
 		Example: `  nameportctl dns upsert example.inf.nz --type A --name www --content 192.0.2.10 --content 192.0.2.11
+  nameportctl dns upsert example.inf.nz --type MX --name @ --content "10 mx1.example.net" --content "20 mx2.example.net"
   nameportctl dns upsert example.inf.nz --type MX --name @ --content mail.example.net --priority 10
+  nameportctl dns upsert example.inf.nz --type SRV --name _sip._tcp --content "10 5 5060 sip1.example.net" --content "20 5 5060 sip2.example.net"
   nameportctl dns upsert example.inf.nz --type TXT --name @ --content "v=spf1 mx -all" --ttl 300`,
 		Args: exactArgs(1, "DOMAIN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -108,8 +119,8 @@ shows them all).
 	f.StringVar(&o.Type, "type", "", "record type: A, AAAA, CNAME, MX, TXT, NS, SRV or CAA")
 	f.StringVar(&o.Name, "name", "", "record name relative to the domain: @, www, *, a.b")
 	f.StringArrayVar(&o.Contents, "content", nil, "record content (repeat for several records)")
-	f.IntVar(&ttl, "ttl", 3600, "time to live in seconds, 300 to 604800")
-	f.IntVar(&priority, "priority", 0, "MX and SRV priority, 0 to 65535")
+	f.IntVar(&ttl, "ttl", 3600, "time to live in seconds, 300 to 604800, for every record of the set")
+	f.IntVar(&priority, "priority", 0, "MX and SRV priority, 0 to 65535, for the contents that carry none of their own")
 	for _, name := range []string{"type", "name", "content"} {
 		_ = cmd.MarkFlagRequired(name)
 	}

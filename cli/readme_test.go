@@ -67,6 +67,7 @@ func TestREADMEExamples(t *testing.T) {
 		out := run(t, "", "bash", "-c", script)
 		require.Contains(t, out, "acme-widgets.inf.nz")
 		require.Contains(t, out, "192.0.2.11")
+		require.Contains(t, out, "mx2.example.net")
 	})
 
 	t.Run("go", func(t *testing.T) {

@@ -30,9 +30,16 @@ func (s *DNSService) List(ctx context.Context, domain string) ([]Record, error) 
 // that set as stored (with their ids and normalized content), not the
 // domain's other records: List gives all of them.
 //
+// MX and SRV values may each carry their own priority, so one call sets
+// mail servers of different priorities:
+//
+//	client.DNS.Upsert(ctx, "example.inf.nz", sdk.RecordSet{Name: "@", Type: "MX",
+//		Values: []string{"10 mx1.example.net", "20 mx2.example.net"}})
+//
 // Errors: CodeInvalid with a message per wrong value (e.g. an A record that
-// is not an IPv4 address, a CNAME beside other records); CodeNotFound when
-// you have no such domain.
+// is not an IPv4 address, a CNAME beside other records, a value whose
+// priority differs from set.Priority); CodeNotFound when you have no such
+// domain.
 func (s *DNSService) Upsert(ctx context.Context, domain string, set RecordSet) ([]Record, error) {
 	if domain == "" {
 		return nil, errEmpty("domain")

@@ -26,6 +26,11 @@
 //		Name: "www", Type: "A", Values: []string{"192.0.2.10"},
 //	})
 //
+//	// Each MX value with its own priority (SRV: "10 5 5060 sip.example.net").
+//	_, err = client.DNS.Upsert(ctx, "example.inf.nz", sdk.RecordSet{
+//		Name: "@", Type: "MX", Values: []string{"10 mx1.example.net", "20 mx2.example.net"},
+//	})
+//
 // # Errors
 //
 // A call the API refuses returns an *Error: an HTTP status, a stable Code

@@ -111,19 +111,19 @@ func ExampleIsNotFound() {
 func ExampleDNSService_Upsert() {
 	client := sdk.NewClient(os.Getenv("NAMEPORT_API_KEY"))
 	ctx := context.Background()
-	priority := 10
+	// Each MX value carries its priority ("priority host"); a value without
+	// one would take the set's Priority.
 	records, err := client.DNS.Upsert(ctx, "example.inf.nz", sdk.RecordSet{
-		Name:     "@",
-		Type:     "MX",
-		Values:   []string{"mail.example.net"},
-		TTL:      sdk.Int(3600),
-		Priority: &priority,
+		Name:   "@",
+		Type:   "MX",
+		Values: []string{"10 mx1.example.net", "20 mx2.example.net"},
+		TTL:    sdk.Int(3600),
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
 	for _, r := range records {
-		fmt.Println(r.Name, r.Type, r.Content)
+		fmt.Println(r.Name, r.Type, *r.Priority, r.Content)
 	}
 }
 

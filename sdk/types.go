@@ -92,15 +92,25 @@ type RecordList struct {
 
 // RecordSet is every record of one name and type. Upserting a set replaces
 // all records of that name and type with its values.
+//
+// Each MX or SRV value may carry its own priority, as in a zone file:
+// "10 mx1.example.com" (MX: priority host), "10 5 5060 sip.example.com"
+// (SRV: priority weight port target). Records that differ only in priority
+// are different records.
 type RecordSet struct {
-	Name   string   `json:"name" doc:"Relative to the domain: @, www, *, a.b" example:"www"`
-	Type   string   `json:"type" enum:"A,AAAA,CNAME,MX,TXT,NS,SRV,CAA" example:"A"`
-	Values []string `json:"values" minItems:"1" maxItems:"100" doc:"The content of each record" example:"[\"192.0.2.10\",\"192.0.2.11\"]"`
-	// TTL is in seconds, 300 to 604800; nil means 3600 and is not sent.
-	// Set it with Int: TTL: sdk.Int(300).
-	TTL *int `json:"ttl,omitempty" doc:"Seconds, 300 to 604800; absent means 3600 (0 is invalid, not the default)"`
-	// Priority applies to every value of an MX or SRV set.
-	Priority *int `json:"priority,omitempty" doc:"MX and SRV: 0 to 65535, for every value"`
+	Name string `json:"name" doc:"Relative to the domain: @, www, *, a.b" example:"www"`
+	Type string `json:"type" enum:"A,AAAA,CNAME,MX,TXT,NS,SRV,CAA" example:"A"`
+	// Values are the records' contents: for MX "10 mx1.example.com" or a
+	// host alone (with Priority), for SRV "10 5 5060 sip.example.com" or
+	// "5 5060 sip.example.com" (with Priority).
+	Values []string `json:"values" minItems:"1" maxItems:"100" doc:"The content of each record. An MX value may carry its own priority (\"10 mx1.example.com\") and an SRV value its priority, weight and port (\"10 5 5060 sip.example.com\"); a value without a priority takes the set's" example:"[\"192.0.2.10\",\"192.0.2.11\"]"`
+	// TTL is in seconds, 300 to 604800, one for every record of the set
+	// (RFC 2181 section 5.2); nil means 3600 and is not sent. Set it with
+	// Int: TTL: sdk.Int(300).
+	TTL *int `json:"ttl,omitempty" doc:"Seconds, 300 to 604800, for every record of the set (the records of one name and type share one TTL); absent means 3600 (0 is invalid, not the default)"`
+	// Priority is for the MX or SRV values that carry none. A value that
+	// carries a different one is refused (CodeInvalid).
+	Priority *int `json:"priority,omitempty" doc:"MX and SRV: 0 to 65535, for the values that carry no priority of their own; a value carrying a different one is refused"`
 }
 
 // Wallet is the prepaid balance that pays for registrations and renewals.

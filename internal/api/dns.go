@@ -39,12 +39,13 @@ type recordInputBody struct {
 	Type     string `json:"type" required:"false"`
 	Name     string `json:"name" required:"false"`
 	Content  string `json:"content" required:"false"`
-	TTL      *int   `json:"ttl,omitempty" doc:"Seconds, 300 to 604800; absent means 3600 (0 is invalid, not the default)"`
-	Priority *int   `json:"priority,omitempty" doc:"MX and SRV: 0 to 65535"`
+	TTL      *int   `json:"ttl,omitempty" doc:"Seconds, 300 to 604800; absent means the TTL of the other records of this name and type, or 3600 when there are none (0 is invalid, not the default). The records of one name and type share one TTL (RFC 2181 section 5.2): a TTL that differs from theirs is refused (422, with setTtl) unless alignTtl is set"`
+	Priority *int   `json:"priority,omitempty" doc:"MX and SRV: 0 to 65535. Records that differ only in priority are different records"`
+	AlignTTL bool   `json:"alignTtl,omitempty" doc:"Give the other records of this name and type this record's TTL, in the same change"`
 }
 
 func (b recordInputBody) toInput() zone.Input {
-	return zone.Input{Type: b.Type, Name: b.Name, Content: b.Content, TTL: b.TTL, Priority: b.Priority}
+	return zone.Input{Type: b.Type, Name: b.Name, Content: b.Content, TTL: b.TTL, Priority: b.Priority, AlignTTL: b.AlignTTL}
 }
 
 type DomainIDInput struct {
@@ -94,7 +95,7 @@ type ZoneImportInput struct {
 
 type planNoteBody struct {
 	Line    int    `json:"line"`
-	Kind    string `json:"kind" enum:"apex_ns,soa,ttl,refused" doc:"apex_ns: an NS record at the domain's apex, skipped (see delegate); soa: the SOA, skipped (the registry keeps it); ttl: a TTL moved to the nearest of the bounds; refused: a line that cannot be imported, skipped (the others can be)"`
+	Kind    string `json:"kind" enum:"apex_ns,soa,ttl,refused" doc:"apex_ns: an NS record at the domain's apex, skipped (see delegate); soa: the SOA, skipped (the registry keeps it); ttl: a TTL moved to the nearest of the bounds, or lowered to the lowest TTL of its name and type in the file (they share one); refused: a line that cannot be imported, skipped (the others can be)"`
 	Message string `json:"message"`
 }
 

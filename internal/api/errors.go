@@ -28,6 +28,9 @@ type envelopeError struct {
 	// in US dollars like the rest of the API (/v1 sends the same members).
 	Needed  *float64 `json:"needed,omitempty" doc:"insufficient_funds (402) only: US dollars missing, to add to the wallet" example:"6"`
 	Balance *float64 `json:"balance,omitempty" doc:"insufficient_funds (402) only: the wallet's balance in US dollars" example:"10"`
+	// SetTTL is the TTL of a DNS record's set that a record's TTL differs
+	// from, for the web app to offer aligning them.
+	SetTTL *int `json:"setTtl,omitempty" doc:"A DNS record whose TTL differs from the other records of its name and type (422) only: their TTL (the lowest, which DNS serves, if they differ too). Send the record again with that TTL, or with alignTtl to give them all the record's" example:"3600"`
 }
 
 // shortfallOf returns the shortfall of err in US dollars, or nils.
@@ -157,6 +160,9 @@ func fail(ctx context.Context, err error) error {
 	e := &envelopeError{status: statusOf(code), Message: clipMessage(apperr.Message(err)), Code: code,
 		headers: retryAfterOf(err)}
 	e.Needed, e.Balance = shortfallOf(err)
+	if ttl := apperr.SetTTLOf(err); ttl != 0 {
+		e.SetTTL = &ttl
+	}
 	return e
 }
 
