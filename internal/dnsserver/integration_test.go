@@ -79,9 +79,9 @@ func setup(t *testing.T, d *db.DB, opts ...dnsserver.Option) bundle {
 		{b.dom, zone.Input{Type: "SRV", Name: "_sip._tcp", Content: "10 5 5060 sip.example.com"}},
 		{b.dom, zone.Input{Type: "CAA", Name: "@", Content: `0 issue "letsencrypt.org"`}},
 		{b.dom, zone.Input{Type: "A", Name: "*.dev", Content: "192.0.2.99"}},
+		{deleg, zone.Input{Type: "A", Name: "ns1", Content: "198.51.100.53"}}, // glue before the NS that needs it
 		{deleg, zone.Input{Type: "NS", Name: "@", Content: "ns1.deleg.biz.ee"}},
 		{deleg, zone.Input{Type: "NS", Name: "@", Content: "ns.elsewhere.net"}},
-		{deleg, zone.Input{Type: "A", Name: "ns1", Content: "198.51.100.53"}},
 		{expired, zone.Input{Type: "A", Name: "@", Content: "192.0.2.66"}},
 		{hidden, zone.Input{Type: "A", Name: "@", Content: "192.0.2.77"}},
 	} {
@@ -157,7 +157,10 @@ func TestServesTheDatabaseOverUDPAndTCP(t *testing.T) {
 
 			require.Equal(t, []string{"2001:db8::1"}, rdata(ask("example.inf.nz.", dns.TypeAAAA).Answer), proto)
 			require.Equal(t, []string{"example.inf.nz.", "192.0.2.1"}, rdata(ask("www.example.inf.nz.", dns.TypeA).Answer), proto)
-			require.Equal(t, []string{"10 mail.example.inf.nz."}, rdata(ask("example.inf.nz.", dns.TypeMX).Answer), proto)
+			m = ask("example.inf.nz.", dns.TypeMX)
+			require.Equal(t, []string{"10 mail.example.inf.nz."}, rdata(m.Answer), proto)
+			require.Equal(t, []string{"192.0.2.25"}, rdata(slices.DeleteFunc(m.Extra, func(rr dns.RR) bool { return rr.Header().Rrtype == dns.TypeOPT })),
+				"the MX target's address, in the additional section: "+proto)
 			require.Equal(t, []string{`"v=spf1 mx -all"`}, rdata(ask("example.inf.nz.", dns.TypeTXT).Answer), proto)
 			require.Equal(t, []string{"10 5 5060 sip.example.com."}, rdata(ask("_sip._tcp.example.inf.nz.", dns.TypeSRV).Answer), proto)
 			require.Equal(t, []string{`0 issue "letsencrypt.org"`}, rdata(ask("example.inf.nz.", dns.TypeCAA).Answer), proto)
@@ -173,10 +176,9 @@ func TestServesTheDatabaseOverUDPAndTCP(t *testing.T) {
 			require.Equal(t, serial, soa.Serial)
 			require.Equal(t, uint32(300), soa.Hdr.Ttl, "negative answers: min(SOA TTL, minimum)")
 
-			m = ask("empty.inf.nz.", dns.TypeA)
-			require.Equal(t, dns.RcodeSuccess, m.Rcode, "a domain without records exists")
-			require.Empty(t, m.Answer)
-			for _, name := range []string{"nope.inf.nz.", "expired.inf.nz.", "www.empty.inf.nz."} {
+			// A domain without records is not in DNS until it has some:
+			// a secondary, which gets nothing for it by AXFR, says the same.
+			for _, name := range []string{"empty.inf.nz.", "nope.inf.nz.", "expired.inf.nz.", "www.empty.inf.nz."} {
 				m = ask(name, dns.TypeA)
 				require.Equal(t, dns.RcodeNameError, m.Rcode, name)
 				require.True(t, m.Authoritative, name)
@@ -259,13 +261,24 @@ func TestChangesAreAnsweredWithinASecond(t *testing.T) {
 		require.NoError(t, b.svc.Delete(ctx, b.dom, rec.ID))
 		eventually(answers("new.example.inf.nz."), []string{})
 
-		// A newly registered domain, announced by bumping the version.
-		registerDomain(t, d, "fresh", ".inf.nz", time.Now().AddDate(1, 0, 0))
+		// A newly registered domain, announced by bumping the version: the
+		// server reloads, and the domain, without records yet, is NXDOMAIN
+		// (as on a secondary) until its first record.
+		fresh := registerDomain(t, d, "fresh", ".inf.nz", time.Now().AddDate(1, 0, 0))
+		serial := b.srv.Snapshot().Serial()
 		require.NoError(t, d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return zone.BumpVersion(ctx, tx, time.Now()) }))
-		require.Eventually(t, func() bool {
+		require.Eventually(t, func() bool { return b.srv.Snapshot().Serial() != serial }, time.Second, 20*time.Millisecond)
+		rcode := func() int {
 			m, _, err := (&dns.Client{Timeout: time.Second}).Exchange(new(dns.Msg).SetQuestion("fresh.inf.nz.", dns.TypeA), b.addr)
-			return err == nil && m.Rcode == dns.RcodeSuccess
-		}, time.Second, 20*time.Millisecond)
+			if err != nil {
+				return -1
+			}
+			return m.Rcode
+		}
+		require.Equal(t, dns.RcodeNameError, rcode())
+		_, err = b.svc.Create(ctx, fresh, zone.Input{Type: "A", Name: "@", Content: "192.0.2.52"})
+		require.NoError(t, err)
+		eventually(answers("fresh.inf.nz."), []string{"192.0.2.52"})
 	})
 }
 
@@ -380,6 +393,10 @@ func TestZoneTransferAndNotify(t *testing.T) {
 		m = exchange(t, "udp", b.addr, "inf.nz.", dns.TypeAXFR, 0)
 		require.Equal(t, dns.RcodeFormatError, m.Rcode)
 		m = exchange(t, "udp", b.addr, "inf.nz.", dns.TypeIXFR, 0)
+		require.Equal(t, dns.RcodeFormatError, m.Rcode, "IXFR without the client's SOA (RFC 1995)")
+		ixfr := new(dns.Msg).SetIxfr("inf.nz.", 1, "ns1.nameport.net.", "hostmaster.inf.nz.")
+		m, _, err = (&dns.Client{Timeout: 2 * time.Second}).Exchange(ixfr, b.addr)
+		require.NoError(t, err)
 		require.Equal(t, dns.RcodeSuccess, m.Rcode)
 		require.IsType(t, &dns.SOA{}, m.Answer[0], "IXFR over UDP: the SOA, to say 'use TCP'")
 	})

@@ -26,11 +26,15 @@ const maxChain = 8
 //   - A name that exists: its records of qtype (AA); a CNAME instead, followed
 //     through our zones (loop-safe); otherwise NODATA: NOERROR, no answer, and
 //     the zone's SOA in the authority section with TTL min(SOA TTL, minimum).
-//     Empty non-terminals and registered domains without records exist.
+//     Empty non-terminals exist; a registered domain without records does
+//     not (NXDOMAIN, as on a secondary, which gets nothing for it by AXFR).
+//     NS, MX and SRV answers carry the addresses of their targets in this
+//     zone in the additional section, as NSD gives them.
 //   - A name at or below a delegation (NS at a domain's apex or below it):
 //     a referral, without AA, with the NS records in the authority section
-//     and glue for nameservers inside the delegated name. DS at the
-//     delegation itself is answered by the parent side: NODATA (no DNSSEC).
+//     and the addresses of the nameservers in this zone (glue) in the
+//     additional section. DS at the delegation itself is answered by the
+//     parent side: NODATA (no DNSSEC).
 //   - A name that does not exist: the wildcard of its closest encloser if
 //     there is one (RFC 4592), its records owned by the query name;
 //     otherwise NXDOMAIN with the SOA.
@@ -116,7 +120,8 @@ func (s *Snapshot) answer(res *Result, z *servedZone, n *node, owner string, qty
 			res.Ns = owned(res.Ns, z.negSOA, zoneOwner)
 			return
 		}
-		res.Answer = owned(res.Answer, n.sets[0].rrs, owner)
+		res.Answer = owned(res.Answer, n.sets[0].records(), owner)
+		res.Extra = shared(res.Extra, n.sets[0].additional())
 		return
 	}
 	if cname := n.set(dns.TypeCNAME); cname != nil && qtype != dns.TypeCNAME {
@@ -124,8 +129,9 @@ func (s *Snapshot) answer(res *Result, z *servedZone, n *node, owner string, qty
 		s.chase(res, cname[0].(*dns.CNAME).Target, qtype, depth+1)
 		return
 	}
-	if rrs := n.set(qtype); rrs != nil {
-		res.Answer = owned(res.Answer, rrs, owner)
+	if set := n.find(qtype); set != nil {
+		res.Answer = owned(res.Answer, set.records(), owner)
+		res.Extra = shared(res.Extra, set.additional())
 		return
 	}
 	res.Ns = owned(res.Ns, z.negSOA, zoneOwner)
@@ -157,8 +163,19 @@ func referral(res *Result, cut *node, owner string, depth int) {
 	if depth == 0 {
 		res.Authoritative = false
 	}
-	res.Ns = owned(res.Ns, cut.set(dns.TypeNS), owner)
-	res.Extra = append(res.Extra, cut.glue...)
+	ns := cut.find(dns.TypeNS)
+	res.Ns = owned(res.Ns, ns.records(), owner)
+	res.Extra = shared(res.Extra, ns.additional())
+}
+
+// shared appends rrs, records of the snapshot, to dst, without copying
+// when dst is empty (the snapshot's slices are clipped, so appending to
+// them never writes into them).
+func shared(dst, rrs []dns.RR) []dns.RR {
+	if len(dst) == 0 {
+		return rrs
+	}
+	return append(dst, rrs...)
 }
 
 // owned appends rrs to dst with owner as their owner name. Records already

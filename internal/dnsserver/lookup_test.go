@@ -7,12 +7,13 @@ import (
 
 	"github.com/miekg/dns"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/zone"
 )
 
 // buildFromText builds a snapshot from zone-file text: each SOA starts a
-// zone and the other records belong to the zone that encloses them. Domains
-// without records are named apart.
-func buildFromText(text string, emptyDomains ...string) (*Snapshot, error) {
+// zone and the other records belong to the zone that encloses them.
+func buildFromText(text string) (*Snapshot, error) {
 	snap := &Snapshot{zones: map[string]*servedZone{}}
 	zp := dns.NewZoneParser(strings.NewReader(text), ".", "")
 	var order []*servedZone
@@ -33,10 +34,6 @@ func buildFromText(text string, emptyDomains ...string) (*Snapshot, error) {
 	if err := zp.Err(); err != nil {
 		return nil, err
 	}
-	for _, name := range emptyDomains {
-		z, _ := snap.findZone(name)
-		z.ensure(name)
-	}
 	for _, z := range order {
 		z.finish()
 	}
@@ -51,9 +48,13 @@ $ORIGIN inf.nz.
 example            300 IN A     192.0.2.1
 example            300 IN AAAA  2001:db8::1
 example            300 IN MX    10 mail.example.inf.nz.
+example            300 IN MX    20 shop.biz.ee.
 example            600 IN TXT   "v=spf1 -all"
 www.example        300 IN CNAME example.inf.nz.
 mail.example       300 IN A     192.0.2.25
+mail.example       300 IN AAAA  2001:db8::25
+_sip._tcp.example  300 IN SRV   10 5 5060 sip.example.inf.nz.
+_xmpp._tcp.example 300 IN SRV   10 5 5222 ns1.deleg.inf.nz.
 a.b.example        300 IN A     192.0.2.3
 *.example          300 IN A     192.0.2.99
 *.example          300 IN TXT   "wild"
@@ -74,13 +75,20 @@ deleg              900 IN NS    ns.other.net.
 deleg              300 IN A     192.0.2.60
 ns1.deleg          300 IN A     192.0.2.53
 ns1.deleg          300 IN AAAA  2001:db8::53
+sib                300 IN NS    ns1.deleg.inf.nz.
+sib                300 IN NS    mail.example.inf.nz.
+sib                300 IN NS    host.example.inf.nz.
+sib                300 IN NS    www.example.inf.nz.
+sib                300 IN NS    ns.other.net.
 ttl                300 IN A     192.0.2.11
 ttl                900 IN A     192.0.2.12
 
 $ORIGIN biz.ee.
 @                 3600 IN SOA   ns1.biz.ee. hostmaster.biz.ee. 42 7200 900 1209600 300
 @                 3600 IN NS    ns1.biz.ee.
+ns1                300 IN A     198.51.100.53
 shop               300 IN A     198.51.100.1
+shop               300 IN MX    10 example.inf.nz.
 `
 
 const (
@@ -90,7 +98,7 @@ const (
 
 func testSnapshot(t testing.TB) *Snapshot {
 	t.Helper()
-	snap, err := buildFromText(testZones, "empty.inf.nz.")
+	snap, err := buildFromText(testZones)
 	require.NoError(t, err)
 	return snap
 }
@@ -122,10 +130,6 @@ func TestLookup(t *testing.T) {
 		{about: "NODATA keeps the case of the zone part", qname: "Example.Inf.NZ.", qtype: dns.TypeSRV, rcode: noerror, aa: true,
 			ns: []string{strings.Replace(soaInf, "inf.nz.", "Inf.NZ.", 1)}},
 		{about: "NXDOMAIN: no such domain", qname: "nope.inf.nz.", qtype: dns.TypeA, rcode: nxdomain, aa: true,
-			ns: []string{soaInf}},
-		{about: "a registered domain without records is NODATA", qname: "empty.inf.nz.", qtype: dns.TypeA, rcode: noerror, aa: true,
-			ns: []string{soaInf}},
-		{about: "below a domain without records: NXDOMAIN", qname: "www.empty.inf.nz.", qtype: dns.TypeA, rcode: nxdomain, aa: true,
 			ns: []string{soaInf}},
 		{about: "an empty non-terminal is NODATA, and no wildcard covers it", qname: "b.example.inf.nz.", qtype: dns.TypeA, rcode: noerror, aa: true,
 			ns: []string{soaInf}},
@@ -164,13 +168,13 @@ func TestLookup(t *testing.T) {
 			answer: []string{"dangling.example.inf.nz. 300 IN CNAME nothere.inf.nz."}, ns: []string{soaInf}},
 		{about: "a CNAME into another of our zones", qname: "cross.example.inf.nz.", qtype: dns.TypeA, rcode: noerror, aa: true,
 			answer: []string{"cross.example.inf.nz. 300 IN CNAME shop.biz.ee.", "shop.biz.ee. 300 IN A 198.51.100.1"}},
-		{about: "a CNAME into another zone ending in NODATA", qname: "cross.example.inf.nz.", qtype: dns.TypeMX, rcode: noerror, aa: true,
+		{about: "a CNAME into another zone ending in NODATA", qname: "cross.example.inf.nz.", qtype: dns.TypeTXT, rcode: noerror, aa: true,
 			answer: []string{"cross.example.inf.nz. 300 IN CNAME shop.biz.ee."}, ns: []string{soaBiz}},
 		{about: "a CNAME into a delegation gets the referral", qname: "tocut.example.inf.nz.", qtype: dns.TypeA, rcode: noerror, aa: true,
 			answer: []string{"tocut.example.inf.nz. 300 IN CNAME host.deleg.inf.nz."},
 			ns:     []string{"deleg.inf.nz. 300 IN NS ns1.deleg.inf.nz.", "deleg.inf.nz. 300 IN NS ns.other.net."},
 			extra:  []string{"ns1.deleg.inf.nz. 300 IN A 192.0.2.53", "ns1.deleg.inf.nz. 300 IN AAAA 2001:db8::53"}},
-		{about: "a referral below a delegated domain, with glue inside it only", qname: "Host.DELEG.inf.nz.", qtype: dns.TypeA, rcode: noerror, aa: false,
+		{about: "a referral below a delegated domain, with glue for the nameserver in our zone", qname: "Host.DELEG.inf.nz.", qtype: dns.TypeA, rcode: noerror, aa: false,
 			ns:    []string{"DELEG.inf.nz. 300 IN NS ns1.deleg.inf.nz.", "DELEG.inf.nz. 300 IN NS ns.other.net."},
 			extra: []string{"ns1.deleg.inf.nz. 300 IN A 192.0.2.53", "ns1.deleg.inf.nz. 300 IN AAAA 2001:db8::53"}},
 		{about: "a referral at the delegated domain, its own A record hidden", qname: "deleg.inf.nz.", qtype: dns.TypeA, rcode: noerror, aa: false,
@@ -215,6 +219,28 @@ func TestLookup(t *testing.T) {
 			answer: []string{`a\.b.example.inf.nz. 300 IN A 192.0.2.99`}},
 		{about: "the other zone", qname: "shop.biz.ee.", qtype: dns.TypeA, rcode: noerror, aa: true,
 			answer: []string{"shop.biz.ee. 300 IN A 198.51.100.1"}},
+		{about: "a referral gives the addresses of every nameserver in the zone: below another delegation, outside the delegated name, covered by a wildcard (owned by the target); A first, then AAAA",
+			qname: "www.sib.inf.nz.", qtype: dns.TypeA, rcode: noerror, aa: false,
+			ns: []string{"sib.inf.nz. 300 IN NS ns1.deleg.inf.nz.", "sib.inf.nz. 300 IN NS mail.example.inf.nz.", "sib.inf.nz. 300 IN NS host.example.inf.nz.",
+				"sib.inf.nz. 300 IN NS www.example.inf.nz.", "sib.inf.nz. 300 IN NS ns.other.net."},
+			extra: []string{"ns1.deleg.inf.nz. 300 IN A 192.0.2.53", "mail.example.inf.nz. 300 IN A 192.0.2.25", "host.example.inf.nz. 300 IN A 192.0.2.99",
+				"ns1.deleg.inf.nz. 300 IN AAAA 2001:db8::53", "mail.example.inf.nz. 300 IN AAAA 2001:db8::25"}},
+		{about: "an MX answer carries its targets' addresses in this zone", qname: "Example.inf.nz.", qtype: dns.TypeMX, rcode: noerror, aa: true,
+			answer: []string{"Example.inf.nz. 300 IN MX 10 mail.example.inf.nz.", "Example.inf.nz. 300 IN MX 20 shop.biz.ee."},
+			extra:  []string{"mail.example.inf.nz. 300 IN A 192.0.2.25", "mail.example.inf.nz. 300 IN AAAA 2001:db8::25"}},
+		{about: "an MX target in another of our zones is not looked up", qname: "shop.biz.ee.", qtype: dns.TypeMX, rcode: noerror, aa: true,
+			answer: []string{"shop.biz.ee. 300 IN MX 10 example.inf.nz."}},
+		{about: "an SRV target covered by a wildcard gets its addresses, owned by the target", qname: "_sip._tcp.example.inf.nz.", qtype: dns.TypeSRV, rcode: noerror, aa: true,
+			answer: []string{"_sip._tcp.example.inf.nz. 300 IN SRV 10 5 5060 sip.example.inf.nz."},
+			extra:  []string{"sip.example.inf.nz. 300 IN A 192.0.2.99"}},
+		{about: "an SRV target below a delegation is the child's data: no addresses", qname: "_xmpp._tcp.example.inf.nz.", qtype: dns.TypeSRV, rcode: noerror, aa: true,
+			answer: []string{"_xmpp._tcp.example.inf.nz. 300 IN SRV 10 5 5222 ns1.deleg.inf.nz."}},
+		{about: "NS at a zone's apex carries the addresses of its nameservers in the zone", qname: "biz.ee.", qtype: dns.TypeNS, rcode: noerror, aa: true,
+			answer: []string{"biz.ee. 3600 IN NS ns1.biz.ee."},
+			extra:  []string{"ns1.biz.ee. 300 IN A 198.51.100.53"}},
+		{about: "a CNAME to an MX: the addresses of the final answer's targets", qname: "www.example.inf.nz.", qtype: dns.TypeMX, rcode: noerror, aa: true,
+			answer: []string{"www.example.inf.nz. 300 IN CNAME example.inf.nz.", "example.inf.nz. 300 IN MX 10 mail.example.inf.nz.", "example.inf.nz. 300 IN MX 20 shop.biz.ee."},
+			extra:  []string{"mail.example.inf.nz. 300 IN A 192.0.2.25", "mail.example.inf.nz. 300 IN AAAA 2001:db8::25"}},
 	}
 	for _, tt := range tests {
 		res := Lookup(snap, tt.qname, tt.qtype)
@@ -258,4 +284,46 @@ func texts(rrs []dns.RR) []string {
 		out = append(out, rr.String())
 	}
 	return out
+}
+
+// A registered domain without records does not exist in DNS: a transfer
+// carries nothing for it, so a secondary answers NXDOMAIN, and the primary
+// answers the same. A domain with records below its apex only has an empty
+// non-terminal there: NODATA, on both.
+func TestDomainsWithoutRecordsDoNotExist(t *testing.T) {
+	t.Parallel()
+	data := &zone.SnapshotData{Serial: 7, Zones: []zone.ZoneData{{Origin: "inf.nz.", Domains: []zone.DomainData{
+		{ID: 1, Name: "empty"},
+		{ID: 2, Name: "below", Records: []zone.Record{{Name: "www", Type: zone.TypeA, Content: "192.0.2.1", TTL: 300}}},
+	}}}}
+	snap, skipped := NewSnapshot(data)
+	require.Empty(t, skipped)
+	soa := "inf.nz. 300 IN SOA ns1.inf.nz. hostmaster.inf.nz. 7 7200 900 1209600 300"
+	for _, tt := range []struct {
+		qname string
+		qtype uint16
+		rcode int
+	}{
+		{"empty.inf.nz.", dns.TypeA, dns.RcodeNameError},
+		{"empty.inf.nz.", dns.TypeNS, dns.RcodeNameError},
+		{"empty.inf.nz.", dns.TypeANY, dns.RcodeNameError},
+		{"www.empty.inf.nz.", dns.TypeA, dns.RcodeNameError},
+		{"below.inf.nz.", dns.TypeA, dns.RcodeSuccess},
+	} {
+		res := Lookup(snap, tt.qname, tt.qtype)
+		what := tt.qname + " " + dns.TypeToString[tt.qtype]
+		require.Equal(t, dns.RcodeToString[tt.rcode], dns.RcodeToString[res.Rcode], what)
+		require.True(t, res.Authoritative, what)
+		require.Empty(t, res.Answer, what)
+		require.Equal(t, normalise(t, []string{soa}), texts(res.Ns), what)
+	}
+	require.Len(t, Lookup(snap, "www.below.inf.nz.", dns.TypeA).Answer, 1)
+
+	// The transfer: the SOA, the NS records, the one record; nothing named
+	// after the empty domain.
+	var transferred []string
+	for _, rr := range snap.zones["inf.nz."].records() {
+		transferred = append(transferred, rr.Header().Name+" "+dns.TypeToString[rr.Header().Rrtype])
+	}
+	require.Equal(t, []string{"inf.nz. SOA", "inf.nz. NS", "inf.nz. NS", "www.below.inf.nz. A"}, transferred)
 }

@@ -96,7 +96,8 @@ type plainQuery struct {
 // parsePlain reads pkt as a plain query into q (using keyBuf for the key)
 // and reports whether it is one: a query (QR clear, opcode QUERY) with one
 // question of class IN that is not a transfer, no answer or authority
-// records, and at most an OPT record of version 0 as additional.
+// records, and at most an OPT record of version 0, owned by the root and
+// with well-formed options, as additional.
 func parsePlain(pkt []byte, keyBuf *[260]byte, q *plainQuery) bool {
 	if len(pkt) < 12 || pkt[2]&0xf8 != 0 || // QR, opcode
 		binary.BigEndian.Uint16(pkt[4:]) != 1 || binary.BigEndian.Uint16(pkt[6:]) != 0 ||
@@ -154,9 +155,29 @@ func parsePlain(pkt []byte, keyBuf *[260]byte, q *plainQuery) bool {
 		}
 		rdlen := int(binary.BigEndian.Uint16(pkt[off+9:]))
 		q.edns, q.udpSize, q.do = true, binary.BigEndian.Uint16(pkt[off+3:]), pkt[off+7]&0x80 != 0
-		off += 11 + rdlen
+		off += 11
+		if off+rdlen > len(pkt) || !wellFormedOptions(pkt[off:off+rdlen]) {
+			return false // FORMERR, the slow way
+		}
+		off += rdlen
 	}
 	return off == len(pkt)
+}
+
+// wellFormedOptions reports whether rdata, an OPT record's, is a sequence of
+// options (code, length, data) that ends where it does.
+func wellFormedOptions(rdata []byte) bool {
+	for len(rdata) > 0 {
+		if len(rdata) < 4 {
+			return false
+		}
+		n := 4 + int(binary.BigEndian.Uint16(rdata[2:]))
+		if n > len(rdata) {
+			return false
+		}
+		rdata = rdata[n:]
+	}
+	return true
 }
 
 // limit is the largest UDP answer the query takes.

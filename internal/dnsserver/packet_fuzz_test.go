@@ -39,7 +39,7 @@ func fuzzServers(f *testing.F) ([]*Server, []*Snapshot) {
 	var servers []*Server
 	var snaps []*Snapshot
 	for _, opts := range [][]Option{nil, {WithMaxUDPSize(512)}, {WithMaxUDPSize(4096)}} {
-		snap, err := buildFromText(fuzzZones(), "empty.inf.nz.")
+		snap, err := buildFromText(fuzzZones())
 		require.NoError(f, err)
 		s := testServer(f, snap)
 		for _, o := range opts {
@@ -64,6 +64,14 @@ func fuzzQuery(name string, qtype uint16, edns int, mutate func(*dns.Msg)) []byt
 		panic(err)
 	}
 	return b
+}
+
+// withOPTBytes returns pkt, a query without additional records, with opt
+// (an OPT record as bytes, so that it can be malformed) as its additional
+// section.
+func withOPTBytes(pkt []byte, opt ...byte) []byte {
+	pkt[11] = 1 // ARCOUNT
+	return append(pkt, opt...)
 }
 
 // FuzzPacketHandler feeds raw bytes to the packet handler (answerPacket, the
@@ -118,6 +126,16 @@ func FuzzPacketHandler(f *testing.F) {
 		fuzzQuery("example.inf.nz.", dns.TypeA, 0, func(m *dns.Msg) {
 			m.Answer = []dns.RR{&dns.A{Hdr: dns.RR_Header{Name: "x.", Rrtype: dns.TypeA, Class: dns.ClassINET}}}
 		}),
+		fuzzQuery("example.inf.nz.", dns.TypeMX, 0, nil),
+		fuzzQuery("_sip._tcp.example.inf.nz.", dns.TypeSRV, 1232, nil),
+		fuzzQuery("www.sib.inf.nz.", dns.TypeA, 0, nil),
+		fuzzQuery("inf.nz.", dns.TypeIXFR, 0, func(m *dns.Msg) {
+			m.Ns = []dns.RR{&dns.SOA{Hdr: dns.RR_Header{Name: "inf.nz.", Rrtype: dns.TypeSOA, Class: dns.ClassINET}, Ns: "a.", Mbox: "b."}}
+		}),
+		// An OPT record whose option runs past its end, and one owned by
+		// "x." rather than the root.
+		withOPTBytes(fuzzQuery("example.inf.nz.", dns.TypeA, 0, nil), 0, 0, 41, 4, 0xd0, 0, 0, 0, 0, 0, 4, 0, 10, 0, 8),
+		withOPTBytes(fuzzQuery("example.inf.nz.", dns.TypeA, 0, nil), 1, 'x', 0, 0, 41, 4, 0xd0, 0, 0, 0, 0, 0, 0),
 		fuzzQuery(`a\.b.example.inf.nz.`, dns.TypeA, 0, nil),
 		fuzzQuery(`\000\255.example.inf.nz.`, dns.TypeA, 0, nil),
 		fuzzQuery(strings.Repeat("a.", 120)+"inf.nz.", dns.TypeA, 0, nil),

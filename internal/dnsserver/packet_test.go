@@ -1,6 +1,7 @@
 package dnsserver
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net/netip"
@@ -243,4 +244,141 @@ func FuzzAnswerPacket(f *testing.F) {
 			require.Equal(t, slow.String(), got)
 		}
 	})
+}
+
+// withRawOPT returns q packed with raw appended to its additional section:
+// an OPT record as bytes, so that it can be malformed.
+func withRawOPT(t *testing.T, q *dns.Msg, raw []byte) []byte {
+	t.Helper()
+	b := pack(t, q)
+	b[11]++ // ARCOUNT
+	return append(b, raw...)
+}
+
+// rawOPT is an OPT record (1232 bytes, version 0) owned by owner (wire
+// format) with rdata as its options.
+func rawOPT(owner, rdata []byte) []byte {
+	b := append([]byte{}, owner...)
+	b = append(b, 0, byte(dns.TypeOPT), 0x04, 0xd0, 0, 0, 0, 0, byte(len(rdata)>>8), byte(len(rdata)))
+	return append(b, rdata...)
+}
+
+// Packets that NSD and Knot answer with FORMERR get FORMERR here too, over
+// the fast path and the slow one, from any client; the well-formed
+// neighbours of each are answered.
+func TestMalformedQueriesGetFormErr(t *testing.T) {
+	t.Parallel()
+	snap := testSnapshot(t)
+	s := testServer(t, snap)
+	s.opts.allowTransfer = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	out := make([]byte, 0, dns.MaxMsgSize)
+	query := func() *dns.Msg { return new(dns.Msg).SetQuestion("example.inf.nz.", dns.TypeA) }
+	soa := &dns.SOA{Hdr: dns.RR_Header{Name: "inf.nz.", Rrtype: dns.TypeSOA, Class: dns.ClassINET}, Ns: "a.", Mbox: "b.", Serial: 1}
+	ixfr := func(withSOA bool) []byte {
+		q := new(dns.Msg).SetQuestion("inf.nz.", dns.TypeIXFR)
+		if withSOA {
+			q.Ns = []dns.RR{soa}
+		}
+		return pack(t, q)
+	}
+	withAnswer := query()
+	withAnswer.Answer = []dns.RR{&dns.A{Hdr: dns.RR_Header{Name: "example.inf.nz.", Rrtype: dns.TypeA, Class: dns.ClassINET}, A: []byte{192, 0, 2, 1}}}
+	withAuthority := query()
+	withAuthority.Ns = []dns.RR{soa}
+	optInAnswer := query()
+	optInAnswer.SetEdns0(1232, false)
+	optInAnswer.Answer, optInAnswer.Extra = optInAnswer.Extra, nil
+
+	root := []byte{0}
+	cookie := []byte{0, 10, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8}
+	for _, tt := range []struct {
+		about string
+		pkt   []byte
+		rcode int
+	}{
+		{"an EDNS option", withRawOPT(t, query(), rawOPT(root, cookie)), dns.RcodeSuccess},
+		{"an EDNS option running past the end of the OPT record", withRawOPT(t, query(), rawOPT(root, cookie[:10])), dns.RcodeFormatError},
+		{"an EDNS option whose header is cut short", withRawOPT(t, query(), rawOPT(root, cookie[:3])), dns.RcodeFormatError},
+		{"an OPT record not owned by the root", withRawOPT(t, query(), rawOPT([]byte{1, 'x', 0}, nil)), dns.RcodeFormatError},
+		{"an OPT record owned by the question's name (a pointer)", withRawOPT(t, query(), rawOPT([]byte{0xc0, 12}, nil)), dns.RcodeFormatError},
+		{"an OPT record in the answer section", pack(t, optInAnswer), dns.RcodeFormatError},
+		{"a record in the answer section", pack(t, withAnswer), dns.RcodeFormatError},
+		{"a record in the authority section of a query", pack(t, withAuthority), dns.RcodeFormatError},
+		{"IXFR over UDP without the client's SOA", ixfr(false), dns.RcodeFormatError},
+		{"IXFR over UDP with the client's SOA", ixfr(true), dns.RcodeSuccess},
+	} {
+		for _, from := range []string{"127.0.0.1", "192.0.2.1"} {
+			what := tt.about + " from " + from
+			m := unpack(t, s.answerPacket(snap, tt.pkt, out, netip.MustParseAddr(from), false))
+			rcode := tt.rcode
+			if rcode == dns.RcodeSuccess && strings.Contains(tt.about, "IXFR") && from != "127.0.0.1" {
+				rcode = dns.RcodeRefused // a well-formed transfer request from outside the allow list
+			}
+			require.Equal(t, dns.RcodeToString[rcode], dns.RcodeToString[m.Rcode], what)
+			require.Equal(t, uint16(pkt16(tt.pkt)), m.Id, what)
+			if rcode == dns.RcodeFormatError {
+				require.Empty(t, m.Answer, what)
+				require.Nil(t, m.IsEdns0(), "no OPT in answer to a query that may have got it wrong: "+what)
+				slow := unpack(t, s.answerSlow(snap, tt.pkt, out, netip.MustParseAddr(from), false))
+				require.Equal(t, dns.RcodeFormatError, slow.Rcode, what)
+			}
+		}
+	}
+}
+
+func pkt16(b []byte) uint16 { return uint16(b[0])<<8 | uint16(b[1]) }
+
+// Additional addresses are left out, whole record sets from the end, when
+// the answer would outgrow the client's size: no TC for them (the client
+// has what it asked for). TC only when the referral itself does not fit.
+func TestAdditionalDataGoesFirstAndWithoutTC(t *testing.T) {
+	t.Parallel()
+	var text strings.Builder
+	text.WriteString("inf.nz. 3600 IN SOA ns1.inf.nz. hostmaster.inf.nz. 1 7200 900 1209600 300\n")
+	for i := range 8 {
+		fmt.Fprintf(&text, "deleg.inf.nz. 300 IN NS ns%d.deleg.inf.nz.\n", i)
+		for j := range 4 {
+			fmt.Fprintf(&text, "ns%d.deleg.inf.nz. 300 IN A 192.0.2.%d\n", i, i*10+j)
+			fmt.Fprintf(&text, "ns%d.deleg.inf.nz. 300 IN AAAA 2001:db8::%d\n", i, i*10+j)
+		}
+	}
+	for i := range 40 {
+		fmt.Fprintf(&text, "huge.inf.nz. 300 IN NS ns%d.a-rather-long-name-for-a-nameserver.example.com.\n", i)
+	}
+	snap, err := buildFromText(text.String())
+	require.NoError(t, err)
+	s := testServer(t, snap)
+	out := make([]byte, 0, dns.MaxMsgSize)
+	for _, edns := range []uint16{0, 1232} {
+		for round := range 2 { // the first fills the cache, the second hits it
+			q := new(dns.Msg).SetQuestion("www.deleg.inf.nz.", dns.TypeA)
+			if edns > 0 {
+				q.SetEdns0(edns, false)
+			}
+			b := s.answerPacket(snap, pack(t, q), out, netip.Addr{}, false)
+			m := unpack(t, b)
+			what := fmt.Sprintf("EDNS %d, round %d", edns, round)
+			require.LessOrEqual(t, len(b), max(512, int(edns)), what)
+			require.False(t, m.Truncated, what)
+			require.Len(t, m.Ns, 8, what)
+			glue := m.Extra
+			if edns > 0 {
+				require.IsType(t, &dns.OPT{}, glue[len(glue)-1], "the OPT record stays: "+what)
+				glue = glue[:len(glue)-1]
+			}
+			require.NotEmpty(t, glue, what)
+			require.Less(t, len(glue), 64, "some glue left out: "+what)
+			require.Zero(t, len(glue)%4, "whole record sets: "+what)
+			require.IsType(t, &dns.A{}, glue[0], "A records first: "+what)
+			// Over TCP all of it.
+			m = unpack(t, s.answerPacket(snap, pack(t, q), out, netip.Addr{}, true))
+			require.Len(t, m.Extra, 64+min(int(edns), 1), what)
+		}
+	}
+	// The snapshot's glue is untouched by truncation.
+	require.Len(t, Lookup(snap, "deleg.inf.nz.", dns.TypeNS).Extra, 64)
+
+	q := new(dns.Msg).SetQuestion("huge.inf.nz.", dns.TypeA)
+	m := unpack(t, s.answerPacket(snap, pack(t, q), out, netip.Addr{}, false))
+	require.True(t, m.Truncated, "a referral that does not fit")
 }

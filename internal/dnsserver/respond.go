@@ -1,6 +1,8 @@
 package dnsserver
 
 import (
+	"slices"
+
 	"github.com/miekg/dns"
 )
 
@@ -23,15 +25,9 @@ func reply(snap *Snapshot, req *dns.Msg, maxUDP uint16) *dns.Msg {
 		resp.Rcode = dns.RcodeFormatError
 		return withEDNS(resp, req, maxUDP)
 	}
-	opts := 0
-	for _, rr := range req.Extra {
-		if rr.Header().Rrtype == dns.TypeOPT {
-			opts++
-		}
-	}
-	if opts > 1 {
-		resp.Rcode = dns.RcodeFormatError // RFC 6891 6.1.1
-		return resp
+	if malformedQuery(req) {
+		resp.Rcode = dns.RcodeFormatError
+		return resp // no OPT: the query's may be the fault
 	}
 	if opt := req.IsEdns0(); opt != nil && opt.Version() != 0 {
 		resp.Rcode = dns.RcodeBadVers
@@ -50,6 +46,33 @@ func reply(snap *Snapshot, req *dns.Msg, maxUDP uint16) *dns.Msg {
 		resp.Answer, resp.Ns, resp.Extra = res.Answer, res.Ns, res.Extra
 	}
 	return withEDNS(resp, req, maxUDP)
+}
+
+// malformedQuery reports whether req, a query with one question, breaks a
+// rule that NSD and Knot answer with FORMERR: records in the answer
+// section, or in the authority section of anything but an IXFR (whose SOA
+// goes there, RFC 1995); an IXFR without that SOA; more than one OPT record,
+// or one not owned by the root, or outside the additional section (RFC 6891
+// 6.1.1). (An OPT whose options run past its end does not unpack: the
+// packet gets FORMERR before it is a message.)
+func malformedQuery(req *dns.Msg) bool {
+	ixfr := req.Question[0].Qtype == dns.TypeIXFR
+	if len(req.Answer) > 0 || len(req.Ns) > 0 && !ixfr {
+		return true
+	}
+	if ixfr && !slices.ContainsFunc(req.Ns, func(rr dns.RR) bool { return rr.Header().Rrtype == dns.TypeSOA }) {
+		return true
+	}
+	opts := 0
+	for _, rr := range req.Extra {
+		if h := rr.Header(); h.Rrtype == dns.TypeOPT {
+			opts++
+			if h.Name != "." {
+				return true
+			}
+		}
+	}
+	return opts > 1
 }
 
 // withEDNS adds an OPT record to resp when req had one (RFC 6891), with the
@@ -71,9 +94,58 @@ func udpLimit(req *dns.Msg, maxUDP uint16) int {
 	return int(max(dns.MinMsgSize, min(opt.UDPSize(), maxUDP)))
 }
 
-// fit truncates resp to limit bytes, setting TC when records had to go: the
-// client then asks again over TCP (RFC 7766).
+// fit truncates resp to limit bytes. Additional records go first, whole
+// record sets from the end, without TC: they are a courtesy the client can
+// do without (RFC 2181 9, and NSD's way). When the answer or authority
+// section does not fit, TC tells the client to ask again over TCP (RFC
+// 7766).
 func fit(resp *dns.Msg, limit int) {
+	resp.Compress = true
+	if resp.Len() <= limit {
+		return
+	}
+	// A slice of our own: resp.Extra may be the snapshot's.
+	var opt dns.RR
+	additional := make([]dns.RR, 0, len(resp.Extra))
+	for _, rr := range resp.Extra {
+		if rr.Header().Rrtype == dns.TypeOPT {
+			opt = rr
+		} else {
+			additional = append(additional, rr)
+		}
+	}
+	resp.Extra = nil
+	if opt != nil {
+		resp.Extra = []dns.RR{opt}
+	}
 	resp.Truncate(limit)
 	resp.Compress = true
+	if resp.Truncated {
+		return
+	}
+	kept := make([]dns.RR, 0, len(additional)+1)
+	for start := 0; start < len(additional); {
+		end := start + 1
+		for end < len(additional) && sameSet(additional[end], additional[start]) {
+			end++
+		}
+		resp.Extra = append(kept, additional[start:end]...)
+		if opt != nil {
+			resp.Extra = append(resp.Extra, opt)
+		}
+		if resp.Len() > limit {
+			break
+		}
+		kept = append(kept, additional[start:end]...)
+		start = end
+	}
+	if opt != nil {
+		kept = append(kept, opt)
+	}
+	resp.Extra = kept
+}
+
+func sameSet(a, b dns.RR) bool {
+	ha, hb := a.Header(), b.Header()
+	return ha.Rrtype == hb.Rrtype && ha.Name == hb.Name
 }

@@ -25,7 +25,7 @@ big      300 IN TXT "` + strings.Repeat("c", 250) + `"
 
 func rrlSnapshot(t testing.TB) *Snapshot {
 	t.Helper()
-	snap, err := buildFromText(rrlZones, "empty.inf.nz.")
+	snap, err := buildFromText(rrlZones)
 	require.NoError(t, err)
 	return snap
 }

@@ -48,28 +48,47 @@ type servedZone struct {
 	soa    *dns.SOA
 	negSOA []dns.RR // the SOA for negative answers: TTL min(SOA TTL, minimum)
 	apex   *node
-	nodes  map[string]*node // every name that exists, empty non-terminals included
+	nodes  map[string]*node // every name that has records, and the empty non-terminals above them
 }
 
 // node is a name that exists in a zone.
 type node struct {
 	name     string
-	sets     []rrset // by typeRank; empty for an empty non-terminal or a domain without records
+	sets     []rrset // by typeRank; empty for an empty non-terminal
 	cut      bool    // has NS and is not the apex: a delegation
-	glue     []dns.RR
-	wildcard *node // the "*" child, if any
+	wildcard *node   // the "*" child, if any
 }
 
+// rrset is one record set. The addresses that go with an NS, MX or SRV set
+// in the additional section (see additionalFor) are computed once per
+// snapshot and kept after the records in the same slice, rrs[n:], which
+// costs nothing for the sets without any.
 type rrset struct {
 	rtype uint16
+	n     uint32 // the set's own records: rrs[:n]
 	rrs   []dns.RR
 }
 
-func (n *node) set(t uint16) []dns.RR {
+// records returns the set's records, clipped so that appending to them
+// never writes into the snapshot.
+func (s *rrset) records() []dns.RR { return s.rrs[:s.n:s.n] }
+
+// additional returns the addresses that go with the set in the additional
+// section (the end of a clipped slice, so as safe to append to).
+func (s *rrset) additional() []dns.RR { return s.rrs[s.n:] }
+
+func (n *node) find(t uint16) *rrset {
 	for i := range n.sets {
 		if n.sets[i].rtype == t {
-			return n.sets[i].rrs
+			return &n.sets[i]
 		}
+	}
+	return nil
+}
+
+func (n *node) set(t uint16) []dns.RR {
+	if s := n.find(t); s != nil {
+		return s.records()
 	}
 	return nil
 }
@@ -103,9 +122,10 @@ func NewSnapshot(data *zone.SnapshotData) (snap *Snapshot, skipped []error) {
 		for _, ns := range nameservers {
 			z.add(&dns.NS{Hdr: dns.RR_Header{Name: zd.Origin, Rrtype: dns.TypeNS, Class: dns.ClassINET, Ttl: nsTTL}, Ns: ns})
 		}
+		// A domain without records gets no node: the transfer carries
+		// nothing for it, so a secondary answers NXDOMAIN, and so do we.
 		for _, d := range zd.Domains {
 			apex := d.FQDN(zd.Origin)
-			z.ensure(apex)
 			for _, r := range d.Records {
 				rr, err := r.RR(apex)
 				if err != nil {
@@ -168,10 +188,11 @@ func (z *servedZone) add(rr dns.RR) {
 				}
 			}
 			n.sets[i].rrs = append(n.sets[i].rrs, rr)
+			n.sets[i].n++
 			return
 		}
 	}
-	n.sets = append(n.sets, rrset{rtype: h.Rrtype, rrs: []dns.RR{rr}})
+	n.sets = append(n.sets, rrset{rtype: h.Rrtype, n: 1, rrs: []dns.RR{rr}})
 }
 
 // typeRank orders a node's sets: the one an ANY query gets comes first.
@@ -196,7 +217,8 @@ func typeRank(t uint16) int {
 }
 
 // finish gives each record set one TTL (the lowest, RFC 2181 5.2), orders
-// the sets, marks delegations and collects their glue.
+// the sets, marks delegations and adds their additional addresses to the
+// NS, MX and SRV sets.
 func (z *servedZone) finish() {
 	for _, n := range z.nodes {
 		slices.SortFunc(n.sets, func(a, b rrset) int { return typeRank(a.rtype) - typeRank(b.rtype) })
@@ -214,23 +236,83 @@ func (z *servedZone) finish() {
 		n.cut = n != z.apex && n.set(dns.TypeNS) != nil
 	}
 	for _, n := range z.nodes {
-		if !n.cut {
+		for i := range n.sets {
+			set := &n.sets[i]
+			if extra := z.additionalFor(set.rtype, set.records()); len(extra) > 0 {
+				set.rrs = slices.Clip(append(set.records(), extra...))
+			}
+		}
+	}
+}
+
+// additionalFor returns the addresses that go in the additional section
+// with the records rrs of type rtype, as NSD gives them: for each NS, MX or
+// SRV target inside this zone, its A records, then each one's AAAA records
+// (the order NSD uses, so that truncation drops the AAAA first). A target
+// that does not exist takes the addresses of its closest encloser's
+// wildcard, owned by the target. Only NS targets may be at or below a
+// delegation (glue, needed to follow the referral); an MX or SRV target
+// there is the child zone's data, not ours to give.
+func (z *servedZone) additionalFor(rtype uint16, rrs []dns.RR) []dns.RR {
+	var targets []string
+	for _, rr := range rrs {
+		var target string
+		switch rr := rr.(type) {
+		case *dns.NS:
+			target = rr.Ns
+		case *dns.MX:
+			target = rr.Mx
+		case *dns.SRV:
+			target = rr.Target
+		default:
+			return nil
+		}
+		target = lowerASCII(target)
+		if !slices.Contains(targets, target) {
+			targets = append(targets, target)
+		}
+	}
+	var a, aaaa []dns.RR
+	for _, target := range targets {
+		addresses := z.addressesOf(target, rtype == dns.TypeNS)
+		if addresses == nil {
 			continue
 		}
-		// Glue: addresses of nameservers inside the delegated name; other
-		// nameservers are found by their own names.
-		for _, rr := range n.set(dns.TypeNS) {
-			target := strings.ToLower(rr.(*dns.NS).Ns)
-			if target != n.name && !strings.HasSuffix(target, "."+n.name) {
-				continue
-			}
-			if t := z.nodes[target]; t != nil {
-				n.glue = append(n.glue, t.set(dns.TypeA)...)
-				n.glue = append(n.glue, t.set(dns.TypeAAAA)...)
-			}
-		}
-		n.glue = slices.Clip(n.glue)
+		a = owned(a, addresses.set(dns.TypeA), target)
+		aaaa = owned(aaaa, addresses.set(dns.TypeAAAA), target)
 	}
+	return append(a, aaaa...)
+}
+
+// addressesOf returns the node whose A and AAAA records answer for target
+// (lower case): its own, or the wildcard that covers it; nil when target is
+// outside the zone, or at or below a delegation and glue is not wanted.
+func (z *servedZone) addressesOf(target string, glue bool) *node {
+	if z.origin != "." && target != z.origin && !strings.HasSuffix(target, "."+z.origin) {
+		return nil
+	}
+	var offs [128]int
+	n := labelStarts(target, &offs)
+	zoneLabels := 0
+	if z.origin != "." {
+		zoneLabels = dns.CountLabel(z.origin)
+	}
+	// Walk down from the apex, as Lookup does.
+	closest := z.apex
+	for i := n - zoneLabels - 1; i >= 0; i-- {
+		child := z.nodes[target[offs[i]:]]
+		if child == nil {
+			if closest.wildcard == nil {
+				return nil
+			}
+			return closest.wildcard
+		}
+		if child.cut && !glue {
+			return nil
+		}
+		closest = child
+	}
+	return closest
 }
 
 // records returns every record of the zone for a transfer: the SOA first,
@@ -245,7 +327,7 @@ func (z *servedZone) records() []dns.RR {
 	for _, name := range names {
 		for _, set := range z.nodes[name].sets {
 			if set.rtype != dns.TypeSOA {
-				out = append(out, set.rrs...)
+				out = append(out, set.records()...)
 			}
 		}
 	}

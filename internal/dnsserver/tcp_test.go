@@ -141,3 +141,34 @@ func TestTCPConnectionBudgets(t *testing.T) {
 	require.Equal(t, dns.RcodeRefused, resp.Rcode)
 	require.Equal(t, connlimit.Stats{Open: 4, RefusedPerClient: 5}, srv.TCPConns())
 }
+
+// TestMalformedQueriesOverTCPGetFormErr: over TCP, where miekg/dns reads
+// the query, the packets NSD answers with FORMERR get FORMERR too, and the
+// connection goes on.
+func TestMalformedQueriesOverTCPGetFormErr(t *testing.T) {
+	t.Parallel()
+	_, addr := startEmpty(t)
+	c := dialDNS(t, "127.0.0.11", addr)
+	query := func() []byte {
+		b, err := new(dns.Msg).SetQuestion("example.com.", dns.TypeA).Pack()
+		require.NoError(t, err)
+		b[11] = 1 // ARCOUNT: the OPT record appended below
+		return b
+	}
+	ixfr, err := new(dns.Msg).SetQuestion("example.com.", dns.TypeIXFR).Pack()
+	require.NoError(t, err)
+	for about, pkt := range map[string][]byte{
+		"an EDNS option running past the end of the OPT record": append(query(), 0, 0, 41, 4, 0xd0, 0, 0, 0, 0, 0, 4, 0, 10, 0, 8),
+		"an OPT record not owned by the root":                   append(query(), 1, 'x', 0, 0, 41, 4, 0xd0, 0, 0, 0, 0, 0, 0),
+		"IXFR without the client's SOA":                         ixfr,
+	} {
+		_, err := c.Write(pkt)
+		require.NoError(t, err, about)
+		m, err := c.ReadMsg()
+		require.NoError(t, err, about)
+		require.Equal(t, dns.RcodeToString[dns.RcodeFormatError], dns.RcodeToString[m.Rcode], about)
+	}
+	m, err := ask(c)
+	require.NoError(t, err)
+	require.Equal(t, dns.RcodeRefused, m.Rcode, "a well-formed query on the same connection")
+}

@@ -17,11 +17,16 @@ const transferChunk = 32 << 10
 // returns the complete answer when there is one to give in a single message
 // (a refusal, or over UDP), or nil with the zone to stream over TCP. Over
 // UDP an allowed IXFR gets the SOA alone, which tells the client to ask
-// over TCP; an AXFR gets FORMERR (RFC 5936: AXFR is TCP only).
+// over TCP; an AXFR gets FORMERR (RFC 5936: AXFR is TCP only). A malformed
+// request (an IXFR without the client's SOA, say) gets FORMERR from anyone.
 func (s *Server) transferReply(req *dns.Msg, snap *Snapshot, remote netip.Addr, tcp bool) (*dns.Msg, *servedZone) {
 	q := req.Question[0]
 	resp := new(dns.Msg)
 	resp.SetReply(req)
+	if malformedQuery(req) { // before the allow list, as NSD does
+		resp.Rcode = dns.RcodeFormatError
+		return resp, nil
+	}
 	withEDNS(resp, req, s.opts.maxUDP)
 	if !s.transferAllowed(remote) {
 		resp.Rcode = dns.RcodeRefused

@@ -181,8 +181,8 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 		if err != nil {
 			return err
 		}
-		// The new domain resolves from now on (NODATA at its apex until it
-		// has records): DNS servers reload when they see the version move.
+		// The new domain resolves once it has records (NXDOMAIN until then,
+		// as on a secondary): DNS servers reload when they see the version move.
 		zone.BumpVersionAtCommit(tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension, Registered: true})
 		return nil
 	})
