@@ -44,6 +44,21 @@ describe('apiRequest', () => {
     const error = (await apiRequest('POST', '/api/domains', {}).catch((e: unknown) => e)) as ApiError
     expect(error.code).toBe('conflict')
     expect(error.shortfall).toBeUndefined()
+    expect(error.setTtl).toBeUndefined()
+  })
+
+  it("reads the set's TTL of a DNS record refused for its TTL", async () => {
+    server.use(
+      http.post('/api/domains/7/dns', () =>
+        HttpResponse.json(
+          { success: false, error: 'Records of www A share one TTL (300 seconds)', code: 'invalid', setTtl: 300 },
+          { status: 422 },
+        ),
+      ),
+    )
+    const error = (await apiRequest('POST', '/api/domains/7/dns', {}).catch((e: unknown) => e)) as ApiError
+    expect(error.code).toBe('invalid')
+    expect(error.setTtl).toBe(300)
   })
 
   it('uses the status text when the body is empty', async () => {

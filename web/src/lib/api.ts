@@ -10,14 +10,17 @@ export type Shortfall = { neededCents: number; balanceCents: number }
  * A non-OK HTTP response. The message follows the spec's general error
  * format, `${status}: ${body text or status text}`; `error` holds the
  * envelope's human message when the body was JSON and carried one, `code`
- * its machine-readable code, and `shortfall` the numbers of a 402
- * insufficient_funds (the envelope's `needed` and `balance`, in dollars).
+ * its machine-readable code, `shortfall` the numbers of a 402
+ * insufficient_funds (the envelope's `needed` and `balance`, in dollars),
+ * and `setTtl` the TTL of a DNS record's set that the record's TTL differs
+ * from (a 422 the record dialog offers to resolve).
  */
 export class ApiError extends Error {
   readonly status: number
   readonly error: string | undefined
   readonly code: string | undefined
   readonly shortfall: Shortfall | undefined
+  readonly setTtl: number | undefined
 
   constructor(status: number, statusText: string, bodyText: string) {
     super(`${status}: ${bodyText || statusText}`)
@@ -30,6 +33,7 @@ export class ApiError extends Error {
       typeof envelope.needed === 'number' && typeof envelope.balance === 'number'
         ? { neededCents: Math.round(envelope.needed * 100), balanceCents: Math.round(envelope.balance * 100) }
         : undefined
+    this.setTtl = typeof envelope.setTtl === 'number' ? envelope.setTtl : undefined
   }
 }
 

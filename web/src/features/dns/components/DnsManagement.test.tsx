@@ -335,6 +335,122 @@ describe('DNS Management tab', () => {
     expect(screen.getByText('A CNAME cannot be at the domain apex (@)')).toBeInTheDocument()
   })
 
+  it("shows the server's one-TTL-per-set refusal and aligns the whole set when asked", async () => {
+    const wwwA: DnsRecord = { id: 5, type: 'A', name: 'www', content: '192.0.2.1', ttl: 300, priority: null }
+    const state = serveDomain([wwwA])
+    const bodies: unknown[] = []
+    server.use(
+      http.post(DNS, async ({ request }) => {
+        const body = (await request.json()) as Omit<DnsRecord, 'id' | 'priority'> & { alignTtl?: boolean }
+        bodies.push(body)
+        if (!body.alignTtl && body.ttl !== 300) {
+          return HttpResponse.json(
+            {
+              success: false,
+              code: 'invalid',
+              setTtl: 300,
+              error: `Records of www A share one TTL (300 seconds): set 300, or change the TTL of the whole set to ${body.ttl}`,
+            },
+            { status: 422 },
+          )
+        }
+        const record = {
+          id: 11,
+          type: body.type,
+          name: body.name,
+          content: body.content,
+          ttl: body.ttl,
+          priority: null,
+        }
+        state.records = [...state.records.map((r) => ({ ...r, ttl: body.ttl })), record]
+        return HttpResponse.json({ success: true, data: record }, { status: 201 })
+      }),
+    )
+    const { panel, events } = await openPage()
+    await recordTable()
+    const dialog = await openAddDialog(events, panel)
+    await events.type(dialog.getByLabelText('Name'), 'www')
+    await events.type(dialog.getByLabelText('Content'), '192.0.2.2')
+    await events.click(dialog.getByRole('button', { name: 'Save record' }))
+
+    const alert = within(await dialog.findByRole('alert'))
+    expect(
+      alert.getByText(
+        'Records of www A share one TTL (300 seconds): set 300, or change the TTL of the whole set to 3600',
+      ),
+    ).toBeInTheDocument()
+    expect(screen.queryByText('Failed to create DNS record')).not.toBeInTheDocument()
+    expect(alert.getByRole('button', { name: 'Use 300' })).toBeInTheDocument()
+    await events.click(alert.getByRole('button', { name: 'Align all to 3600' }))
+
+    expect(await screen.findByText('DNS record added')).toBeInTheDocument()
+    expect(
+      screen.getByText(
+        'A record for www.acme.inf.nz. Every A record of www.acme.inf.nz now has a TTL of 3600 seconds.',
+      ),
+    ).toBeInTheDocument()
+    expect(bodies).toEqual([
+      { type: 'A', name: 'www', content: '192.0.2.2', ttl: 3600 },
+      { type: 'A', name: 'www', content: '192.0.2.2', ttl: 3600, alignTtl: true },
+    ])
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    const table = await recordTable()
+    await waitFor(() => expect(rowOf(table, '192.0.2.1')).toHaveTextContent(/192\.0\.2\.13600/))
+  })
+
+  it("takes the set's TTL when asked, and a changed TTL drops the offer", async () => {
+    const wwwA: DnsRecord = { id: 5, type: 'A', name: 'www', content: '192.0.2.1', ttl: 300, priority: null }
+    const wwwB: DnsRecord = { id: 6, type: 'A', name: 'www', content: '192.0.2.2', ttl: 300, priority: null }
+    const state = serveDomain([wwwA, wwwB])
+    const puts: unknown[] = []
+    server.use(
+      http.put(`${DNS}/:recordId`, async ({ request, params }) => {
+        const body = (await request.json()) as Omit<DnsRecord, 'id' | 'priority'> & { alignTtl?: boolean }
+        puts.push(body)
+        if (!body.alignTtl && body.ttl !== 300) {
+          return HttpResponse.json(
+            {
+              success: false,
+              code: 'invalid',
+              setTtl: 300,
+              error: `Records of www A share one TTL (300 seconds): set 300, or change the TTL of the whole set to ${body.ttl}`,
+            },
+            { status: 422 },
+          )
+        }
+        const updated = { ...state.records.find((r) => r.id === Number(params.recordId))!, ...body }
+        state.records = state.records.map((r) => (r.id === updated.id ? updated : r))
+        return HttpResponse.json({ success: true, data: updated })
+      }),
+    )
+    const { events } = await openPage()
+    const table = await recordTable()
+    await events.click(within(rowOf(table, '192.0.2.2')).getByRole('button', { name: 'Edit A record www' }))
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit DNS record' }))
+    const ttl = dialog.getByLabelText('TTL (seconds)')
+    await events.clear(ttl)
+    await events.type(ttl, '900')
+    await events.click(dialog.getByRole('button', { name: 'Save changes' }))
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Records of www A share one TTL (300 seconds)')
+
+    // Typing another TTL drops the offer, which was about 900.
+    await events.type(ttl, '0')
+    expect(dialog.queryByRole('alert')).not.toBeInTheDocument()
+    await events.click(dialog.getByRole('button', { name: 'Save changes' }))
+    const alert = within(await dialog.findByRole('alert'))
+    expect(alert.getByRole('button', { name: 'Align all to 9000' })).toBeInTheDocument()
+    await events.click(alert.getByRole('button', { name: 'Use 300' }))
+    expect(ttl).toHaveValue(300)
+    expect(dialog.queryByRole('alert')).not.toBeInTheDocument()
+    await events.click(dialog.getByRole('button', { name: 'Save changes' }))
+    expect(await screen.findByText('DNS record updated')).toBeInTheDocument()
+    expect(puts).toEqual([
+      { type: 'A', name: 'www', content: '192.0.2.2', ttl: 900 },
+      { type: 'A', name: 'www', content: '192.0.2.2', ttl: 9000 },
+      { type: 'A', name: 'www', content: '192.0.2.2', ttl: 300 },
+    ])
+  })
+
   it('deletes after the browser confirmation, and sends nothing when it is cancelled', async () => {
     const state = serveDomain()
     const deleted: string[] = []

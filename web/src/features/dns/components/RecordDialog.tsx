@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Button } from '@/components/ui/button'
@@ -11,6 +12,7 @@ import {
 } from '@/components/ui/dialog'
 import { Field, Input, Select } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
+import { ApiError } from '@/lib/api'
 import { useRules } from '@/lib/rules'
 import { createRecord, dnsRecordsQueryOptions, RECORD_TYPES, updateRecord, type DnsRecord } from '../api/dns'
 import { errorText, fullName } from '../dnsText'
@@ -27,8 +29,24 @@ import {
 } from '../recordForm'
 
 /**
+ * A save the server refused because the record's TTL differs from the other
+ * records of its name and type: the server's message, their TTL and the
+ * one the user asked for.
+ */
+interface TtlConflict {
+  message: string
+  setTtl: number
+  ttl: number
+}
+
+/**
  * Adds a record, or edits `record`. The priority field is there for MX only
  * (spec); an SRV record carries its priority at the front of its content.
+ *
+ * The records of one name and type share one TTL (the server's rule): when
+ * the server refuses a TTL for that, the dialog shows its message and offers
+ * to align the whole set to the new TTL (sent again with alignTtl) or to
+ * take the set's.
  */
 export default function RecordDialog({
   domainId,
@@ -49,20 +67,31 @@ export default function RecordDialog({
   const type = form.watch('type')
   const guide = contentGuide[type]
 
+  const [ttlConflict, setTtlConflict] = useState<TtlConflict | null>(null)
+
   const mutation = useMutation({
-    mutationFn: (values: RecordFormValues) => {
+    mutationFn: ({ values, alignTtl }: { values: RecordFormValues; alignTtl: boolean }) => {
       const input = formToInput(values)
+      if (alignTtl) input.alignTtl = true
       return record ? updateRecord(domainId, record.id, input) : createRecord(domainId, input)
     },
-    onSuccess: (saved) => {
+    onMutate: () => setTtlConflict(null),
+    onSuccess: (saved, { alignTtl }) => {
+      const name = fullName(saved.name, apex)
       toast({
         title: editing ? 'DNS record updated' : 'DNS record added',
-        description: `${saved.type} record for ${fullName(saved.name, apex)}.`,
+        description: alignTtl
+          ? `${saved.type} record for ${name}. Every ${saved.type} record of ${name} now has a TTL of ${saved.ttl} seconds.`
+          : `${saved.type} record for ${name}.`,
       })
       void queryClient.invalidateQueries({ queryKey: dnsRecordsQueryOptions(domainId).queryKey })
       onClose()
     },
-    onError: (error) => {
+    onError: (error, { values }) => {
+      if (error instanceof ApiError && error.setTtl !== undefined && error.error) {
+        setTtlConflict({ message: error.error, setTtl: error.setTtl, ttl: formToInput(values).ttl ?? 0 })
+        return
+      }
       toast({
         variant: 'destructive',
         title: editing ? 'Failed to update DNS record' : 'Failed to create DNS record',
@@ -86,7 +115,11 @@ export default function RecordDialog({
             {editing ? `Change a record of ${apex}.` : `A new record for ${apex} or one of its subdomains.`}
           </DialogDescription>
         </DialogHeader>
-        <form noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))} className="mt-5 space-y-4">
+        <form
+          noValidate
+          onSubmit={form.handleSubmit((values) => mutation.mutate({ values, alignTtl: false }))}
+          className="mt-5 space-y-4"
+        >
           <div className="grid gap-4 sm:grid-cols-[8rem_1fr]">
             <Field label="Type">
               {(ids) => (
@@ -142,7 +175,10 @@ export default function RecordDialog({
                   min={ttlBounds?.minTtl}
                   max={ttlBounds?.maxTtl}
                   step={1}
-                  {...form.register('ttl', { validate: (value) => ttlError(value, ttlBounds) ?? true })}
+                  {...form.register('ttl', {
+                    validate: (value) => ttlError(value, ttlBounds) ?? true,
+                    onChange: () => setTtlConflict(null),
+                  })}
                 />
               )}
             </Field>
@@ -164,6 +200,37 @@ export default function RecordDialog({
               </Field>
             )}
           </div>
+          {ttlConflict && (
+            <div
+              role="alert"
+              className="space-y-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200"
+            >
+              <p>{ttlConflict.message}</p>
+              <div className="flex flex-wrap gap-2">
+                <Button
+                  size="sm"
+                  disabled={saving}
+                  onClick={() => void form.handleSubmit((values) => mutation.mutate({ values, alignTtl: true }))()}
+                >
+                  Align all to {ttlConflict.ttl}
+                </Button>
+                {/* The same TTL refused: the set's records differ among themselves, and only aligning helps. */}
+                {ttlConflict.setTtl !== ttlConflict.ttl && (
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    disabled={saving}
+                    onClick={() => {
+                      form.setValue('ttl', String(ttlConflict.setTtl), { shouldValidate: true })
+                      setTtlConflict(null)
+                    }}
+                  >
+                    Use {ttlConflict.setTtl}
+                  </Button>
+                )}
+              </div>
+            </div>
+          )}
           <DialogFooter>
             <Button variant="outline" onClick={onClose} disabled={saving}>
               Cancel
