@@ -49,18 +49,14 @@ func reply(snap *Snapshot, req *dns.Msg, maxUDP uint16) *dns.Msg {
 }
 
 // malformedQuery reports whether req, a query with one question, breaks a
-// rule that NSD and Knot answer with FORMERR: records in the answer
-// section, or in the authority section of anything but an IXFR (whose SOA
-// goes there, RFC 1995); an IXFR without that SOA; more than one OPT record,
-// or one not owned by the root, or outside the additional section (RFC 6891
-// 6.1.1). (An OPT whose options run past its end does not unpack: the
-// packet gets FORMERR before it is a message.)
+// rule that NSD and Knot answer with FORMERR from anyone: records in the
+// answer section, or in the authority section of anything but an IXFR
+// (whose SOA goes there, RFC 1995, see ixfrWithoutSOA); more than one OPT
+// record, or one not owned by the root, or outside the additional section
+// (RFC 6891 6.1.1). (An OPT whose options run past its end does not unpack:
+// the packet gets FORMERR before it is a message.)
 func malformedQuery(req *dns.Msg) bool {
-	ixfr := req.Question[0].Qtype == dns.TypeIXFR
-	if len(req.Answer) > 0 || len(req.Ns) > 0 && !ixfr {
-		return true
-	}
-	if ixfr && !slices.ContainsFunc(req.Ns, func(rr dns.RR) bool { return rr.Header().Rrtype == dns.TypeSOA }) {
+	if len(req.Answer) > 0 || len(req.Ns) > 0 && req.Question[0].Qtype != dns.TypeIXFR {
 		return true
 	}
 	opts := 0
@@ -73,6 +69,14 @@ func malformedQuery(req *dns.Msg) bool {
 		}
 	}
 	return opts > 1
+}
+
+// ixfrWithoutSOA reports whether req is an IXFR without the client's SOA in
+// its authority section (RFC 1995 3), which NSD answers with FORMERR once
+// the client is allowed transfers (REFUSED before).
+func ixfrWithoutSOA(req *dns.Msg) bool {
+	return req.Question[0].Qtype == dns.TypeIXFR &&
+		!slices.ContainsFunc(req.Ns, func(rr dns.RR) bool { return rr.Header().Rrtype == dns.TypeSOA })
 }
 
 // withEDNS adds an OPT record to resp when req had one (RFC 6891), with the

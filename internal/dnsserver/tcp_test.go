@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/netip"
 	"syscall"
 	"testing"
 	"time"
@@ -147,7 +148,8 @@ func TestTCPConnectionBudgets(t *testing.T) {
 // connection goes on.
 func TestMalformedQueriesOverTCPGetFormErr(t *testing.T) {
 	t.Parallel()
-	_, addr := startEmpty(t)
+	// Allowed transfers: the IXFR's SOA is looked for.
+	_, addr := startEmpty(t, dnsserver.WithTransfer(netip.MustParsePrefix("127.0.0.11/32")))
 	c := dialDNS(t, "127.0.0.11", addr)
 	query := func() []byte {
 		b, err := new(dns.Msg).SetQuestion("example.com.", dns.TypeA).Pack()

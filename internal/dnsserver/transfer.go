@@ -18,7 +18,8 @@ const transferChunk = 32 << 10
 // (a refusal, or over UDP), or nil with the zone to stream over TCP. Over
 // UDP an allowed IXFR gets the SOA alone, which tells the client to ask
 // over TCP; an AXFR gets FORMERR (RFC 5936: AXFR is TCP only). A malformed
-// request (an IXFR without the client's SOA, say) gets FORMERR from anyone.
+// request gets FORMERR, in NSD's order: records in the answer section (say)
+// from anyone, an IXFR without the client's SOA from allowed clients.
 func (s *Server) transferReply(req *dns.Msg, snap *Snapshot, remote netip.Addr, tcp bool) (*dns.Msg, *servedZone) {
 	q := req.Question[0]
 	resp := new(dns.Msg)
@@ -30,6 +31,10 @@ func (s *Server) transferReply(req *dns.Msg, snap *Snapshot, remote netip.Addr, 
 	withEDNS(resp, req, s.opts.maxUDP)
 	if !s.transferAllowed(remote) {
 		resp.Rcode = dns.RcodeRefused
+		return resp, nil
+	}
+	if ixfrWithoutSOA(req) {
+		resp.Rcode = dns.RcodeFormatError
 		return resp, nil
 	}
 	z := snap.zones[lowerASCII(q.Name)]

@@ -34,6 +34,10 @@ const secondaryWait = 20 * time.Second
 // NSD, a real secondary, transfers the zone from nameport, answers exactly
 // what nameport answers, and follows a change made through the API (NOTIFY,
 // then a new transfer). A client outside the allow list is refused.
+// "Exactly": the rcode, the AA bit, the answer, the SOA of negative answers,
+// a referral's NS records, and the additional section (glue, and the
+// addresses of NS, MX and SRV targets); and for malformed queries, FORMERR
+// from both.
 func TestNSDAsSecondary(t *testing.T) {
 	t.Parallel()
 	nsd := requireNSD(t)
@@ -50,16 +54,21 @@ func TestNSDAsSecondary(t *testing.T) {
 			// domain and its records.
 			seedCatalog(t, ts)
 			alice := signedUp(t, ts, "alice", "user")
-			require.Equal(t, http.StatusCreated, alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 50}).status)
-			r := alice.do("POST", "/api/domains", map[string]any{"name": "shop", "extension": ".inf.nz"})
-			require.Equal(t, http.StatusCreated, r.status, r.raw)
-			id := data(t, r)["domain"].(map[string]any)["id"]
-			addRecord := func(rec map[string]any) map[string]any {
+			require.Equal(t, http.StatusCreated, alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 200}).status)
+			register := func(name string) any {
+				t.Helper()
+				r := alice.do("POST", "/api/domains", map[string]any{"name": name, "extension": ".inf.nz"})
+				require.Equal(t, http.StatusCreated, r.status, r.raw)
+				return data(t, r)["domain"].(map[string]any)["id"]
+			}
+			addRecordTo := func(id any, rec map[string]any) map[string]any {
 				t.Helper()
 				r := alice.do("POST", fmt.Sprintf("/api/domains/%v/dns", id), rec)
 				require.Equal(t, http.StatusCreated, r.status, r.raw)
 				return data(t, r)
 			}
+			id := register("shop")
+			addRecord := func(rec map[string]any) map[string]any { t.Helper(); return addRecordTo(id, rec) }
 			apexA := addRecord(map[string]any{"type": "A", "name": "@", "content": "192.0.2.10", "ttl": 600})
 			addRecord(map[string]any{"type": "A", "name": "@", "content": "192.0.2.11", "ttl": 600})
 			addRecord(map[string]any{"type": "A", "name": "mail", "content": "192.0.2.25"})
@@ -70,6 +79,23 @@ func TestNSDAsSecondary(t *testing.T) {
 			// Longer than one character-string: split in two on the wire.
 			addRecord(map[string]any{"type": "TXT", "name": "@", "content": "k=" + strings.Repeat("x0", 150)})
 			addRecord(map[string]any{"type": "CNAME", "name": "www", "content": "shop.inf.nz"})
+			addRecord(map[string]any{"type": "AAAA", "name": "mail", "content": "2001:db8::25"})
+			addRecord(map[string]any{"type": "A", "name": "*.dyn", "content": "192.0.2.99"})
+			addRecord(map[string]any{"type": "SRV", "name": "_sip._tcp", "content": "5 5060 mail.shop.inf.nz", "priority": 10})
+			addRecord(map[string]any{"type": "SRV", "name": "_imap._tcp", "content": "5 143 x.dyn.shop.inf.nz", "priority": 10})
+			addRecord(map[string]any{"type": "SRV", "name": "_xmpp._tcp", "content": "5 5222 ns1.deleg.inf.nz", "priority": 10})
+			// A domain without records: nothing of it is transferred, so NSD
+			// answers NXDOMAIN for it, and so must nameport.
+			register("empty")
+			// A delegated domain: its nameservers inside it (glue), in the
+			// zone outside it (one covered by shop's wildcard), and outside
+			// the zone.
+			deleg := register("deleg")
+			addRecordTo(deleg, map[string]any{"type": "A", "name": "ns1", "content": "192.0.2.53"})
+			addRecordTo(deleg, map[string]any{"type": "AAAA", "name": "ns1", "content": "2001:db8::53"})
+			for _, ns := range []string{"ns1.deleg.inf.nz", "mail.shop.inf.nz", "host.dyn.shop.inf.nz", "ns.elsewhere.net"} {
+				addRecordTo(deleg, map[string]any{"type": "NS", "name": "@", "content": ns})
+			}
 
 			// NSD starts with nothing and transfers the zone at once.
 			sec := startNSD(t, nsd, nsdAddr, ts.dnsAddr)
@@ -94,7 +120,18 @@ func TestNSDAsSecondary(t *testing.T) {
 				{"unregistered.inf.nz.", dns.TypeA}, // NXDOMAIN
 				{"inf.nz.", dns.TypeSOA},
 				{"inf.nz.", dns.TypeNS},
-				{"inf.nz.", dns.TypeA}, // NODATA at the apex
+				{"inf.nz.", dns.TypeA},           // NODATA at the apex
+				{"empty.inf.nz.", dns.TypeA},     // NXDOMAIN: registered, no records
+				{"empty.inf.nz.", dns.TypeNS},    // likewise
+				{"www.empty.inf.nz.", dns.TypeA}, // NXDOMAIN
+				{"deleg.inf.nz.", dns.TypeNS},    // a referral with glue
+				{"host.deleg.inf.nz.", dns.TypeA},
+				{"deleg.inf.nz.", dns.TypeDS},            // NODATA from the parent side
+				{"_sip._tcp.shop.inf.nz.", dns.TypeSRV},  // the target's addresses
+				{"_imap._tcp.shop.inf.nz.", dns.TypeSRV}, // a target covered by a wildcard
+				{"_xmpp._tcp.shop.inf.nz.", dns.TypeSRV}, // a target below a delegation: none
+				{"x.dyn.shop.inf.nz.", dns.TypeA},
+				{"dyn.shop.inf.nz.", dns.TypeA}, // NODATA: an empty non-terminal
 			}
 			sameAnswers := func() error {
 				for _, q := range questions {
@@ -121,11 +158,32 @@ func TestNSDAsSecondary(t *testing.T) {
 			m, err = dnsAsk(sec.addr, "unregistered.inf.nz.", dns.TypeA)
 			require.NoError(t, err)
 			require.Equal(t, dns.RcodeNameError, m.Rcode)
+			m, err = dnsAsk(sec.addr, "empty.inf.nz.", dns.TypeA)
+			require.NoError(t, err)
+			require.Equal(t, dns.RcodeNameError, m.Rcode)
+			m, err = dnsAsk(sec.addr, "host.deleg.inf.nz.", dns.TypeA)
+			require.NoError(t, err)
+			require.False(t, m.Authoritative)
+			require.Len(t, withoutOPT(m.Extra), 5, "glue: ns1.deleg, mail.shop and host.dyn.shop (A), ns1.deleg and mail.shop (AAAA)\n%s", m)
+			m, err = dnsAsk(sec.addr, "shop.inf.nz.", dns.TypeMX)
+			require.NoError(t, err)
+			require.Len(t, withoutOPT(m.Extra), 2, "mail.shop's A and AAAA\n%s", m)
+
+			// Malformed queries: FORMERR from both; their well-formed
+			// neighbours are answered.
+			for _, tt := range malformedQueries(t) {
+				want, err := rawAsk(ts.dnsAddr, tt.pkt)
+				require.NoError(t, err, "nameport: "+tt.about)
+				got, err := rawAsk(sec.addr, tt.pkt)
+				require.NoError(t, err, "nsd: "+tt.about)
+				require.Equal(t, dns.RcodeToString[tt.rcode], dns.RcodeToString[got.Rcode], "nsd: "+tt.about)
+				require.Equal(t, dns.RcodeToString[got.Rcode], dns.RcodeToString[want.Rcode], "nameport answers as nsd: "+tt.about)
+			}
 
 			// A change through the API: nameport notifies, NSD transfers
 			// again and serves the new data. (The SOA refresh is two hours:
 			// only the NOTIFY brings the change this soon.)
-			r = alice.do("PUT", fmt.Sprintf("/api/domains/%v/dns/%v", id, apexA["id"]),
+			r := alice.do("PUT", fmt.Sprintf("/api/domains/%v/dns/%v", id, apexA["id"]),
 				map[string]any{"type": "A", "name": "@", "content": "198.51.100.77", "ttl": 600})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
 			addRecord(map[string]any{"type": "TXT", "name": "new", "content": "added later"})
@@ -185,7 +243,9 @@ type secondary struct {
 
 // startNSD runs nsd in the foreground as a secondary of inf.nz that
 // transfers from primary and listens on addr, and stops it (and the
-// processes it forked) when the test ends.
+// processes it forked) when the test ends. Like nameport in the test, it
+// allows transfers to 127.0.0.1, so that both look at a transfer request
+// from there (and find an IXFR without the client's SOA malformed).
 func startNSD(t *testing.T, nsd, addr, primary string) *secondary {
 	t.Helper()
 	dir := t.TempDir()
@@ -221,6 +281,7 @@ zone:
     zonefile: "%[3]s/inf.nz.zone"
     request-xfr: %[5]s@%[6]s NOKEY
     allow-notify: %[5]s NOKEY
+    provide-xfr: 127.0.0.1 NOKEY
 `, host, port, dir, rrl, primaryHost, primaryPort)
 	confPath := filepath.Join(dir, "nsd.conf")
 	require.NoError(t, os.WriteFile(confPath, []byte(conf), 0o600))
@@ -379,8 +440,10 @@ func axfrFrom(addr, from, zone string) (*dns.Msg, error) {
 }
 
 // comparableAnswer is what two authoritative servers must agree on: the
-// rcode, the AA bit, the answer section (as a set), and the SOA of a
-// negative answer.
+// rcode, the AA bit, the answer section (as a set), the SOA of a negative
+// answer, the NS records of a referral, and the additional section (as a
+// set, without OPT). (NSD also puts the zone's NS records in the authority
+// section of positive answers; nameport leaves them out, as RFC 2181 allows.)
 func comparableAnswer(m *dns.Msg) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "rcode=%s aa=%t answer=%q", dns.RcodeToString[m.Rcode], m.Authoritative, sortedRRs(m.Answer))
@@ -393,7 +456,74 @@ func comparableAnswer(m *dns.Msg) string {
 		}
 		fmt.Fprintf(&b, " authority-soa=%q", sortedRRs(soa))
 	}
+	if !m.Authoritative {
+		fmt.Fprintf(&b, " referral=%q", sortedRRs(m.Ns))
+	}
+	fmt.Fprintf(&b, " additional=%q", sortedRRs(withoutOPT(m.Extra)))
 	return b.String()
+}
+
+func withoutOPT(rrs []dns.RR) []dns.RR {
+	return slices.DeleteFunc(slices.Clone(rrs), func(rr dns.RR) bool { return rr.Header().Rrtype == dns.TypeOPT })
+}
+
+type rawQuery struct {
+	about string
+	pkt   []byte
+	rcode int // what NSD answers
+}
+
+// malformedQueries are packets NSD and Knot answer with FORMERR, each but
+// the last, and the well-formed neighbour of the EDNS ones.
+func malformedQueries(t *testing.T) []rawQuery {
+	t.Helper()
+	pack := func(m *dns.Msg) []byte {
+		b, err := m.Pack()
+		require.NoError(t, err)
+		return b
+	}
+	// A query for shop.inf.nz with raw bytes as its one additional record.
+	withOPT := func(opt ...byte) []byte {
+		b := pack(new(dns.Msg).SetQuestion("shop.inf.nz.", dns.TypeA))
+		b[11] = 1 // ARCOUNT
+		return append(b, opt...)
+	}
+	// Root owner, type OPT, 1232 bytes, no flags, then RDLENGTH and options.
+	withAnswer := new(dns.Msg).SetQuestion("shop.inf.nz.", dns.TypeA)
+	withAnswer.Answer = []dns.RR{&dns.A{Hdr: dns.RR_Header{Name: "shop.inf.nz.", Rrtype: dns.TypeA, Class: dns.ClassINET}, A: net.IPv4(192, 0, 2, 1)}}
+	withAuthority := new(dns.Msg).SetQuestion("shop.inf.nz.", dns.TypeA)
+	withAuthority.Ns = withAnswer.Answer
+	return []rawQuery{
+		{"an EDNS option running past the end of the OPT record", withOPT(0, 0, 41, 4, 0xd0, 0, 0, 0, 0, 0, 4, 0, 10, 0, 8), dns.RcodeFormatError},
+		{"an EDNS option whose header is cut short", withOPT(0, 0, 41, 4, 0xd0, 0, 0, 0, 0, 0, 3, 0, 10, 0), dns.RcodeFormatError},
+		{"an OPT record not owned by the root", withOPT(1, 'x', 0, 0, 41, 4, 0xd0, 0, 0, 0, 0, 0, 0), dns.RcodeFormatError},
+		{"IXFR over UDP without the client's SOA", pack(new(dns.Msg).SetQuestion("inf.nz.", dns.TypeIXFR)), dns.RcodeFormatError},
+		{"a record in the answer section", pack(withAnswer), dns.RcodeFormatError},
+		{"a record in the authority section", pack(withAuthority), dns.RcodeFormatError},
+		{"a well-formed EDNS option", withOPT(0, 0, 41, 4, 0xd0, 0, 0, 0, 0, 0, 12, 0, 10, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8), dns.RcodeSuccess},
+	}
+}
+
+// rawAsk sends pkt over UDP to addr and reads the answer, trying again on a
+// timeout.
+func rawAsk(addr string, pkt []byte) (*dns.Msg, error) {
+	var err error
+	for range 3 {
+		var c *dns.Conn
+		if c, err = dns.Dial("udp", addr); err != nil {
+			continue
+		}
+		_ = c.SetDeadline(time.Now().Add(2 * time.Second))
+		var m *dns.Msg
+		if _, err = c.Write(pkt); err == nil {
+			m, err = c.ReadMsg()
+		}
+		c.Close()
+		if err == nil {
+			return m, nil
+		}
+	}
+	return nil, err
 }
 
 // sortedRRs returns the records in presentation format, owner names in
