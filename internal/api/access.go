@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -86,9 +87,11 @@ const sessionScheme = "session"
 
 // register registers an /api operation that who may call: the middleware
 // of useAuthorization checks the session before huma reads the request,
-// and the handler finds the account with sessionUser. For operations that
-// need a session the document names the session scheme, and 401 (and 403
-// where an account may be refused) join the documented errors.
+// and the handler finds the account with sessionUser. The document's
+// security of the operation comes from who (see access.security); for
+// operations that need a session 401 (and 403 where an account may be
+// refused) join the documented errors, and for those with a body the
+// answers huma gives to a body it cannot take (bodyErrors).
 func register[I, O any](a huma.API, who access, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
 	if op.Metadata == nil {
 		op.Metadata = map[string]any{}
@@ -99,19 +102,41 @@ func register[I, O any](a huma.API, who access, op huma.Operation, handler func(
 	if (who.limit != nil || who.visitorLimit != nil) && !slices.Contains(op.Errors, http.StatusTooManyRequests) {
 		op.Errors = append(op.Errors, http.StatusTooManyRequests)
 	}
+	bodyStatuses := bodyErrors(reflect.TypeFor[I]())
+	for _, status := range bodyStatuses {
+		if !slices.Contains(op.Errors, status) {
+			op.Errors = append(op.Errors, status)
+		}
+	}
+	op.Security = who.security()
 	switch who.level {
-	case levelPublic, levelOptional, levelAPIKey:
-		huma.Register(a, op, handler)
-		return
-	}
-	op.Security = []map[string][]string{{sessionScheme: {}}}
-	if !slices.Contains(op.Errors, http.StatusUnauthorized) {
-		op.Errors = append(op.Errors, http.StatusUnauthorized)
-	}
-	if who.level != levelAccount && !slices.Contains(op.Errors, http.StatusForbidden) {
-		op.Errors = append(op.Errors, http.StatusForbidden)
+	case levelAccount, levelRegistrar, levelAdmin:
+		if !slices.Contains(op.Errors, http.StatusUnauthorized) {
+			op.Errors = append(op.Errors, http.StatusUnauthorized)
+		}
+		if who.level != levelAccount && !slices.Contains(op.Errors, http.StatusForbidden) {
+			op.Errors = append(op.Errors, http.StatusForbidden)
+		}
 	}
 	huma.Register(a, op, handler)
+	describeBodyErrors(registered(a, op.Method, op.Path), bodyStatuses)
+}
+
+// security is the OpenAPI security requirement of who's operations, so
+// that the document says what useAuthorization enforces: none for public
+// operations, the session or nothing for optional ones, the session for
+// those that need an account.
+func (who access) security() []map[string][]string {
+	switch who.level {
+	case levelPublic:
+		return []map[string][]string{}
+	case levelOptional:
+		return []map[string][]string{{}, {sessionScheme: {}}}
+	case levelAPIKey:
+		return []map[string][]string{{"apiKey": {}}, {"bearer": {}}}
+	default:
+		return []map[string][]string{{sessionScheme: {}}}
+	}
 }
 
 type sessionUserKey struct{}

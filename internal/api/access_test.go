@@ -27,8 +27,9 @@ func TestEveryOperationDeclaresAccess(t *testing.T) {
 		func() { mustDeclareAccess(a) })
 }
 
-// The document says which operations need a session, and that they may
-// answer 401 (and 403 when only some accounts may call them).
+// The document says which operations need a session, which take one if
+// sent and which need none, and that those needing one may answer 401 (and
+// 403 when only some accounts may call them).
 func TestRegisterDocumentsAccess(t *testing.T) {
 	t.Parallel()
 	a := humachi.New(chi.NewRouter(), huma.DefaultConfig("test", "1"))
@@ -37,6 +38,7 @@ func TestRegisterDocumentsAccess(t *testing.T) {
 	register(a, accessAccount, huma.Operation{OperationID: "mine", Method: http.MethodGet, Path: "/api/mine"}, handler)
 	register(a, accessRegistrar("Registrars only"), huma.Operation{OperationID: "reg", Method: http.MethodGet, Path: "/api/reg"}, handler)
 	register(a, accessOptional, huma.Operation{OperationID: "anyone", Method: http.MethodGet, Path: "/api/anyone"}, handler)
+	register(a, accessPublic, huma.Operation{OperationID: "public", Method: http.MethodGet, Path: "/api/public"}, handler)
 
 	mine := a.OpenAPI().Paths["/api/mine"].Get
 	require.Equal(t, []map[string][]string{{sessionScheme: {}}}, mine.Security)
@@ -46,7 +48,12 @@ func TestRegisterDocumentsAccess(t *testing.T) {
 	require.Contains(t, reg.Responses, "401")
 	require.Contains(t, reg.Responses, "403")
 	anyone := a.OpenAPI().Paths["/api/anyone"].Get
-	require.Empty(t, anyone.Security)
+	// The session is optional: no requirement or the session.
+	require.Equal(t, []map[string][]string{{}, {sessionScheme: {}}}, anyone.Security)
 	require.NotContains(t, anyone.Responses, "401")
+	public := a.OpenAPI().Paths["/api/public"].Get
+	require.NotNil(t, public.Security, "a public operation says so: security []")
+	require.Empty(t, public.Security)
+	require.NotContains(t, public.Responses, "401")
 	require.Equal(t, "cookie", a.OpenAPI().Components.SecuritySchemes[sessionScheme].In)
 }

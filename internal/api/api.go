@@ -6,6 +6,11 @@
 package api
 
 import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"strconv"
+
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 	"github.com/go-chi/chi/v5"
@@ -54,10 +59,16 @@ type Services struct {
 func New(r chi.Router, svc Services) huma.API {
 	cfg := huma.DefaultConfig("Nameport API", Version)
 	cfg.Info.Description = "Domain registration, DNS and wallet API of Nameport. " +
-		"The web app uses /api with a session cookie; registrars automate with /v1 and an API key."
+		"The web app uses /api with a session cookie; registrars automate with /v1 and an API key. " +
+		"Request bodies are JSON of at most 1 MiB. A browser's cross-site write to /api is refused (403) " +
+		"whatever its cookie."
 	cfg.CreateHooks = nil // no $schema links in bodies: the SPA and SDK read plain JSON
 	cfg.DocsPath = ""     // huma's page loads its renderer from a CDN; ours is self-contained
 	cfg.Formats = map[string]huma.Format{"application/json": jsonFormat, "json": jsonFormat}
+	// Relative: the API is served by the same process, on the same origin,
+	// as this document (/openapi.json) and the web app, whatever address
+	// the operator publishes it at.
+	cfg.Servers = []*huma.Server{{URL: "/", Description: "The server this document comes from"}}
 	a := humachi.New(r, cfg)
 	addRoutes(a, svc)
 	r.Get("/docs", docsHandler(a))
@@ -93,4 +104,53 @@ func addRoutes(a huma.API, svc Services) {
 	addV1DNSRoutes(v, svc.Domains, svc.Catalog, svc.Records)
 	addV1WalletRoutes(v, svc.Wallets)
 	mustDeclareAccess(a)
+}
+
+// bodyErrors are the statuses huma answers itself, before the handler
+// runs, to an operation whose input type is in: a body it parses (a Body
+// field) that is not JSON, or missing where one is required (400), larger
+// than maxBodyBytes (413), or sent as another content type (415). A body
+// the handler reads raw (RawBody) can only be too large.
+func bodyErrors(in reflect.Type) []int {
+	if in.Kind() != reflect.Struct {
+		return nil
+	}
+	if _, ok := in.FieldByName("Body"); ok {
+		return []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType}
+	}
+	if _, ok := in.FieldByName("RawBody"); ok {
+		return []int{http.StatusRequestEntityTooLarge}
+	}
+	return nil
+}
+
+// bodyErrorDescriptions say when bodyErrors' statuses are answered.
+var bodyErrorDescriptions = map[int]string{
+	http.StatusBadRequest:            "The body is not valid JSON, or is missing",
+	http.StatusRequestEntityTooLarge: fmt.Sprintf("The body is larger than %d MiB", maxBodyBytes>>20),
+	http.StatusUnsupportedMediaType:  "The body is not sent as JSON (Content-Type application/json, or another +json type)",
+}
+
+// describeBodyErrors replaces the status text of op's body errors with
+// what causes them.
+func describeBodyErrors(op *huma.Operation, statuses []int) {
+	for _, status := range statuses {
+		if r := op.Responses[strconv.Itoa(status)]; r != nil {
+			r.Description = bodyErrorDescriptions[status]
+		}
+	}
+}
+
+// registered returns the operation of the document at method and path.
+func registered(a huma.API, method, path string) *huma.Operation {
+	item := a.OpenAPI().Paths[path]
+	if item == nil {
+		panic("api: no operation at " + path)
+	}
+	op := map[string]*huma.Operation{http.MethodGet: item.Get, http.MethodPost: item.Post, http.MethodPut: item.Put,
+		http.MethodPatch: item.Patch, http.MethodDelete: item.Delete}[method]
+	if op == nil {
+		panic("api: no operation " + method + " " + path)
+	}
+	return op
 }

@@ -97,6 +97,9 @@ func describe(status int, msg string, errs []error) string {
 	if status == http.StatusRequestEntityTooLarge { // huma says "request body is too large limit=1048576 bytes"
 		return fmt.Sprintf("The request body is larger than %d MiB", maxBodyBytes>>20)
 	}
+	if status == http.StatusUnsupportedMediaType { // huma says "validation failed: unknown content type: text/plain"
+		return "The request body must be JSON, sent with Content-Type: application/json"
+	}
 	var details []string
 	for _, err := range errs {
 		if err == nil {

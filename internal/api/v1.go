@@ -60,7 +60,7 @@ func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, l
 // limit (class may be nil), idempotency for the operations with an effect,
 // and errors as problem details in the document.
 func registerV1[I, O any](v *v1, op huma.Operation, class *ratelimit.Class, handler func(context.Context, *I) (*O, error)) {
-	op.Security = []map[string][]string{{"apiKey": {}}, {"bearer": {}}}
+	op.Security = accessAPIKey.security()
 	if op.Metadata == nil {
 		op.Metadata = map[string]any{}
 	}
@@ -77,6 +77,8 @@ func registerV1[I, O any](v *v1, op huma.Operation, class *ratelimit.Class, hand
 	if class != nil {
 		errs = append(errs, http.StatusTooManyRequests)
 	}
+	bodyStatuses := bodyErrors(reflect.TypeFor[I]())
+	errs = append(errs, bodyStatuses...)
 	op.Errors = nil
 	if op.Responses == nil {
 		op.Responses = map[string]*huma.Response{}
@@ -86,6 +88,7 @@ func registerV1[I, O any](v *v1, op huma.Operation, class *ratelimit.Class, hand
 		op.Responses[strconv.Itoa(status)] = &huma.Response{Description: http.StatusText(status),
 			Content: map[string]*huma.MediaType{problemContentType: {Schema: schema}}}
 	}
+	describeBodyErrors(&op, bodyStatuses)
 	huma.Register(v.api, op, handler)
 }
 
