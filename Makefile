@@ -36,8 +36,11 @@ test-go:
 	cd sdk && $(GO) vet ./... && $(GO) test -count=1 ./...
 	$(GO) test -count=1 -timeout 15m ./...
 
-# `web` type-checks the app against freshly generated API types first.
+# `web` type-checks the app against freshly generated API types first; the
+# OpenAPI document they came from (web/openapi.gen.json) is then linted with
+# Redocly's recommended rules (web/redocly.yaml), offline.
 test-web: web
+	cd web && $(NPM) run lint:openapi
 	cd web && $(NPM) test
 
 # End-to-end: headless Chromium against a real `nameport serve` on a
