@@ -26,11 +26,14 @@ type dnsChecks struct {
 func (c *checker) checkDNS(ctx context.Context, addr string, zones []string, a *acks, max int, rng *rand.Rand) dnsChecks {
 	var n dnsChecks
 	sets := c.recordSets(ctx)
-	// Owner names that hold any record, and the registered domains with
-	// their expiry (an expired domain does not resolve).
+	// Owner names that hold any record, the domains that hold any, and
+	// the registered domains with their expiry (an expired domain does not
+	// resolve).
 	owners := map[string]bool{}
+	withRecords := map[string]bool{}
 	for k := range sets {
 		owners[ownerName(k)] = true
+		withRecords[k.Domain] = true
 	}
 	type reg struct {
 		full    string
@@ -98,8 +101,10 @@ func (c *checker) checkDNS(ctx context.Context, addr string, zones []string, a *
 	}
 	for _, k := range empty {
 		name := ownerName(k)
+		// A domain's apex exists once the domain has records, at it or
+		// below it; a domain without any is NXDOMAIN, as on a secondary.
 		wantRcode := dns.RcodeSuccess
-		if k.Name != "@" && !owners[name] {
+		if k.Name != "@" && !owners[name] || k.Name == "@" && !withRecords[k.Domain] {
 			wantRcode = dns.RcodeNameError
 		}
 		m, err := query(addr, name, dns.StringToType[k.Type], false)
