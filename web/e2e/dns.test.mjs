@@ -156,10 +156,41 @@ describe('DNS management', () => {
     await row('192.0.2.20').waitFor()
     assert.equal(await table.locator('tbody tr').count(), 3)
 
+    // One TTL per name and type: another A record at @ with the default
+    // TTL (3600) is refused, the @ A records being at 600; the dialog shows
+    // the server's message and aligns the whole set when asked.
+    await panel.getByRole('button', { name: 'Add Record' }).click()
+    dialog = page.getByRole('dialog', { name: 'Add DNS record' })
+    await fillRecord(dialog, { name: '@', content: '192.0.2.11' })
+    await dialog.getByRole('button', { name: 'Save record' }).click()
+    const refusal = dialog.getByRole('alert')
+    await refusal
+      .getByText('Records of @ A share one TTL (600 seconds): set 600, or change the TTL of the whole set to 3600', {
+        exact: true,
+      })
+      .waitFor()
+    await refusal.getByRole('button', { name: 'Align all to 3600' }).click()
+    await page.getByText('DNS record added', { exact: true }).waitFor()
+    await dialog.waitFor({ state: 'detached' })
+    await row('192.0.2.11').filter({ hasText: /3600$/ }).waitFor()
+    await row('192.0.2.10').filter({ hasText: /3600$/ }).waitFor()
+
+    // MX records that differ only in priority are two records.
+    for (const priority of [10, 20]) {
+      await panel.getByRole('button', { name: 'Add Record' }).click()
+      dialog = page.getByRole('dialog', { name: 'Add DNS record' })
+      await dialog.getByLabel('Type').selectOption('MX')
+      await fillRecord(dialog, { name: '@', content: 'mx.example.com', priority })
+      await dialog.getByRole('button', { name: 'Save record' }).click()
+      await dialog.waitFor({ state: 'detached' })
+      await row(`${priority} mx.example.com`).waitFor()
+    }
+    assert.equal(await table.locator('tbody tr').count(), 6)
+
     // The records survive a reload.
     await page.reload()
     await row('192.0.2.20').waitFor()
-    assert.equal(await table.locator('tbody tr').count(), 3)
+    assert.equal(await table.locator('tbody tr').count(), 6)
     await page.context().close()
   })
 
