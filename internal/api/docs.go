@@ -48,9 +48,11 @@ type docResponse struct {
 
 type docOperation struct {
 	ID, Method, Path, Summary, Description string
-	Params                                 []docField
-	Request                                []docField
-	Responses                              []docResponse
+	// Auth says what credentials the operation takes (its security).
+	Auth      string
+	Params    []docField
+	Request   []docField
+	Responses []docResponse
 }
 
 type docTag struct {
@@ -68,7 +70,8 @@ func renderDocs(a huma.API) ([]byte, error) {
 			if op == nil {
 				continue
 			}
-			d := docOperation{ID: op.OperationID, Method: op.Method, Path: path, Summary: op.Summary, Description: op.Description}
+			d := docOperation{ID: op.OperationID, Method: op.Method, Path: path, Summary: op.Summary, Description: op.Description,
+				Auth: authentication(doc.Components.SecuritySchemes, op.Security)}
 			for _, p := range op.Parameters {
 				d.Params = append(d.Params, docField{Name: p.Name + " (" + p.In + ")", Type: typeOf(reg, p.Schema),
 					Description: p.Description, Required: p.Required})
@@ -117,6 +120,43 @@ func renderDocs(a huma.API) ([]byte, error) {
 		"Title": doc.Info.Title, "Version": doc.Info.Version, "Description": doc.Info.Description, "Tags": tags,
 	})
 	return buf.Bytes(), err
+}
+
+// authentication says in words what security asks: none, one of the
+// schemes, or one of them optionally (an empty requirement lets anyone in).
+func authentication(schemes map[string]*huma.SecurityScheme, security []map[string][]string) string {
+	var ways []string
+	optional := false
+	for _, requirement := range security {
+		if len(requirement) == 0 {
+			optional = true
+		}
+		for name := range requirement {
+			ways = append(ways, credential(name, schemes[name]))
+		}
+	}
+	slices.Sort(ways)
+	switch {
+	case len(ways) == 0:
+		return "None"
+	case optional:
+		return "Optional: " + strings.Join(ways, " or ")
+	default:
+		return strings.Join(ways, " or ")
+	}
+}
+
+// credential names what a client sends for scheme.
+func credential(name string, scheme *huma.SecurityScheme) string {
+	switch {
+	case scheme == nil:
+		return name
+	case scheme.Type == "apiKey":
+		return scheme.In + " " + scheme.Name
+	case scheme.Type == "http" && scheme.Scheme == "bearer":
+		return "Authorization: Bearer"
+	}
+	return name
 }
 
 func resolve(reg huma.Registry, s *huma.Schema) *huma.Schema {
@@ -217,6 +257,7 @@ var docsTemplate = template.Must(template.New("docs").Parse(`<!doctype html>
 <main>{{range .Tags}}<h2 id="{{.Name}}">{{.Name}}</h2>{{if .Description}}<p class="intro">{{.Description}}</p>{{end}}{{range .Operations}}
 <section class="op" id="{{.ID}}"><div class="sig"><span class="m {{.Method}}">{{.Method}}</span><span>{{.Path}}</span></div>
 <p class="sum">{{.Summary}}</p>{{if .Description}}<p class="desc">{{.Description}}</p>{{end}}
+<p class="desc">Authentication: {{.Auth}}</p>
 {{if .Params}}<h3>Parameters</h3><table>{{range .Params}}<tr><td><code>{{.Name}}</code>{{if .Required}} <span class="req">required</span>{{end}}</td><td class="type">{{.Type}}</td><td>{{.Description}}</td></tr>{{end}}</table>{{end}}
 {{if .Request}}<h3>Request body (JSON)</h3><table>{{range .Request}}<tr><td><code>{{.Name}}</code>{{if .Required}} <span class="req">required</span>{{end}}</td><td class="type">{{.Type}}</td><td>{{.Description}}</td></tr>{{end}}</table>{{end}}
 <h3>Responses</h3><table>{{range .Responses}}<tr><td class="status">{{.Status}}</td><td>{{.Description}}{{if .Fields}}<table>{{range .Fields}}<tr><td><code>{{.Name}}</code></td><td class="type">{{.Type}}</td><td>{{.Description}}</td></tr>{{end}}</table>{{end}}</td></tr>{{end}}</table>
