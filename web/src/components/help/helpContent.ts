@@ -60,7 +60,8 @@ export const helpContent: Record<HelpTopic, HelpContent> = {
     ],
     tips: [
       'Lower the TTL to 300 a day before a planned move, then raise it again afterwards.',
-      'MX records need a priority: a lower number is tried first.',
+      'MX records need a priority: a lower number is tried first. Two mail servers with different priorities are two records.',
+      'Records of one name and type share one TTL: changing one offers to align the others.',
       'A CNAME cannot sit on @ next to other records; use an A or AAAA record there.',
     ],
     relatedTopics: ['domain-management', 'api-usage'],
