@@ -114,9 +114,11 @@ func NewSnapshot(data *zone.SnapshotData) (snap *Snapshot, skipped []error) {
 	snap = &Snapshot{zones: make(map[string]*servedZone, len(data.Zones)), loaded: true,
 		versions: data.Versions, serial: data.Serial, nextExpiry: data.NextExpiry}
 	for _, zd := range data.Zones {
-		nameservers := zd.Nameservers
+		nameservers := zd.Nameservers // zone.Load gives the default ones when none are configured
 		if len(nameservers) == 0 {
-			nameservers = []string{"ns1." + zd.Origin, "ns2." + zd.Origin}
+			for _, h := range zone.DefaultNameservers(zd.Origin) {
+				nameservers = append(nameservers, h+".")
+			}
 		}
 		z := newZone(zd.Origin, soaFor(zd.Origin, nameservers[0], data.Serial))
 		for _, ns := range nameservers {

@@ -3,7 +3,6 @@ package zone
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -136,24 +135,15 @@ func planImport(ctx context.Context, q bun.IDB, d Domain, current []Record, line
 // ownNameservers returns the name servers of d's extension (lower case,
 // without the final dot): the ones Nameport serves the domain from.
 func ownNameservers(ctx context.Context, q bun.IDB, d Domain) ([]string, error) {
-	var lists []string
+	var stored []string // none when the extension is gone
 	if err := q.NewSelect().Table("extensions").Column("dns_nameservers").
-		Where("extension = ?", d.Extension).Scan(ctx, &lists); err != nil {
+		Where("extension = ?", d.Extension).Scan(ctx, &stored); err != nil {
 		return nil, fmt.Errorf("zone: name servers of %s: %w", d.Extension, err)
 	}
-	var own []string
-	for _, list := range lists {
-		var hosts []string
-		if err := json.Unmarshal([]byte(list), &hosts); err != nil {
-			return nil, fmt.Errorf("zone: name servers of %s: %w", d.Extension, err)
-		}
-		for _, h := range hosts {
-			if h = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(h), ".")); h != "" {
-				own = append(own, h)
-			}
-		}
+	if len(stored) == 0 {
+		return nil, nil
 	}
-	return own, nil
+	return extensionNameservers(d.Extension, stored[0])
 }
 
 // refuseBreaches skips, with a note each, the lines of an import whose

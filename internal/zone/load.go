@@ -30,7 +30,7 @@ type SnapshotData struct {
 // ZoneData is an active extension and its domains.
 type ZoneData struct {
 	Origin      string   // fully qualified, lower case: "inf.nz."
-	Nameservers []string // fully qualified, lower case; may be empty
+	Nameservers []string // fully qualified, lower case (see extensionNameservers)
 	Domains     []DomainData
 }
 
@@ -85,15 +85,13 @@ func LoadSnapshotData(ctx context.Context, q bun.IDB, now time.Time) (*SnapshotD
 	}
 	zones := make(map[string]*ZoneData, len(exts)) // by extension (".inf.nz")
 	for _, e := range exts {
-		z := ZoneData{Origin: strings.ToLower(strings.TrimPrefix(e.Extension, ".")) + ".", Nameservers: []string{}}
-		var names []string
-		if err := json.Unmarshal([]byte(e.Nameservers), &names); err != nil {
-			return nil, fmt.Errorf("zone: nameservers of %s: %w", e.Extension, err)
+		z := ZoneData{Origin: strings.ToLower(strings.TrimPrefix(e.Extension, ".")) + "."}
+		hosts, err := extensionNameservers(e.Extension, e.Nameservers)
+		if err != nil {
+			return nil, err
 		}
-		for _, ns := range names {
-			if ns = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(ns), ".")); ns != "" {
-				z.Nameservers = append(z.Nameservers, ns+".")
-			}
+		for _, h := range hosts {
+			z.Nameservers = append(z.Nameservers, h+".")
 		}
 		data.Zones = append(data.Zones, z)
 	}
@@ -132,4 +130,36 @@ func LoadSnapshotData(ctx context.Context, q bun.IDB, now time.Time) (*SnapshotD
 		}
 	}
 	return data, nil
+}
+
+// extensionNameservers returns the name servers an extension's zone is
+// served from (lower case, without the final dot), from its stored
+// dns_nameservers (a JSON list): those configured, or ns1 and ns2 under the
+// extension when none are. The DNS server publishes them at the zone's apex
+// and an import recognises them as Nameport's own.
+func extensionNameservers(extension, stored string) ([]string, error) {
+	var names []string
+	if stored != "" {
+		if err := json.Unmarshal([]byte(stored), &names); err != nil {
+			return nil, fmt.Errorf("zone: name servers of %s: %w", extension, err)
+		}
+	}
+	var hosts []string
+	for _, ns := range names {
+		if ns = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(ns), ".")); ns != "" {
+			hosts = append(hosts, ns)
+		}
+	}
+	if len(hosts) == 0 {
+		hosts = DefaultNameservers(extension)
+	}
+	return hosts, nil
+}
+
+// DefaultNameservers are the name servers of a zone (".inf.nz" or
+// "inf.nz.") whose extension configures none: ns1 and ns2 under it (lower
+// case, without the final dot).
+func DefaultNameservers(zone string) []string {
+	origin := strings.ToLower(strings.Trim(zone, "."))
+	return []string{"ns1." + origin, "ns2." + origin}
 }

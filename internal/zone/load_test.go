@@ -35,7 +35,7 @@ func TestLoadReadsWhatDNSServes(t *testing.T) {
 		require.Len(t, data.Zones, 2, "active extensions only")
 		biz, inf := data.Zones[0], data.Zones[1]
 		require.Equal(t, "biz.ee.", biz.Origin)
-		require.Empty(t, biz.Nameservers)
+		require.Equal(t, []string{"ns1.biz.ee.", "ns2.biz.ee."}, biz.Nameservers, "none configured: ns1 and ns2 under the zone")
 		require.Empty(t, biz.Domains)
 		require.Equal(t, "inf.nz.", inf.Origin)
 		require.Equal(t, []string{"ns1.nameport.net.", "ns2.nameport.net."}, inf.Nameservers)

@@ -242,6 +242,15 @@ www   IN A   192.0.2.10
 		require.NoError(t, err)
 		require.Equal(t, zone.NoteApexNS, plan.Notes[0].Kind)
 
+		// An extension without configured name servers is served from ns1
+		// and ns2 under it (as the DNS server publishes them).
+		addExtension(t, d, ".orgn.uk", true, `[]`)
+		plain := registerDomain(t, d, "plain", ".orgn.uk", b.now.AddDate(1, 0, 0))
+		plan, err = b.svc.PreviewImport(ctx, plain, "$ORIGIN plain.orgn.uk.\n@ NS ns1.orgn.uk.\n@ NS ns2.orgn.uk.\nwww A 192.0.2.1\n", zone.ImportOptions{})
+		require.NoError(t, err)
+		require.Equal(t, []string{zone.NoteOwnNS, zone.NoteOwnNS}, []string{plan.Notes[0].Kind, plan.Notes[1].Kind})
+		require.Len(t, plan.Notes, 2)
+
 		_, err = b.svc.PreviewImport(ctx, dom, "@ NS ns1.nameport.net.\n", zone.ImportOptions{})
 		requireCode(t, err, apperr.Invalid, "The zone file holds only the NS records of Nameport's own name servers, which serve the domain already: there is nothing to import")
 	})
