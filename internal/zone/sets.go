@@ -143,6 +143,9 @@ func (s *Service) ReplaceSet(ctx context.Context, d Domain, set Set) ([]Record, 
 				return err
 			}
 		}
+		if err := checkChange(ctx, tx, d, existing, append(slices.Clip(others), incoming...)); err != nil {
+			return err
+		}
 		if err := applyPlan(ctx, tx, d, diff(current, incoming), s.clock()); err != nil {
 			return err
 		}
@@ -167,18 +170,21 @@ func (s *Service) DeleteSet(ctx context.Context, d Domain, name, typ string) err
 		return err
 	}
 	err = s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
-		res, err := tx.NewDelete().Model((*Record)(nil)).Where("domain_id = ?", d.ID).
-			Where("name = ?", name).Where("type = ?", typ).Exec(ctx)
+		existing, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			if err == nil {
-				err = errSetNotFound
-			}
+		after := slices.DeleteFunc(slices.Clone(existing), func(r Record) bool { return r.Name == name && r.Type == typ })
+		if len(after) == len(existing) {
+			return errSetNotFound
+		}
+		// A set others depend on (the addresses of a name server) stays.
+		if err := checkChange(ctx, tx, d, existing, after); err != nil {
 			return err
 		}
-		return nil
+		_, err = tx.NewDelete().Model((*Record)(nil)).Where("domain_id = ?", d.ID).
+			Where("name = ?", name).Where("type = ?", typ).Exec(ctx)
+		return err
 	})
 	return wrap("delete record set of", d, err)
 }

@@ -101,6 +101,20 @@ func TestTargetRules(t *testing.T) {
 		requireCode(t, err, apperr.Invalid,
 			"MX records cannot point to a CNAME: alias.example.inf.nz is an alias of real.example.com; name the host itself instead")
 
+		// The set operations of /v1 keep the same rules.
+		_, err = b.svc.ReplaceSet(ctx, b.dom, zone.Set{Name: "@", Type: "MX", Values: []string{"10 alias.example.inf.nz"}})
+		requireCode(t, err, apperr.Invalid,
+			"MX records cannot point to a CNAME: alias.example.inf.nz is an alias of real.example.com; name the host itself instead")
+		_, err = b.svc.ReplaceSet(ctx, b.dom, zone.Set{Name: "lab", Type: "NS", Values: []string{"ns1.lab.example.inf.nz"}})
+		requireCode(t, err, apperr.Invalid, "Name server ns1.lab.example.inf.nz is inside example.inf.nz, so it needs an A or AAAA record there")
+		_, err = b.svc.ReplaceSet(ctx, b.dom, zone.Set{Name: "mx", Type: "A", Values: []string{"192.0.2.26"}})
+		require.NoError(t, err, "a host named by an MX may change its address")
+		requireCode(t, b.svc.DeleteSet(ctx, b.dom, "ns1.sub", "A"), apperr.Invalid,
+			"ns1.sub.example.inf.nz must keep an A or AAAA record: the NS record of sub.example.inf.nz names it as a name server")
+		_, err = b.svc.ReplaceSet(ctx, b.dom, zone.Set{Name: "ns1.sub", Type: "A", Values: []string{"192.0.2.54"}})
+		require.NoError(t, err, "a name server's address may change")
+		glue = findRecord(t, b, "ns1.sub", "A")
+
 		// Once nothing names them, they can go.
 		require.NoError(t, b.svc.Delete(ctx, b.dom, findRecord(t, b, "sub", "NS").ID))
 		require.NoError(t, b.svc.Delete(ctx, b.dom, glue.ID))
