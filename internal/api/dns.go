@@ -95,7 +95,7 @@ type ZoneImportInput struct {
 
 type planNoteBody struct {
 	Line    int    `json:"line"`
-	Kind    string `json:"kind" enum:"apex_ns,soa,ttl,refused" doc:"apex_ns: an NS record at the domain's apex, skipped (see delegate); soa: the SOA, skipped (the registry keeps it); ttl: a TTL moved to the nearest of the bounds, or lowered to the lowest TTL of its name and type in the file (they share one); refused: a line that cannot be imported, skipped (the others can be)"`
+	Kind    string `json:"kind" enum:"apex_ns,own_ns,soa,ttl,refused" doc:"apex_ns: an NS record at the domain's apex naming other name servers, skipped (see delegate); own_ns: an NS record at the apex naming one of Nameport's own name servers, which serve the domain already (nothing to change); soa: the SOA, skipped (the registry keeps it); ttl: a TTL moved to the nearest of the bounds, or lowered to the lowest TTL of its name and type in the file (they share one); refused: a line that cannot be imported, skipped (the others can be)"`
 	Message string `json:"message"`
 }
 

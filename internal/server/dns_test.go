@@ -116,6 +116,21 @@ func TestRecordsChangedThroughTheAPIAreServed(t *testing.T) {
 				a := query(t, ts.dnsAddr, "www.served.inf.nz", dns.TypeA)
 				return a.Authoritative && len(a.Answer) == 1 && a.Answer[0].(*dns.A).A.String() == "192.0.2.20"
 			}, time.Second, 20*time.Millisecond, "the imported records are served")
+			// A file naming Nameport's own name servers (as the zone's apex
+			// publishes them) needs no choice: nothing to delegate.
+			ours := query(t, ts.dnsAddr, "inf.nz", dns.TypeNS).Answer
+			require.NotEmpty(t, ours)
+			own := "$ORIGIN served.inf.nz.\n"
+			for _, rr := range ours {
+				own += "@ IN NS " + rr.(*dns.NS).Ns + "\n"
+			}
+			r = alice.do("POST", fmt.Sprintf("/api/domains/%v/zone/preview", id), map[string]any{"zoneFile": own + "www IN A 192.0.2.20\n"})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			notes = data(t, r)["notes"].([]any)
+			require.Len(t, notes, len(ours))
+			for _, n := range notes {
+				require.Equal(t, "own_ns", n.(map[string]any)["kind"])
+			}
 			r = alice.do("POST", fmt.Sprintf("/api/domains/%v/zone/import", id), map[string]any{"zoneFile": file, "delegate": true})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
 			require.Empty(t, data(t, r)["notes"])
