@@ -148,7 +148,7 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 			}
 			return err
 		}
-		if err := zone.InsertRecords(ctx, tx, d.ID, nameservers, now); err != nil {
+		if err := zone.InsertRecords(ctx, tx, zone.Domain{ID: d.ID, Name: d.Name, Extension: d.Extension}, nameservers, now); err != nil {
 			return err
 		}
 		if d.IsPremium {

@@ -135,6 +135,9 @@ func TestRegisterRefusals(t *testing.T) {
 		_, err := b.reg.Register(ctx, alice, retail, registration.Request{Name: "mine", Extension: ".inf.nz"})
 		require.NoError(t, err)
 		bob := b.user(t, "bob", 1000)
+		now := time.Now().UTC()
+		dbtest.MustExec(t, d, `INSERT INTO dns_records (domain_id, name, type, content, ttl, created_at, updated_at)
+			SELECT id, 'ns', 'CNAME', 'elsewhere.example.com', 3600, ?, ? FROM domains WHERE name = 'mine'`, now, now)
 
 		tests := []struct {
 			req  registration.Request
@@ -149,6 +152,12 @@ func TestRegisterRefusals(t *testing.T) {
 			{registration.Request{Name: "fine", Extension: ".com"}, apperr.Invalid, "Extension must be one of .biz.ee, .inf.nz, .orgn.uk"},
 			{registration.Request{Name: "fine", Extension: ".inf.nz", Years: new(11)}, apperr.Invalid, "Years must be between 1 and 10"},
 			{registration.Request{Name: "fine", Extension: ".inf.nz", Years: new(-1)}, apperr.Invalid, "Years must be between 1 and 10"},
+			// Delegations validators refuse: an in-domain name server has
+			// no address yet, and a name server cannot be an alias.
+			{registration.Request{Name: "fine", Extension: ".inf.nz", Nameservers: []string{"ns.example.net", "ns1.fine.inf.nz"}}, apperr.Invalid,
+				"Name server ns1.fine.inf.nz is inside fine.inf.nz, so it needs an A or AAAA record there: register with name servers outside the domain, then add the address and the NS records"},
+			{registration.Request{Name: "fine", Extension: ".inf.nz", Nameservers: []string{"ns.mine.inf.nz"}}, apperr.Invalid,
+				"NS records cannot point to a CNAME: ns.mine.inf.nz is an alias of elsewhere.example.com; name the host itself instead"},
 			{registration.Request{Name: "fine", Extension: ".inf.nz", Years: new(2)}, apperr.InsufficientFunds,
 				"Insufficient funds: this registration costs $16.00 and your balance is $10.00. Add $6.00 to continue."},
 			{registration.Request{Name: "cloud", Extension: ".inf.nz"}, apperr.InsufficientFunds,

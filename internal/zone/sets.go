@@ -225,17 +225,26 @@ func Nameservers(d Domain, hosts []string) ([]Record, error) {
 			records = append(records, rec)
 		}
 	}
+	// A name server inside the domain needs an address there (glue), which
+	// a registration cannot give: validators refuse such a delegation.
+	if b := localBreaches(d, records); len(b) > 0 {
+		return nil, invalid("%s: register with name servers outside the domain, then add the address and the NS records", b[0].message(true))
+	}
 	return records, nil
 }
 
-// InsertRecords adds records to the domain domainID inside tx (the
-// transaction that registers it).
-func InsertRecords(ctx context.Context, tx bun.IDB, domainID int64, records []Record, now time.Time) error {
+// InsertRecords adds records (from Nameservers) to d, the domain being
+// registered inside tx, once they pass the rules that tie records to other
+// domains (an NS naming an alias in our zones is refused).
+func InsertRecords(ctx context.Context, tx bun.IDB, d Domain, records []Record, now time.Time) error {
 	if len(records) == 0 {
 		return nil
 	}
+	if err := checkChange(ctx, tx, d, nil, records); err != nil {
+		return err
+	}
 	for i := range records {
-		records[i].DomainID, records[i].CreatedAt, records[i].UpdatedAt = domainID, now, now
+		records[i].DomainID, records[i].CreatedAt, records[i].UpdatedAt = d.ID, now, now
 	}
 	_, err := tx.NewInsert().Model(&records).Exec(ctx)
 	return err
