@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -353,37 +351,34 @@ func readZoneFile(d Domain, text string, opts ImportOptions, own []string) (line
 		text += "\n" // the parser wants every record ended
 	}
 	apex := strings.ToLower(d.FQDN())
-	src := &byteCounter{text: text}
-	zp := dns.NewZoneParser(src, apex, "")
-	zp.SetDefaultTTL(DefaultTTL)
-	// $INCLUDE stays disallowed (the default): it would read server files.
-
 	var records []Record
 	seen := map[string]int{} // record key → line
-	prevEnd := 0
-	for rr, ok := zp.Next(); ok; rr, ok = zp.Next() {
-		line := startLine(text, prevEnd, src.off)
-		prevEnd = src.off
+	tooMany := false
+	take := func(rr dns.RR, line int, readErr error) bool {
 		// A line that cannot be imported is skipped and said; the rest of
 		// the file can still be imported.
 		refuse := func(format string, args ...any) {
 			notes = append(notes, Note{Line: line, Kind: NoteRefused,
 				Message: fmt.Sprintf("Line %d: %s", line, fmt.Sprintf(format, args...))})
 		}
+		if readErr != nil {
+			refuse("%s", readErr.Error())
+			return true
+		}
 		h := rr.Header()
 		owner := strings.ToLower(h.Name)
 		if owner != apex && !strings.HasSuffix(owner, "."+apex) {
 			refuse("%s is outside %s", h.Name, d)
-			continue
+			return true
 		}
 		if h.Class != dns.ClassINET {
 			refuse("only class IN is supported")
-			continue
+			return true
 		}
 		if h.Rrtype == dns.TypeSOA {
 			notes = append(notes, Note{Line: line, Kind: NoteSOA,
 				Message: fmt.Sprintf("Line %d: SOA skipped: the registry keeps the SOA record of %s", line, d)})
-			continue
+			return true
 		}
 		if ns, ok := rr.(*dns.NS); ok && owner == apex {
 			host := strings.TrimSuffix(strings.ToLower(ns.Ns), ".")
@@ -391,14 +386,14 @@ func readZoneFile(d Domain, text string, opts ImportOptions, own []string) (line
 				notes = append(notes, Note{Line: line, Kind: NoteOwnNS, Message: fmt.Sprintf(
 					"Line %d: NS %s at the apex is one of Nameport's own name servers, which serve %s already: nothing to change",
 					line, host, d)})
-				continue
+				return true
 			}
 			if !opts.Delegate {
 				notes = append(notes, Note{Line: line, Kind: NoteApexNS, Message: fmt.Sprintf(
 					"Line %d: NS %s at the apex skipped: it would delegate %s to other name servers, and none of the "+
 						"file's other records would be served. Keep the delegation to import it.",
 					line, host, d)})
-				continue
+				return true
 			}
 		}
 		switch ttl := int(h.Ttl); {
@@ -414,30 +409,36 @@ func readZoneFile(d Domain, text string, opts ImportOptions, own []string) (line
 		in, err := inputFromRR(rr)
 		if err != nil {
 			refuse("%s", err.Error())
-			continue
+			return true
 		}
 		rec, err := normalize(d, in)
 		if err != nil {
 			refuse("%s", apperr.Message(err))
-			continue
+			return true
 		}
 		if first, dup := seen[recordKey(rec)]; dup {
 			refuse("the same record as line %d", first)
-			continue
+			return true
 		}
 		if err := checkSet(records, rec, 0); err != nil {
 			refuse("%s", apperr.Message(err))
-			continue
+			return true
 		}
 		seen[recordKey(rec)] = line
 		records = append(records, rec)
 		lines = append(lines, importLine{rec: rec, line: line})
-		if len(records) > MaxRecordsPerDomain {
-			return nil, nil, invalid("A domain can have at most %d DNS records", MaxRecordsPerDomain)
-		}
+		tooMany = len(records) > MaxRecordsPerDomain
+		return !tooMany
 	}
-	if err := zp.Err(); err != nil {
-		return nil, nil, parseError(err)
+	whole := zoneReader{text: text, apex: apex,
+		each: func(rr dns.RR, line int) bool { return take(rr, line, nil) },
+		bad:  func(line int, err error) { take(nil, line, err) },
+	}.read()
+	switch {
+	case tooMany:
+		return nil, nil, invalid("A domain can have at most %d DNS records", MaxRecordsPerDomain)
+	case !whole:
+		return nil, nil, invalid("The zone file has more than %d records that cannot be read: is it a zone file?", maxUnreadable)
 	}
 	notes = alignImportTTLs(records, seen, notes)
 	for i := range lines {
@@ -447,27 +448,6 @@ func readZoneFile(d Domain, text string, opts ImportOptions, own []string) (line
 		notes = []Note{}
 	}
 	return lines, notes, nil
-}
-
-var parseErrorText = regexp.MustCompile(`^dns: (.*): "(.*)" at line: (\d+):\d+$`)
-
-// typeMnemonic is what a record type's name looks like (WKS, NSAP-PTR).
-var typeMnemonic = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]{0,15}$`)
-
-// parseError rewords a miekg/dns parse error for a user: "Line 3: bad A A:
-// "1.2.3"".
-func parseError(err error) error {
-	if m := parseErrorText.FindStringSubmatch(err.Error()); m != nil {
-		if m[1] == "not a TTL" && typeMnemonic.MatchString(m[2]) {
-			// A type the parser does not know is read where a TTL may stand.
-			return invalid("Line %s: %s", m[3], unsupportedType(strings.ToUpper(m[2])).Error())
-		}
-		if m[2] == "" {
-			return invalid("Line %s: cannot read the record: %s", m[3], m[1])
-		}
-		return invalid("Line %s: cannot read the record: %s: %q", m[3], m[1], shorten(m[2]))
-	}
-	return invalid("Cannot read the zone file: %s", shorten(strings.TrimPrefix(err.Error(), "dns: ")))
 }
 
 // maxQuoted is the most of a file's text an error message quotes: a token
@@ -484,48 +464,4 @@ func shorten(s string) string {
 		n--
 	}
 	return s[:n] + "…"
-}
-
-// byteCounter feeds the zone parser one byte at a time, so that the offset
-// it has read to says which lines held the record it returned (the parser
-// reads a record up to and including its final newline, and no further).
-type byteCounter struct {
-	text string
-	off  int
-}
-
-func (c *byteCounter) ReadByte() (byte, error) {
-	if c.off >= len(c.text) {
-		return 0, io.EOF
-	}
-	c.off++
-	return c.text[c.off-1], nil
-}
-
-func (c *byteCounter) Read(p []byte) (int, error) {
-	if c.off >= len(c.text) {
-		return 0, io.EOF
-	}
-	n := copy(p, c.text[c.off:])
-	c.off += n
-	return n, nil
-}
-
-// startLine returns the number of the first line in text[from:to] that holds
-// a record: not blank, not only a comment, not a $ directive.
-func startLine(text string, from, to int) int {
-	line := strings.Count(text[:from], "\n") + 1
-	for from < to {
-		end := strings.IndexByte(text[from:to], '\n')
-		if end < 0 {
-			end = to - from
-		}
-		l := strings.TrimSpace(text[from : from+end])
-		if l != "" && l[0] != ';' && l[0] != '$' {
-			return line
-		}
-		from += end + 1
-		line++
-	}
-	return line
 }

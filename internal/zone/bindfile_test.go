@@ -2,6 +2,7 @@ package zone_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -140,9 +141,9 @@ func TestImportRefusesWhatItCannotTake(t *testing.T) {
 			{"www IN A 192.0.2.1\nhost IN WKS 192.0.2.1 TCP smtp\n", "Line 2: record type WKS is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
 			{"www IN TYPE65226 \\# 1 00\n", "Line 1: record type TYPE65226 is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
 		}
-		// A line that cannot be imported is skipped with a note, and the
-		// others can be imported; a file that cannot be read, or holds
-		// nothing else, is refused whole, naming the line.
+		// A line that cannot be imported, or read, is skipped with a note,
+		// and the others can be imported; a file that holds nothing else is
+		// refused whole, naming the line.
 		var partial []string
 		for _, tt := range tests {
 			plan, err := b.svc.PreviewImport(ctx, b.dom, tt.file, zone.ImportOptions{})
@@ -159,7 +160,7 @@ func TestImportRefusesWhatItCannotTake(t *testing.T) {
 		records, err := b.svc.List(ctx, b.dom)
 		require.NoError(t, err)
 		require.Len(t, records, 1, "a refused import changes nothing")
-		require.Len(t, partial, 4, "the files with a good line and a bad one")
+		require.Len(t, partial, 6, "the files with a good line and a bad one (readable or not)")
 
 		// Applied, the good lines are imported and the bad one is not.
 		plan, err := b.svc.ApplyImport(ctx, b.dom, partial[0], zone.ImportOptions{})
@@ -252,5 +253,54 @@ ok 3600 IN A 192.0.2.4
 			ttls[r.Name] = r.TTL
 		}
 		require.Equal(t, map[string]int{"www": 300, "api": 300, "old": 604800, "ok": 3600}, ttls)
+	})
+}
+
+// The parser stops at the first record it cannot read; the import reads on
+// after it, as the rest of the file says ($ORIGIN, $TTL, the owner a line
+// without one inherits, a record over several lines).
+func TestImportReadsPastWhatItCannotRead(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		file := `$TTL 600
+www      IN A     192.0.2.1
+gpos     IN GPOS  "-22.6882" "116.8652" "250.0"
+         IN A     192.0.2.2
+$ORIGIN sub.example.inf.nz.
+host     IN WKS   192.0.2.1 TCP ( smtp
+                  domain )
+         IN A     192.0.2.3
+api      IN A     192.0.2
+$TTL 900
+mail     IN A     192.0.2.25
+@        IN MX    10 mail
+`
+		plan, err := b.svc.PreviewImport(ctx, b.dom, file, zone.ImportOptions{})
+		require.NoError(t, err)
+		require.Equal(t, []zone.Note{
+			{Line: 3, Kind: zone.NoteRefused, Message: "Line 3: record type GPOS is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
+			{Line: 6, Kind: zone.NoteRefused, Message: "Line 6: record type WKS is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
+			{Line: 9, Kind: zone.NoteRefused, Message: `Line 9: cannot read the record: bad A A: "192.0.2"`},
+		}, plan.Notes)
+		var got []string
+		for _, r := range plan.Add {
+			got = append(got, fmt.Sprintf("%s %d %s %s", r.Name, r.TTL, r.Type, r.Content))
+		}
+		require.ElementsMatch(t, []string{
+			"www 600 A 192.0.2.1",
+			"gpos 600 A 192.0.2.2",     // the owner of the line that failed
+			"host.sub 600 A 192.0.2.3", // the record over two lines skipped whole
+			"mail.sub 900 A 192.0.2.25",
+			"sub 900 MX mail.sub.example.inf.nz",
+		}, got)
+
+		// A file of nothing but unreadable lines is refused, naming the first.
+		_, err = b.svc.PreviewImport(ctx, b.dom, "a IN A 1\nb IN A 2\n", zone.ImportOptions{})
+		requireCode(t, err, apperr.Invalid, `Line 1: cannot read the record: bad A A: "1"`)
+		// A file that is no zone file is not read to its end.
+		_, err = b.svc.PreviewImport(ctx, b.dom, strings.Repeat("x IN A 1\n", 2000), zone.ImportOptions{})
+		requireCode(t, err, apperr.Invalid, "The zone file has more than 1000 records that cannot be read: is it a zone file?")
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -100,6 +101,25 @@ func TestRealWorldZonesPassValidators(t *testing.T) {
 			stopped.Wait()
 		})
 
+		// Files kept as their projects wrote them, imported into a domain
+		// as their owner would: the file's origin is the domain's name.
+		for file, origin := range verbatimZones {
+			text, err := os.ReadFile(filepath.Join("testdata/zones/verbatim", file))
+			require.NoError(t, err)
+			name := strings.TrimSuffix(file, ".zone")
+			dom := registerDomain(t, d, name, ".inf.nz", expires)
+			plan, err := svc.ApplyImport(ctx, dom, renameOrigin(string(text), origin, dom.FQDN()), zone.ImportOptions{})
+			require.NoError(t, err, file)
+			require.GreaterOrEqual(t, len(plan.Add), 40, "%s: what Nameport serves is imported", file)
+			kinds := map[string]int{}
+			for _, n := range plan.Notes {
+				kinds[n.Kind]++
+			}
+			require.Equal(t, 1, kinds[zone.NoteSOA], file)
+			require.Equal(t, 2, kinds[zone.NoteApexNS], "%s: its own name servers are not ours", file)
+			require.Greater(t, kinds[zone.NoteRefused], 50, "%s: each type Nameport does not serve is said", file)
+		}
+
 		axfr := transferZone(t, addr, "inf.nz.")
 		path := filepath.Join(t.TempDir(), "inf.nz.zone")
 		require.NoError(t, os.WriteFile(path, []byte(axfr), 0o600))
@@ -116,6 +136,28 @@ func TestRealWorldZonesPassValidators(t *testing.T) {
 		run(t, namedCheckzone, "-i", "local-sibling", "-k", "fail", "-n", "fail", "-m", "fail", "-M", "fail",
 			"-S", "fail", "-r", "fail", "inf.nz", path)
 	})
+}
+
+// verbatimZones are the files of testdata/zones/verbatim (sources in the
+// README there), by the origin their names are written under.
+var verbatimZones = map[string]string{
+	"dnspython-tests-example.zone": "example.",
+}
+
+// renameOrigin rewrites the zone file text written for origin as the
+// file of domain (both fully qualified): every name equal to origin or
+// ending in it, and the bare owner of a line under "$ORIGIN .".
+func renameOrigin(text, origin, domain string) string {
+	label := regexp.QuoteMeta(strings.TrimSuffix(origin, "."))
+	names := regexp.MustCompile(`(^|[\s.])` + label + `\.(\s|$)`)
+	bare := regexp.MustCompile(`(?m)^` + label + `(\s)`)
+	var out strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		// Two passes: a match's trailing space may start the next one.
+		line = names.ReplaceAllString(names.ReplaceAllString(line, "${1}"+domain+"${2}"), "${1}"+domain+"${2}")
+		out.WriteString(bare.ReplaceAllString(line, domain+"${1}"))
+	}
+	return out.String()
 }
 
 // transferZone returns the zone origin as an AXFR from addr gives it, one
