@@ -9,7 +9,8 @@
 // wallet tabs, the domain's settings and the dashboard with the domain;
 // `scene:registrar` signs up a fresh registrar and shoots its dashboard;
 // `scene:dns` signs up, deposits, registers a name and shoots its DNS tab:
-// empty, with records, the add dialog set to MX, and an import preview.
+// empty, with records, the add dialog set to MX (invalid, then a TTL
+// differing from its set's), and an import preview.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
@@ -220,6 +221,13 @@ async function dnsScene(browser, { viewport, baseURL, label }) {
   await form.getByRole('button', { name: 'Save record' }).click()
   await form.getByText('Record content is required').waitFor()
   await shoot(page, 'dns-add-invalid', label, { fullPage: false })
+  // A second MX with its own priority but another TTL than the set's: the
+  // server's message, with the offer to align the set.
+  await form.getByLabel('Content').fill('mx2.example.com')
+  await form.getByLabel('TTL (seconds)').fill('600')
+  await form.getByRole('button', { name: 'Save record' }).click()
+  await form.getByRole('button', { name: /Align all to/ }).waitFor()
+  await shoot(page, 'dns-add-ttl-align', label, { fullPage: false })
   await form.getByRole('button', { name: 'Cancel' }).click()
 
   await panel.getByRole('button', { name: 'Import zone file' }).click()
@@ -230,7 +238,10 @@ async function dnsScene(browser, { viewport, baseURL, label }) {
       [
         `$ORIGIN ${name}.inf.nz.`,
         '$TTL 3600',
+        '@          IN NS    ns1.nameport.test.',
         '@          IN NS    ns1.dns-host.example.',
+        'geo        IN GPOS  "-22.6882" "116.8652" "250.0"',
+        '@          IN MX    20 mx2.example.com.',
         '@     600  IN A     192.0.2.10',
         'www        IN CNAME @',
         'blog       IN A     192.0.2.20',
