@@ -97,6 +97,7 @@ type planNoteBody struct {
 	Line    int    `json:"line"`
 	Kind    string `json:"kind" enum:"apex_ns,own_ns,soa,ttl,refused" doc:"apex_ns: an NS record at the domain's apex naming other name servers, skipped (see delegate); own_ns: an NS record at the apex naming one of Nameport's own name servers, which serve the domain already (nothing to change); soa: the SOA, skipped (the registry keeps it); ttl: a TTL moved to the nearest of the bounds, or lowered to the lowest TTL of its name and type in the file (they share one); refused: a line that cannot be imported, skipped (the others can be)"`
 	Message string `json:"message"`
+	Text    string `json:"text" doc:"The line as the file has it (trimmed; its first 80 bytes when longer)"`
 }
 
 type planBody struct {
@@ -114,7 +115,7 @@ type ZonePlanOutput struct {
 func toPlanBody(p zone.Plan) planBody {
 	notes := make([]planNoteBody, len(p.Notes))
 	for i, n := range p.Notes {
-		notes[i] = planNoteBody{Line: n.Line, Kind: n.Kind, Message: n.Message}
+		notes[i] = planNoteBody{Line: n.Line, Kind: n.Kind, Message: n.Message, Text: n.Text}
 	}
 	return planBody{Add: toRecordBodies(p.Add), Change: toRecordBodies(p.Change), Remove: toRecordBodies(p.Remove),
 		Unchanged: p.Unchanged, Notes: notes}

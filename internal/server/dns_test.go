@@ -112,6 +112,7 @@ func TestRecordsChangedThroughTheAPIAreServed(t *testing.T) {
 			notes := data(t, r)["notes"].([]any)
 			require.Len(t, notes, 1)
 			require.Equal(t, "apex_ns", notes[0].(map[string]any)["kind"])
+			require.Equal(t, "@ IN NS ns1.elsewhere.example.", notes[0].(map[string]any)["text"], "the line as the file has it")
 			require.Eventually(t, func() bool {
 				a := query(t, ts.dnsAddr, "www.served.inf.nz", dns.TypeA)
 				return a.Authoritative && len(a.Answer) == 1 && a.Answer[0].(*dns.A).A.String() == "192.0.2.20"

@@ -441,6 +441,7 @@ func readZoneFile(d Domain, text string, opts ImportOptions, own []string) (line
 		return nil, nil, invalid("The zone file has more than %d records that cannot be read: is it a zone file?", maxUnreadable)
 	}
 	notes = alignImportTTLs(records, seen, notes)
+	withLineText(text, notes)
 	for i := range lines {
 		lines[i].rec = records[i]
 	}
@@ -448,6 +449,26 @@ func readZoneFile(d Domain, text string, opts ImportOptions, own []string) (line
 		notes = []Note{}
 	}
 	return lines, notes, nil
+}
+
+// withLineText sets the Text of each note to the line of text it is about.
+func withLineText(text string, notes []Note) {
+	if len(notes) == 0 {
+		return
+	}
+	starts := []int{0} // starts[i]: offset of line i+1
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	for i, n := range notes {
+		if n.Line < 1 || n.Line > len(starts) {
+			continue
+		}
+		line, _, _ := strings.Cut(text[starts[n.Line-1]:], "\n")
+		notes[i].Text = shorten(strings.TrimSpace(line))
+	}
 }
 
 // maxQuoted is the most of a file's text an error message quotes: a token

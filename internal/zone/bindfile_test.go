@@ -154,7 +154,7 @@ func TestImportRefusesWhatItCannotTake(t *testing.T) {
 				continue
 			}
 			require.Len(t, plan.Notes, 1, tt.file)
-			require.Equal(t, zone.Note{Line: plan.Notes[0].Line, Kind: zone.NoteRefused, Message: tt.want}, plan.Notes[0])
+			require.Equal(t, zone.Note{Line: plan.Notes[0].Line, Kind: zone.NoteRefused, Message: tt.want}, withoutText(plan.Notes)[0])
 			partial = append(partial, tt.file)
 		}
 		records, err := b.svc.List(ctx, b.dom)
@@ -194,7 +194,7 @@ lab   IN NS  ns.lab.example.net.
 		require.Len(t, plan.Notes, 2)
 		require.Equal(t, zone.Note{Line: 2, Kind: zone.NoteApexNS, Message: "Line 2: NS ns1.dns-host.example at the apex skipped: " +
 			"it would delegate example.inf.nz to other name servers, and none of the file's other records would be served. " +
-			"Keep the delegation to import it."}, plan.Notes[0])
+			"Keep the delegation to import it."}, withoutText(plan.Notes)[0])
 		require.Equal(t, 3, plan.Notes[1].Line)
 		require.Contains(t, plan.Notes[1].Message, "NS ns2.dns-host.example at the apex skipped")
 
@@ -245,7 +245,7 @@ ok 3600 IN A 192.0.2.4
 			{Line: 3, Kind: zone.NoteTTL, Message: "Line 3: TTL 60 raised to 300 seconds, the least Nameport serves"},
 			{Line: 4, Kind: zone.NoteTTL, Message: "Line 4: TTL 0 raised to 300 seconds, the least Nameport serves"},
 			{Line: 5, Kind: zone.NoteTTL, Message: "Line 5: TTL 2000000 lowered to 604800 seconds (a week), the most Nameport serves"},
-		}, plan.Notes)
+		}, withoutText(plan.Notes))
 		ttls := map[string]int{}
 		records, err := b.svc.List(ctx, b.dom)
 		require.NoError(t, err)
@@ -280,10 +280,13 @@ mail     IN A     192.0.2.25
 		plan, err := b.svc.PreviewImport(ctx, b.dom, file, zone.ImportOptions{})
 		require.NoError(t, err)
 		require.Equal(t, []zone.Note{
-			{Line: 3, Kind: zone.NoteRefused, Message: "Line 3: record type GPOS is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
-			{Line: 6, Kind: zone.NoteRefused, Message: "Line 6: record type WKS is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
-			{Line: 9, Kind: zone.NoteRefused, Message: `Line 9: cannot read the record: bad A A: "192.0.2"`},
-		}, plan.Notes)
+			{Line: 3, Kind: zone.NoteRefused, Text: `gpos     IN GPOS  "-22.6882" "116.8652" "250.0"`,
+				Message: "Line 3: record type GPOS is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
+			{Line: 6, Kind: zone.NoteRefused, Text: "host     IN WKS   192.0.2.1 TCP ( smtp",
+				Message: "Line 6: record type WKS is not supported (supported: A, AAAA, CNAME, MX, TXT, NS, SRV, CAA)"},
+			{Line: 9, Kind: zone.NoteRefused, Text: "api      IN A     192.0.2",
+				Message: `Line 9: cannot read the record: bad A A: "192.0.2"`},
+		}, plan.Notes, "each note quotes its line")
 		var got []string
 		for _, r := range plan.Add {
 			got = append(got, fmt.Sprintf("%s %d %s %s", r.Name, r.TTL, r.Type, r.Content))

@@ -74,3 +74,14 @@ func create(t *testing.T, b bundle, typ, name, content string) *zone.Record {
 	require.NoError(t, err, "%s %s %s", typ, name, content)
 	return rec
 }
+
+// withoutText returns notes without the lines they quote, for tests about
+// what the notes say (TestImportReadsPastWhatItCannotRead checks the text).
+func withoutText(notes []zone.Note) []zone.Note {
+	out := make([]zone.Note, len(notes))
+	for i, n := range notes {
+		n.Text = ""
+		out[i] = n
+	}
+	return out
+}

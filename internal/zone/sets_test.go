@@ -145,7 +145,7 @@ _sip._tcp IN SRV 20 5 5060 sip.example.com.
 `
 		plan, err := b.svc.ApplyImport(ctx, b.dom, file, zone.ImportOptions{})
 		require.NoError(t, err)
-		require.Equal(t, []zone.Note{{Line: 4, Kind: zone.NoteRefused, Message: "Line 4: the same record as line 2"}}, plan.Notes)
+		require.Equal(t, []zone.Note{{Line: 4, Kind: zone.NoteRefused, Message: "Line 4: the same record as line 2"}}, withoutText(plan.Notes))
 		records, err = b.svc.List(ctx, b.dom)
 		require.NoError(t, err)
 		require.Equal(t, []string{"10 mx.example.com ttl=3600", "20 mx.example.com ttl=3600",
@@ -267,7 +267,7 @@ www 86400 IN AAAA 2001:db8::1
 			{Line: 4, Kind: zone.NoteTTL, Message: "Line 4: TTL 600 lowered to 300 seconds, the lowest of the www A records: the records of one name and type share one TTL"},
 			{Line: 5, Kind: zone.NoteTTL, Message: "Line 5: TTL 60 raised to 300 seconds, the least Nameport serves"},
 			{Line: 8, Kind: zone.NoteTTL, Message: "Line 8: TTL 900 lowered to 300 seconds, the lowest of the @ MX records: the records of one name and type share one TTL"},
-		}, plan.Notes)
+		}, withoutText(plan.Notes))
 		records, err := b.svc.List(ctx, b.dom)
 		require.NoError(t, err)
 		require.Equal(t, []string{"10 mx1.example.com ttl=300", "20 mx2.example.com ttl=300",

@@ -152,7 +152,7 @@ named    IN CNAME real.example.com.
 			{Line: 4, Kind: zone.NoteRefused, Message: "Line 4: MX records cannot point to a CNAME: mx.other.inf.nz is an alias of real.example.com; name the host itself instead"},
 			{Line: 8, Kind: zone.NoteRefused, Message: "Line 8: Name server ns1.lab.example.inf.nz is inside example.inf.nz, so it needs an A or AAAA record there"},
 			{Line: 10, Kind: zone.NoteRefused, Message: "Line 10: named.example.inf.nz would become an alias (CNAME), but the MX record of other.inf.nz names it: MX, NS and SRV records must name a host, not an alias"},
-		}, plan.Notes)
+		}, withoutText(plan.Notes))
 		applied, err := b.svc.ApplyImport(ctx, b.dom, file, zone.ImportOptions{})
 		require.NoError(t, err)
 		require.Equal(t, plan.Notes, applied.Notes)
@@ -237,7 +237,7 @@ www   IN A   192.0.2.10
 		require.Equal(t, []zone.Note{
 			{Line: 2, Kind: zone.NoteOwnNS, Message: "Line 2: NS ns1.nameport.net at the apex is one of Nameport's own name servers, which serve shop.biz.ee already: nothing to change"},
 			{Line: 3, Kind: zone.NoteOwnNS, Message: "Line 3: NS ns2.nameport.net at the apex is one of Nameport's own name servers, which serve shop.biz.ee already: nothing to change"},
-		}, plan.Notes, "no apex_ns: nothing to choose")
+		}, withoutText(plan.Notes), "no apex_ns: nothing to choose")
 		require.Len(t, plan.Add, 1)
 		require.Equal(t, "A", plan.Add[0].Type)
 

@@ -116,8 +116,10 @@ type Plan struct {
 
 // Note is a line of a zone file an import did not take as it is.
 type Note struct {
-	Line    int
-	Kind    string // NoteApexNS, NoteOwnNS, NoteSOA, NoteTTL or NoteRefused
+	Line int
+	Kind string // NoteApexNS, NoteOwnNS, NoteSOA, NoteTTL or NoteRefused
+	// Text is the line as the file has it (trimmed; its start when long).
+	Text    string
 	Message string
 }
 

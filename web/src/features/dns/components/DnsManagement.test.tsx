@@ -646,6 +646,7 @@ describe('zone file import', () => {
       line: 1,
       kind: 'apex_ns',
       message: 'Line 1: NS ns1.dns-host.example at the apex skipped: it would delegate acme.inf.nz away.',
+      text: '@ IN NS ns1.dns-host.example.',
     }
     const skipped = { ...plan, add: [plan.add[0]], change: [], remove: [], notes: [note] }
     const kept = {
@@ -672,6 +673,7 @@ describe('zone file import', () => {
     await events.click(dialog.getByRole('button', { name: 'Preview' }))
     const skippedLines = await dialog.findByRole('list', { name: 'Skipped lines' })
     expect(skippedLines).toHaveTextContent(note.message)
+    expect(within(skippedLines).getByText(note.text)).toBeInTheDocument() // the line as the file has it
     const keep = dialog.getByRole('checkbox', { name: /Keep the NS records at the apex/ })
     expect(keep).not.toBeChecked()
 

@@ -240,8 +240,15 @@ function PlanView({ plan }: { plan: ImportPlan }) {
     <div className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200">
       <p className="font-medium">Skipped lines ({plan.notes.length})</p>
       <ul aria-label="Skipped lines" className="mt-1 list-disc space-y-1 pl-5">
-        {plan.notes.map((note) => (
-          <li key={note.line}>{note.message}</li>
+        {plan.notes.map((note, i) => (
+          <li key={`${note.line}-${i}`}>
+            {note.message}
+            {note.text && (
+              <code className="mt-0.5 block truncate font-mono text-xs text-amber-800" title={note.text}>
+                {note.text}
+              </code>
+            )}
+          </li>
         ))}
       </ul>
     </div>
