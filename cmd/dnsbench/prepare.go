@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 	mathrand "math/rand/v2"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"time"
@@ -151,6 +153,15 @@ type benchDomain struct {
 
 func domainLabel(i int) string { return fmt.Sprintf("domain%d", i) }
 
+// benchIPv6 returns the address of domain number i in 2001:db8::/32, in
+// canonical form (as zone.Service stores it): its last 32 bits are i, so
+// every domain up to four billion has its own valid address.
+func benchIPv6(i int) string {
+	a := [16]byte{0x20, 0x01, 0x0d, 0xb8}
+	binary.BigEndian.PutUint32(a[12:], uint32(i))
+	return netip.AddrFrom16(a).String()
+}
+
 // domainRecords are the five records of domain number i (stored form, as
 // zone.Service stores them): A, AAAA, MX and TXT at the apex, and www a
 // CNAME to the apex.
@@ -162,7 +173,7 @@ func domainRecords(domainID int64, i int, now time.Time) []zone.Record {
 	}
 	return []zone.Record{
 		rec("@", zone.TypeA, fmt.Sprintf("198.51.%d.%d", 100+i/254%50, i%254+1), nil),
-		rec("@", zone.TypeAAAA, fmt.Sprintf("2001:db8::%x", i), nil),
+		rec("@", zone.TypeAAAA, benchIPv6(i), nil),
 		rec("@", zone.TypeMX, "mail.example.com", &prio),
 		rec("@", zone.TypeTXT, fmt.Sprintf("v=spf1 include:_spf.example.com ~all id=%d", i), nil),
 		rec("www", zone.TypeCNAME, domainLabel(i)+".inf.nz", nil),
