@@ -6,7 +6,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/netip"
 	"os"
 	"slices"
@@ -57,10 +56,15 @@ type Config struct {
 	// PasswordHashWait is how long a request waits for a place in the hash
 	// pool (0: 2 seconds). Tests lengthen it; no flag.
 	PasswordHashWait time.Duration
-	// DNSTransferAllow are the clients allowed to transfer zones (AXFR).
+	// DNSTransferAllow are the clients allowed to transfer zones (AXFR)
+	// unsigned; DNSTransferKeys the TSIG keys (names) whose signed transfer
+	// requests are allowed from anywhere.
 	DNSTransferAllow []netip.Prefix
+	DNSTransferKeys  []string
 	// DNSNotify are the secondaries told (NOTIFY) when zones change.
-	DNSNotify []string
+	DNSNotify []NotifyTarget
+	// DNSTSIGKeys are the TSIG keys (RFC 8945) shared with secondaries.
+	DNSTSIGKeys []TSIGKey
 	// DNS response rate limiting over UDP: responses per second per client
 	// network of each kind (negative, error, large: DNSRRLRate; positive:
 	// DNSRRLPositiveRate; 0: that budget is off), the slip (every Nth
@@ -140,8 +144,9 @@ var Flags = []Flag{
 	{"trusted-proxies", "", "addresses or prefixes of reverse proxies whose X-Forwarded-For is believed, comma separated, e.g. 127.0.0.1,10.0.0.0/8; the client is the right-most address in it that is not one of them; empty: the client is always the TCP peer"},
 	{"password-hash-concurrency", 0, "how many password hashes (argon2id, 19 MiB each) run at once; others wait up to 2 seconds, then get 503 with Retry-After; 0: the number of CPUs"},
 	{"signup-limit", 10, "sign-ups one client network (IPv4 address, IPv6 /64) may make in an hour"},
-	{"dns-transfer-allow", "", "addresses or prefixes allowed to transfer zones (AXFR), comma separated, e.g. 127.0.0.1,10.0.0.0/8"},
-	{"dns-notify", "", "secondaries to NOTIFY on zone changes, comma separated host:port"},
+	{"dns-transfer-allow", "", "who may transfer zones (AXFR), comma separated: addresses or prefixes (unsigned transfers from there), and key:NAME (transfers signed with TSIG key NAME, from anywhere), e.g. 127.0.0.1,10.0.0.0/8,key:xfr.example"},
+	{"dns-notify", "", "secondaries to NOTIFY on zone changes, comma separated host:port, or key:NAME@host:port to sign the NOTIFY with TSIG key NAME"},
+	{"dns-tsig-key", "", "TSIG keys (RFC 8945) for zone transfers and NOTIFY, comma separated name:algorithm:secret; algorithm hmac-sha256, hmac-sha384 or hmac-sha512; secret base64, at least 16 bytes (tsig-keygen makes one)"},
 	{"dns-rrl-rate", 20, "DNS response rate limit over UDP: responses per second per client network (IPv4 /24, IPv6 /56) of each of the kinds negative answers, errors, answers over 512 bytes; 0 turns it off for them"},
 	{"dns-rrl-slip", 2, "over the DNS rate limit, every Nth response is sent empty and truncated (TC) so that real clients retry over TCP, the others are dropped; 0 drops all, 1 truncates all"},
 	{"dns-rrl-exempt", "127.0.0.0/8,::1", "clients never DNS rate limited, comma separated addresses or prefixes (loopback cannot be spoofed from outside)"},
@@ -261,12 +266,8 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 		}
 		c.TrustedProxies = append(c.TrustedProxies, p.Masked())
 	}
-	for _, a := range splitList(v.GetString("dns-transfer-allow")) {
-		p, err := parsePrefix(a)
-		if err != nil {
-			return Config{}, fmt.Errorf("config: --dns-transfer-allow %q: %w", a, err)
-		}
-		c.DNSTransferAllow = append(c.DNSTransferAllow, p)
+	if err := c.loadTSIG(v); err != nil {
+		return Config{}, err
 	}
 	// Parsed here rather than by viper's GetInt, which reads a typo as 0:
 	// rate limiting off.
@@ -313,12 +314,6 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 			return Config{}, fmt.Errorf("config: --metrics-allow %q: %w", a, err)
 		}
 		c.MetricsAllow = append(c.MetricsAllow, p)
-	}
-	for _, t := range splitList(v.GetString("dns-notify")) {
-		if _, _, err := net.SplitHostPort(t); err != nil {
-			return Config{}, fmt.Errorf("config: --dns-notify %q: want host:port", t)
-		}
-		c.DNSNotify = append(c.DNSNotify, t)
 	}
 	for _, r := range strings.Split(v.GetString("roles"), ",") {
 		if r = strings.TrimSpace(r); r != "" {

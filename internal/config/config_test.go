@@ -154,3 +154,53 @@ func TestDemoPayments(t *testing.T) {
 		require.Equal(t, tt.want, cfg.DemoPayments, "%v env %q", tt.args, tt.env)
 	}
 }
+
+// TestTSIGKeys: --dns-tsig-key entries and the key:NAME entries of
+// --dns-transfer-allow and --dns-notify that name them; a bad entry is
+// refused at start, naming the key and never printing the secret.
+func TestTSIGKeys(t *testing.T) {
+	t.Chdir(t.TempDir())
+	secret := "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" // 32 bytes
+	cfg, err := config.Load(flags(t, "--dns-tsig-key", "Xfr.Example:hmac-sha256:"+secret+", other.:HMAC-SHA512.:"+secret,
+		"--dns-transfer-allow", "10.0.0.0/8, key:xfr.example", "--dns-notify", "192.0.2.1:53,key:other@[2001:db8::1]:5353"), "")
+	require.NoError(t, err)
+	require.Len(t, cfg.DNSTSIGKeys, 2)
+	require.Equal(t, "xfr.example.", cfg.DNSTSIGKeys[0].Name)
+	require.Equal(t, "hmac-sha256.", cfg.DNSTSIGKeys[0].Algorithm)
+	require.Equal(t, []byte("0123456789abcdef0123456789abcdef"), cfg.DNSTSIGKeys[0].Secret)
+	require.Equal(t, "hmac-sha512.", cfg.DNSTSIGKeys[1].Algorithm)
+	require.Equal(t, []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}, cfg.DNSTransferAllow)
+	require.Equal(t, []string{"xfr.example."}, cfg.DNSTransferKeys)
+	require.Equal(t, []config.NotifyTarget{{Addr: "192.0.2.1:53"}, {Addr: "[2001:db8::1]:5353", Key: "other."}}, cfg.DNSNotify)
+
+	t.Setenv("NAMEPORT_DNS_TSIG_KEY", "env.example:hmac-sha384:"+secret)
+	cfg, err = config.Load(flags(t, "--dns-transfer-allow", "key:env.example"), "")
+	require.NoError(t, err, "from the environment")
+	require.Equal(t, []string{"env.example."}, cfg.DNSTransferKeys)
+	os.Unsetenv("NAMEPORT_DNS_TSIG_KEY")
+
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--dns-tsig-key", "xfr.example:hmac-sha256"}, "--dns-tsig-key entry 1: want name:algorithm:secret"},
+		{[]string{"--dns-tsig-key", ":hmac-sha256:" + secret}, "want name:algorithm:secret"},
+		{[]string{"--dns-tsig-key", "bad..name:hmac-sha256:" + secret}, `key name "bad..name" is not a domain name`},
+		{[]string{"--dns-tsig-key", "xfr.example:hmac-sha1:" + secret}, `algorithm "hmac-sha1": want hmac-sha256`},
+		{[]string{"--dns-tsig-key", "xfr.example:hmac-md5:" + secret}, "refused as weak"},
+		{[]string{"--dns-tsig-key", "xfr.example:hmac-sha256:not*base64" + secret}, `"xfr.example.": the secret is not base64`},
+		{[]string{"--dns-tsig-key", "xfr.example:hmac-sha256:c2hvcnQ="}, "the secret is 5 bytes; want at least 16"},
+		{[]string{"--dns-tsig-key", "a.:hmac-sha256:" + secret + ",A:hmac-sha512:" + secret}, `"a." is given twice`},
+		{[]string{"--dns-transfer-allow", "key:nokey.example"}, "--dns-transfer-allow key:nokey.example: no such key in --dns-tsig-key"},
+		{[]string{"--dns-tsig-key", "a:hmac-sha256:" + secret, "--dns-transfer-allow", "key:b"}, "key:b: no such key"},
+		{[]string{"--dns-transfer-allow", "secondary.example"}, `--dns-transfer-allow "secondary.example": want an address, a prefix or key:NAME`},
+		{[]string{"--dns-tsig-key", "a:hmac-sha256:" + secret, "--dns-notify", "key:b@192.0.2.1:53"}, "--dns-notify key:b: no such key"},
+		{[]string{"--dns-tsig-key", "a:hmac-sha256:" + secret, "--dns-notify", "key:a"}, `--dns-notify "key:a": want key:NAME@host:port`},
+		{[]string{"--dns-tsig-key", "a:hmac-sha256:" + secret, "--dns-notify", "key:a@192.0.2.1"}, "want host:port or key:NAME@host:port"},
+	} {
+		_, err := config.Load(flags(t, tt.args...), "")
+		require.ErrorContains(t, err, tt.want, tt.args)
+		require.NotContains(t, err.Error(), secret, "the secret is never printed")
+		require.NotContains(t, err.Error(), "c2hvcnQ=")
+	}
+}

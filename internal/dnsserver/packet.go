@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"net/netip"
+	"slices"
 	"sync"
 
 	"github.com/miekg/dns"
@@ -341,9 +342,21 @@ func (s *Server) answerSlow(snap *Snapshot, pkt, out []byte, from netip.Addr, tc
 	if err := req.Unpack(pkt); err != nil {
 		resp = formErr(pkt)
 	} else if isTransfer(req) {
-		if resp, _ = s.transferReply(req, snap, from, tcp); resp == nil {
+		var tsigStatus error
+		if req.IsTsig() != nil {
+			// On a copy: verification writes the original ID into it.
+			tsigStatus = dns.TsigVerifyWithProvider(slices.Clone(pkt), s.opts.tsigKeys, "", false)
+		}
+		if resp, _ = s.transferReply(req, snap, from, tcp, tsigStatus); resp == nil {
 			// Streaming a zone needs TCP's ResponseWriter (ServeDNS).
 			resp = new(dns.Msg).SetRcode(req, dns.RcodeNotImplemented)
+		} else if resp.IsTsig() != nil {
+			packed, err := s.packSigned(resp, req, out)
+			if err == nil {
+				return packed
+			}
+			s.logger.Debug("dns: sign answer", "err", err)
+			resp = formErr(pkt)
 		}
 	} else {
 		resp = reply(snap, req, s.opts.maxUDP)

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/miekg/dns"
 	"github.com/stretchr/testify/require"
@@ -38,7 +39,9 @@ func fuzzServers(f *testing.F) ([]*Server, []*Snapshot) {
 	f.Helper()
 	var servers []*Server
 	var snaps []*Snapshot
-	for _, opts := range [][]Option{nil, {WithMaxUDPSize(512)}, {WithMaxUDPSize(4096)}} {
+	// The first knows a TSIG key and allows transfers signed with it, so
+	// that signed requests reach the signature checks.
+	for _, opts := range [][]Option{{WithTSIGKeys(xfrKey), WithTransferKeys(xfrKey.Name)}, {WithMaxUDPSize(512)}, {WithMaxUDPSize(4096)}} {
 		snap, err := buildFromText(fuzzZones())
 		require.NoError(f, err)
 		s := testServer(f, snap)
@@ -141,6 +144,10 @@ func FuzzPacketHandler(f *testing.F) {
 		fuzzQuery(strings.Repeat("a.", 120)+"inf.nz.", dns.TypeA, 0, nil),
 		fuzzQuery("*.example.inf.nz.", dns.TypeTXT, 0, nil),
 		fuzzQuery(".", dns.TypeNS, 0, nil),
+		signedFuzzQuery(dns.TypeIXFR, 0),
+		signedFuzzQuery(dns.TypeAXFR, 0),
+		signedFuzzQuery(dns.TypeIXFR, 10), // the TSIG record cut short
+		signedFuzzQuery(dns.TypeA, 0),
 		{0xbe, 0xef, 0x01, 0x00, 0, 1, 0, 0, 0, 0, 0, 0, 0xc0, 0x0c, 0, 1, 0, 1}, // a pointer to itself
 		{0xbe, 0xef, 0x81, 0x00, 0, 1, 0, 0, 0, 0, 0, 0},                         // a response
 		{0xbe, 0xef, 0x01, 0x00, 0, 0, 0, 0, 0, 0, 0, 0},                         // a bare header
@@ -253,4 +260,19 @@ func checkAnswer(t *testing.T, s *Server, snap *Snapshot, pkt []byte, tcp bool) 
 		require.NoError(t, sm.Unpack(slow))
 		require.Equal(t, sm.String(), m.String(), "the fast path answers what the slow path answers")
 	}
+}
+
+// signedFuzzQuery is a query for inf.nz signed with xfrKey (an IXFR with
+// the client's SOA), less its last cut bytes.
+func signedFuzzQuery(qtype uint16, cut int) []byte {
+	m := new(dns.Msg).SetQuestion("inf.nz.", qtype)
+	if qtype == dns.TypeIXFR {
+		m.SetIxfr("inf.nz.", 1, "a.", "b.")
+	}
+	m.SetTsig(xfrKey.Name, xfrKey.Algorithm, 300, time.Now().Unix())
+	pkt, _, err := dns.TsigGenerateWithProvider(m, tsigKeyring{xfrKey.Name: xfrKey}, "", false)
+	if err != nil {
+		panic(err)
+	}
+	return pkt[:len(pkt)-cut]
 }

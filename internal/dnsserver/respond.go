@@ -60,10 +60,15 @@ func malformedQuery(req *dns.Msg) bool {
 		return true
 	}
 	opts := 0
-	for _, rr := range req.Extra {
-		if h := rr.Header(); h.Rrtype == dns.TypeOPT {
+	for i, rr := range req.Extra {
+		switch h := rr.Header(); h.Rrtype {
+		case dns.TypeOPT:
 			opts++
 			if h.Name != "." {
+				return true
+			}
+		case dns.TypeTSIG:
+			if i != len(req.Extra)-1 { // RFC 8945 5.1: the last record, once
 				return true
 			}
 		}

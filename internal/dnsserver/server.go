@@ -37,7 +37,9 @@ type Option func(*options)
 
 type options struct {
 	allowTransfer []netip.Prefix
-	notify        []string
+	transferKeys  map[string]bool // canonical key names
+	tsigKeys      tsigKeyring
+	notify        []notifyTarget
 	maxUDP        uint16
 	udpWorkers    int
 	rateLimit     RateLimit
@@ -93,16 +95,27 @@ func WithTransfer(allow ...netip.Prefix) Option {
 // WithNotify sends NOTIFY (RFC 1996) for every zone to each target
 // ("192.0.2.53:53", or a host without a port for 53) whenever a reload
 // changes the zones' serial.
-func WithNotify(targets ...string) Option {
+func WithNotify(targets ...string) Option { return WithSignedNotify("", targets...) }
+
+// WithSignedNotify is WithNotify with each NOTIFY signed with the key
+// named key (one of WithTSIGKeys; "": unsigned).
+func WithSignedNotify(key string, targets ...string) Option {
 	return func(o *options) {
+		if key != "" {
+			key = dns.CanonicalName(key)
+		}
 		for _, t := range targets {
 			if _, _, err := net.SplitHostPort(t); err != nil {
 				t = net.JoinHostPort(t, "53")
 			}
-			o.notify = append(o.notify, t)
+			o.notify = append(o.notify, notifyTarget{addr: t, key: key})
 		}
 	}
 }
+
+// notifyTarget is a secondary told of changes, and the key that signs what
+// it is told ("": none).
+type notifyTarget struct{ addr, key string }
 
 // WithMaxUDPSize sets the largest answer sent over UDP to EDNS clients, and
 // the size advertised: 512 to 4096, default 1232.
@@ -189,7 +202,12 @@ func (s *Server) Start() error {
 	started := make(chan struct{})
 	idle, lifetime := s.opts.tcpIdle, s.opts.tcpLifetime
 	s.tcp = &dns.Server{Listener: s.tcpConns, Handler: s, ReadTimeout: tcpReadTimeout,
-		IdleTimeout: func() time.Duration { return idle }, MaxTCPQueries: tcpMaxQueries,
+		// Always set, even without keys, so that a signed request is
+		// verified (and refused BADKEY) rather than taken as unsigned.
+		// miekg/dns looks for a TSIG record only then: unsigned queries
+		// cost nothing more.
+		TsigProvider: s.opts.tsigKeys,
+		IdleTimeout:  func() time.Duration { return idle }, MaxTCPQueries: tcpMaxQueries,
 		// Called once per connection, as it starts.
 		DecorateReader: func(r dns.Reader) dns.Reader {
 			return &tcpReader{Reader: r, deadline: time.Now().Add(lifetime)}

@@ -20,7 +20,20 @@ const transferChunk = 32 << 10
 // over TCP; an AXFR gets FORMERR (RFC 5936: AXFR is TCP only). A malformed
 // request gets FORMERR, in NSD's order: records in the answer section (say)
 // from anyone, an IXFR without the client's SOA from allowed clients.
-func (s *Server) transferReply(req *dns.Msg, snap *Snapshot, remote netip.Addr, tcp bool) (*dns.Msg, *servedZone) {
+//
+// A signed request (TSIG, RFC 8945) is checked before the allow list:
+// tsigStatus is what verifying its signature reported. A failure gets
+// NOTAUTH with the TSIG error (BADKEY, BADSIG, BADTIME); a valid signature
+// gets every answer signed with the same key.
+func (s *Server) transferReply(req *dns.Msg, snap *Snapshot, remote netip.Addr, tcp bool, tsigStatus error) (*dns.Msg, *servedZone) {
+	resp, z := s.transferDecision(req, snap, remote, tcp, tsigStatus)
+	if resp != nil && resp.Rcode != dns.RcodeFormatError && req.IsTsig() != nil {
+		signReply(resp, req, tsigErrorCode(tsigStatus))
+	}
+	return resp, z
+}
+
+func (s *Server) transferDecision(req *dns.Msg, snap *Snapshot, remote netip.Addr, tcp bool, tsigStatus error) (*dns.Msg, *servedZone) {
 	q := req.Question[0]
 	resp := new(dns.Msg)
 	resp.SetReply(req)
@@ -29,7 +42,19 @@ func (s *Server) transferReply(req *dns.Msg, snap *Snapshot, remote netip.Addr, 
 		return resp, nil
 	}
 	withEDNS(resp, req, s.opts.maxUDP)
-	if !s.transferAllowed(remote) {
+	if t := req.IsTsig(); t != nil {
+		if code := tsigErrorCode(tsigStatus); code != 0 {
+			s.logger.Warn("dns: transfer refused", "zone", q.Name, "client", remote, "key", t.Hdr.Name, "reason", tsigReason[code])
+			return resp, nil // NOTAUTH with the error: signReply
+		}
+	}
+	if !s.transferAuthorized(req, remote) {
+		key := "none"
+		if t := req.IsTsig(); t != nil {
+			key = t.Hdr.Name
+		}
+		s.logger.Info("dns: transfer refused", "zone", q.Name, "client", remote, "key", key,
+			"reason", "neither the address nor the key is allowed transfers (--dns-transfer-allow)")
 		resp.Rcode = dns.RcodeRefused
 		return resp, nil
 	}
@@ -55,11 +80,14 @@ func (s *Server) transferReply(req *dns.Msg, snap *Snapshot, remote netip.Addr, 
 // transfer answers AXFR, and IXFR with a whole zone (RFC 1995 allows it),
 // over TCP to allowed clients.
 func (s *Server) transfer(w dns.ResponseWriter, req *dns.Msg, snap *Snapshot, tcp bool) {
-	resp, z := s.transferReply(req, snap, addrOf(w.RemoteAddr()), tcp)
+	resp, z := s.transferReply(req, snap, addrOf(w.RemoteAddr()), tcp, w.TsigStatus())
 	if resp != nil {
-		_ = w.WriteMsg(resp)
+		if err := w.WriteMsg(resp); err != nil {
+			s.logger.Debug("dns: transfer write", "err", err)
+		}
 		return
 	}
+	signed := req.IsTsig()
 	records := append(z.records(), z.soa)
 	for len(records) > 0 {
 		n, size := 0, 0
@@ -72,13 +100,24 @@ func (s *Server) transfer(w dns.ResponseWriter, req *dns.Msg, snap *Snapshot, tc
 		resp.Authoritative = true
 		resp.Compress = true
 		resp.Answer = records[:n]
+		if signed != nil {
+			// Every message is signed; after the first, the MAC covers
+			// the previous MAC, the message and the timers only (RFC 8945
+			// 5.3.1), as the ResponseWriter does once told.
+			signReply(resp, req, 0)
+		}
 		if err := w.WriteMsg(resp); err != nil {
 			s.logger.Debug("dns: transfer write", "zone", z.origin, "err", err)
 			return
 		}
+		w.TsigTimersOnly(true)
 		records = records[n:]
 	}
-	s.logger.Info("dns: zone transferred", "zone", z.origin, "serial", z.soa.Serial, "to", w.RemoteAddr().String())
+	key := "none"
+	if signed != nil {
+		key = signed.Hdr.Name
+	}
+	s.logger.Info("dns: zone transferred", "zone", z.origin, "serial", z.soa.Serial, "to", w.RemoteAddr().String(), "key", key)
 }
 
 func addrOf(a net.Addr) netip.Addr {
@@ -112,18 +151,33 @@ func (s *Server) notifyAll(snap *Snapshot) {
 	}
 }
 
-func (s *Server) notify(ctx context.Context, z *servedZone, target string) {
-	m := new(dns.Msg)
-	m.SetNotify(z.origin)
-	m.Authoritative = true
-	m.Answer = []dns.RR{z.soa} // a hint of the new serial (RFC 1996 3.7)
-	c := &dns.Client{Net: "udp", Timeout: 2 * time.Second}
+func (s *Server) notify(ctx context.Context, z *servedZone, target notifyTarget) {
+	c := &dns.Client{Net: "udp", Timeout: 2 * time.Second, TsigProvider: s.opts.tsigKeys}
+	key, signed := s.opts.tsigKeys[target.key]
+	if target.key != "" && !signed {
+		s.logger.Error("dns: notify not sent: no such TSIG key", "zone", z.origin, "to", target.addr, "key", target.key)
+		return
+	}
 	wait := time.Second
 	for attempt := 1; attempt <= 5; attempt++ {
-		resp, _, err := c.ExchangeContext(ctx, m, target)
+		// Built anew each time: signing takes the TSIG record out of the
+		// message, and the time signed must be now.
+		m := new(dns.Msg)
+		m.SetNotify(z.origin)
+		m.Authoritative = true
+		m.Answer = []dns.RR{z.soa} // a hint of the new serial (RFC 1996 3.7)
+		if signed {
+			m.SetTsig(key.Name, key.Algorithm, tsigFudge, time.Now().Unix())
+		}
+		// With a key, the answer must be signed with it too: miekg/dns
+		// verifies it and reports an error otherwise.
+		resp, _, err := c.ExchangeContext(ctx, m, target.addr)
 		if err == nil && resp.Opcode == dns.OpcodeNotify {
-			s.logger.Debug("dns: notified", "zone", z.origin, "serial", z.soa.Serial, "to", target, "rcode", dns.RcodeToString[resp.Rcode])
+			s.logger.Debug("dns: notified", "zone", z.origin, "serial", z.soa.Serial, "to", target.addr, "rcode", dns.RcodeToString[resp.Rcode])
 			return
+		}
+		if err != nil && signed {
+			s.logger.Debug("dns: notify", "zone", z.origin, "to", target.addr, "key", target.key, "err", err)
 		}
 		select {
 		case <-ctx.Done():
@@ -132,5 +186,5 @@ func (s *Server) notify(ctx context.Context, z *servedZone, target string) {
 		}
 		wait *= 2
 	}
-	s.logger.Warn("dns: notify unanswered", "zone", z.origin, "to", target)
+	s.logger.Warn("dns: notify unanswered", "zone", z.origin, "to", target.addr, "key", target.key)
 }

@@ -47,7 +47,7 @@ func TestNSDAsSecondary(t *testing.T) {
 			nsdAddr := freeDNSAddr(t)
 			ts := startWith(t, engine, func(cfg *config.Config) {
 				cfg.DNSTransferAllow = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
-				cfg.DNSNotify = []string{nsdAddr}
+				cfg.DNSNotify = []config.NotifyTarget{{Addr: nsdAddr}}
 			})
 
 			// Data through the API: the extension, a user with funds, a

@@ -179,11 +179,17 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 
 	httpLimits, dnsLimits := connBudgets(cfg, logger)
 	if cfg.HasRole(config.RoleDNS) {
-		srv := dnsserver.New(cfg.DNSAddr, logger.With("component", "dns"),
-			dnsserver.WithTransfer(cfg.DNSTransferAllow...), dnsserver.WithNotify(cfg.DNSNotify...),
+		dnsOpts := []dnsserver.Option{dnsserver.WithTransfer(cfg.DNSTransferAllow...), dnsserver.WithTransferKeys(cfg.DNSTransferKeys...)}
+		for _, k := range cfg.DNSTSIGKeys {
+			dnsOpts = append(dnsOpts, dnsserver.WithTSIGKeys(dnsserver.TSIGKey{Name: k.Name, Algorithm: k.Algorithm, Secret: k.Secret}))
+		}
+		for _, n := range cfg.DNSNotify {
+			dnsOpts = append(dnsOpts, dnsserver.WithSignedNotify(n.Key, n.Addr))
+		}
+		srv := dnsserver.New(cfg.DNSAddr, logger.With("component", "dns"), append(dnsOpts,
 			dnsserver.WithTCPLimits(dnsLimits), dnsserver.WithTCPIdleTimeout(cfg.DNSTCPIdleTimeout),
 			dnsserver.WithRateLimit(dnsserver.RateLimit{Rate: cfg.DNSRRLRate, PositiveRate: cfg.DNSRRLPositiveRate,
-				Slip: cfg.DNSRRLSlip, Exempt: cfg.DNSRRLExempt}))
+				Slip: cfg.DNSRRLSlip, Exempt: cfg.DNSRRLExempt}))...)
 		if err := srv.Reload(ctx, d); err != nil {
 			return err
 		}
