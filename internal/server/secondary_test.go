@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"net"
 	"net/http"
@@ -217,6 +218,72 @@ func TestNSDAsSecondary(t *testing.T) {
 	}
 }
 
+// NSD as a secondary with TSIG: nameport allows transfers signed with the
+// key only (no address), and signs its NOTIFY; NSD transfers the zone
+// with the key, and follows a change announced by a signed NOTIFY. An
+// unsigned transfer request, from the very address NSD uses, is refused.
+func TestNSDAsSecondaryWithTSIG(t *testing.T) {
+	t.Parallel()
+	nsd := requireNSD(t)
+	key := config.TSIGKey{Name: "xfr.inf.nz.", Algorithm: "hmac-sha256.", Secret: []byte("0123456789abcdef0123456789abcdef")}
+	for _, engine := range dbtest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			nsdAddr := freeDNSAddr(t)
+			ts := startWith(t, engine, func(cfg *config.Config) {
+				cfg.DNSTSIGKeys = []config.TSIGKey{key}
+				cfg.DNSTransferKeys = []string{key.Name}
+				cfg.DNSNotify = []config.NotifyTarget{{Addr: nsdAddr, Key: key.Name}}
+			})
+			seedCatalog(t, ts)
+			alice := signedUp(t, ts, "alice", "user")
+			require.Equal(t, http.StatusCreated, alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 200}).status)
+			r := alice.do("POST", "/api/domains", map[string]any{"name": "shop", "extension": ".inf.nz"})
+			require.Equal(t, http.StatusCreated, r.status, r.raw)
+			id := data(t, r)["domain"].(map[string]any)["id"]
+			r = alice.do("POST", fmt.Sprintf("/api/domains/%v/dns", id), map[string]any{"type": "A", "name": "@", "content": "192.0.2.10", "ttl": 600})
+			require.Equal(t, http.StatusCreated, r.status, r.raw)
+
+			sec := startNSD(t, nsd, nsdAddr, ts.dnsAddr, key)
+			waitSameSerial(t, ts.dnsAddr, sec)
+			same := func() error {
+				for _, qtype := range []uint16{dns.TypeA, dns.TypeTXT} {
+					want, err := dnsAsk(ts.dnsAddr, "shop.inf.nz.", qtype)
+					if err != nil {
+						return err
+					}
+					got, err := dnsAsk(sec.addr, "shop.inf.nz.", qtype)
+					if err != nil {
+						return err
+					}
+					if w, g := comparableAnswer(want), comparableAnswer(got); w != g {
+						return fmt.Errorf("%s:\nnameport: %s\nnsd:      %s", dns.TypeToString[qtype], w, g)
+					}
+				}
+				return nil
+			}
+			waitSameAnswers(t, same)
+			m, err := dnsAsk(sec.addr, "shop.inf.nz.", dns.TypeA)
+			require.NoError(t, err)
+			require.Len(t, m.Answer, 1, "the data is there: %s", m)
+
+			// A change: only the signed NOTIFY brings it this soon.
+			r = alice.do("POST", fmt.Sprintf("/api/domains/%v/dns", id), map[string]any{"type": "TXT", "name": "@", "content": "signed"})
+			require.Equal(t, http.StatusCreated, r.status, r.raw)
+			require.Eventually(t, func() bool {
+				m, err := dnsAsk(sec.addr, "shop.inf.nz.", dns.TypeTXT)
+				return err == nil && len(m.Answer) == 1
+			}, secondaryWait, 50*time.Millisecond, "NSD serves the change (signed NOTIFY, then a signed transfer)")
+			waitSameSerial(t, ts.dnsAddr, sec)
+			waitSameAnswers(t, same)
+
+			m, err = axfrFrom(ts.dnsAddr, "127.0.0.1", "inf.nz.")
+			require.NoError(t, err)
+			require.Equal(t, dns.RcodeToString[dns.RcodeRefused], dns.RcodeToString[m.Rcode], "unsigned, and no address is allowed")
+		})
+	}
+}
+
 // requireNSD returns the path of nsd, or skips the test when it is not
 // installed (fails instead when NAMEPORT_REQUIRE_NSD=1).
 func requireNSD(t *testing.T) string {
@@ -246,8 +313,17 @@ type secondary struct {
 // processes it forked) when the test ends. Like nameport in the test, it
 // allows transfers to 127.0.0.1, so that both look at a transfer request
 // from there (and find an IXFR without the client's SOA malformed).
-func startNSD(t *testing.T, nsd, addr, primary string) *secondary {
+//
+// With a key, NSD requests transfers and takes NOTIFY signed with it
+// (TSIG), and nothing unsigned from the primary.
+func startNSD(t *testing.T, nsd, addr, primary string, key ...config.TSIGKey) *secondary {
 	t.Helper()
+	keyName, keySection := "NOKEY", ""
+	if len(key) == 1 {
+		keyName = key[0].Name
+		keySection = fmt.Sprintf("key:\n    name: %q\n    algorithm: %s\n    secret: %q\n\n",
+			key[0].Name, strings.TrimSuffix(key[0].Algorithm, "."), base64.StdEncoding.EncodeToString(key[0].Secret))
+	}
 	dir := t.TempDir()
 	host, port, err := net.SplitHostPort(addr)
 	require.NoError(t, err)
@@ -276,13 +352,13 @@ func startNSD(t *testing.T, nsd, addr, primary string) *secondary {
 remote-control:
     control-enable: no
 
-zone:
+%[7]szone:
     name: "inf.nz"
     zonefile: "%[3]s/inf.nz.zone"
-    request-xfr: %[5]s@%[6]s NOKEY
-    allow-notify: %[5]s NOKEY
+    request-xfr: %[5]s@%[6]s %[8]s
+    allow-notify: %[5]s %[8]s
     provide-xfr: 127.0.0.1 NOKEY
-`, host, port, dir, rrl, primaryHost, primaryPort)
+`, host, port, dir, rrl, primaryHost, primaryPort, keySection, keyName)
 	confPath := filepath.Join(dir, "nsd.conf")
 	require.NoError(t, os.WriteFile(confPath, []byte(conf), 0o600))
 
