@@ -171,7 +171,8 @@ func TestAPIRecordsShareTheirSetsTTL(t *testing.T) {
 			r = alice.do("POST", strings.TrimSuffix(dnsPath, "/dns")+"/zone/import", map[string]any{"zoneFile": file})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
 			require.Equal(t, []any{map[string]any{"line": 2.0, "kind": "ttl",
-				"message": "Line 2: TTL 3600 lowered to 600 seconds, the lowest of the www A records: the records of one name and type share one TTL"}},
+				"message": "Line 2: TTL 3600 lowered to 600 seconds, the lowest of the www A records: the records of one name and type share one TTL",
+				"text":    "www 3600 IN A 192.0.2.1"}},
 				data(t, r)["notes"])
 			require.Equal(t, map[string][]float64{"www A": {600, 600}}, ttls())
 		})
