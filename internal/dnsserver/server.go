@@ -130,6 +130,8 @@ type Server struct {
 	snapshot atomic.Pointer[Snapshot]
 	rrl      *rateLimiter // nil: no response rate limiting
 	logger   *slog.Logger
+	// refusalLog bounds the log lines refused transfers write.
+	refusalLog *logLimiter
 
 	udpConn  *net.UDPConn
 	udpDone  sync.WaitGroup
@@ -153,6 +155,7 @@ func New(addr string, logger *slog.Logger, opts ...Option) *Server {
 		o(&s.opts)
 	}
 	s.rrl = newRateLimiter(s.opts.rateLimit)
+	s.refusalLog = newLogLimiter(nil)
 	s.stop, s.stopFunc = context.WithCancel(context.Background())
 	return s
 }

@@ -2,6 +2,7 @@ package dnsserver
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/netip"
 	"time"
@@ -33,6 +34,20 @@ func (s *Server) transferReply(req *dns.Msg, snap *Snapshot, remote netip.Addr, 
 	return resp, z
 }
 
+// logRefusal logs a refused transfer, unless refusals come too fast to log
+// each (see logLimiter): the next line logged says how many were not.
+func (s *Server) logRefusal(level slog.Level, zone string, remote netip.Addr, key, reason string) {
+	ok, suppressed := s.refusalLog.allow()
+	if !ok {
+		return
+	}
+	attrs := []any{"zone", zone, "client", remote, "key", key, "reason", reason}
+	if suppressed > 0 {
+		attrs = append(attrs, "not_logged_before", suppressed)
+	}
+	s.logger.Log(context.Background(), level, "dns: transfer refused", attrs...)
+}
+
 func (s *Server) transferDecision(req *dns.Msg, snap *Snapshot, remote netip.Addr, tcp bool, tsigStatus error) (*dns.Msg, *servedZone) {
 	q := req.Question[0]
 	resp := new(dns.Msg)
@@ -44,7 +59,7 @@ func (s *Server) transferDecision(req *dns.Msg, snap *Snapshot, remote netip.Add
 	withEDNS(resp, req, s.opts.maxUDP)
 	if t := req.IsTsig(); t != nil {
 		if code := tsigErrorCode(tsigStatus); code != 0 {
-			s.logger.Warn("dns: transfer refused", "zone", q.Name, "client", remote, "key", t.Hdr.Name, "reason", tsigReason[code])
+			s.logRefusal(slog.LevelWarn, q.Name, remote, t.Hdr.Name, tsigReason[code])
 			return resp, nil // NOTAUTH with the error: signReply
 		}
 	}
@@ -53,8 +68,8 @@ func (s *Server) transferDecision(req *dns.Msg, snap *Snapshot, remote netip.Add
 		if t := req.IsTsig(); t != nil {
 			key = t.Hdr.Name
 		}
-		s.logger.Info("dns: transfer refused", "zone", q.Name, "client", remote, "key", key,
-			"reason", "neither the address nor the key is allowed transfers (--dns-transfer-allow)")
+		s.logRefusal(slog.LevelInfo, q.Name, remote, key,
+			"neither the address nor the key is allowed transfers (--dns-transfer-allow)")
 		resp.Rcode = dns.RcodeRefused
 		return resp, nil
 	}
