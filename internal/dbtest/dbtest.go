@@ -150,6 +150,6 @@ func Domain(t testing.TB, d *db.DB, name, ext string, expires time.Time) int64 {
 	require.NoError(t, err, "dbtest: domain %s%s", name, ext)
 	// As registration does: the zone version moves and the name joins the
 	// journal that API processes follow (registration.Names).
-	require.NoError(t, zone.BumpVersion(context.Background(), d.Bun, now, zone.NameChange{Name: name, Extension: ext, Registered: true}))
+	require.NoError(t, zone.BumpVersion(context.Background(), d.Bun, now, zone.NameChange{Name: name, Extension: ext, Kind: zone.Registered}))
 	return id
 }

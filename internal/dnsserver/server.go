@@ -46,6 +46,7 @@ type options struct {
 	tcpLimits     connlimit.Limits
 	tcpIdle       time.Duration
 	tcpLifetime   time.Duration
+	catalogZone   string // lower case, fully qualified; "": none (WithCatalogZone)
 }
 
 // Defaults of DNS over TCP (RFC 7766): a new connection has tcpReadTimeout
@@ -455,7 +456,7 @@ func (s *Server) checkForChanges(ctx context.Context, d *db.DB) error {
 		// A domain left DNS by the clock alone: record that as a change, so
 		// that the serial moves on every node and secondaries hear of it.
 		// Reload in any case: the domain must go even if the note fails.
-		if err := zone.NoteExpiry(ctx, d.Bun, snap.nextExpiry, now); err != nil {
+		if err := zone.NoteExpiry(ctx, d, snap.nextExpiry, now); err != nil {
 			s.logger.Warn("dns: note domain expiry", "err", err)
 		}
 		return s.Reload(ctx, d)

@@ -192,7 +192,7 @@ func (s *Service) renew(ctx context.Context, d *Domain, buyer catalog.Buyer,
 		}
 		if !old.After(now) {
 			// Expired in its grace period: it resolves again.
-			zone.BumpVersionAtCommit(tx, now)
+			zone.BumpVersionAtCommit(tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension})
 		}
 		if err := s.notify(ctx, tx, d.UserID, notify.KindRenewalSucceeded, map[string]string{"domain": full,
 			"amount": notify.Cents(terms.Renewal.PriceCents), "expiresAt": notify.Time(next)}); err != nil {

@@ -183,7 +183,7 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 		}
 		// The new domain resolves once it has records (NXDOMAIN until then,
 		// as on a secondary): DNS servers reload when they see the version move.
-		zone.BumpVersionAtCommit(tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension, Registered: true})
+		zone.BumpVersionAtCommit(tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension, Kind: zone.Registered})
 		return nil
 	})
 	if err != nil {

@@ -175,7 +175,7 @@ func (s *Service) release(ctx context.Context, d *Domain, now time.Time) (bool, 
 			}
 		}
 		released = true
-		zone.BumpVersionAtCommit(tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension})
+		zone.BumpVersionAtCommit(tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension, Kind: zone.Released})
 		return nil
 	})
 	if released {

@@ -84,7 +84,7 @@ func (s *Service) ApplyImport(ctx context.Context, d Domain, text string, opts I
 		return Plan{}, err
 	}
 	var plan Plan
-	err = s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = s.write(ctx, d, func(ctx context.Context, tx *db.Tx) error {
 		current, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -162,4 +163,154 @@ func extensionNameservers(extension, stored string) ([]string, error) {
 func DefaultNameservers(zone string) []string {
 	origin := strings.ToLower(strings.Trim(zone, "."))
 	return []string{"ns1." + origin, "ns2." + origin}
+}
+
+// Changes is what changed in DNS since versions a DNS server has applied:
+// the domains the journal names, each with what it serves now.
+type Changes struct {
+	Versions Versions
+	Serial   uint32 // as in SnapshotData
+	Domains  []ChangedDomain
+	// NextExpiry is when the first domain served now expires (zero if none).
+	NextExpiry time.Time
+}
+
+// ChangedDomain is a domain a change touched and its records now; none
+// when it no longer resolves (released, expired) or has no records left.
+type ChangedDomain struct {
+	Origin  string // its zone: "inf.nz."
+	Name    string // the label, lower case: "example"
+	Records []Record
+}
+
+// ErrLoadAll says that the journal cannot tell what changed: the catalog
+// moved (extensions, their name servers), a change was made without naming
+// its domains, the rows needed were pruned, or so many domains changed
+// that one full load is cheaper. Load everything instead.
+var ErrLoadAll = errors.New("zone: changes need a full load")
+
+// maxChangedDomains is the most domains LoadChanges reads one by one;
+// beyond it a full load costs less.
+const maxChangedDomains = 20000
+
+// LoadChanges reads, in one read transaction (as Load), the changes
+// committed after since: the domains in the journal rows after since.Zone,
+// and the records each serves at now. It returns ErrLoadAll when only a
+// full load can say.
+func LoadChanges(ctx context.Context, d *db.DB, since Versions, now time.Time) (*Changes, error) {
+	opts := &sql.TxOptions{}
+	if d.Engine == db.Postgres {
+		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
+	}
+	var out *Changes
+	err := d.Bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		out, err = loadChanges(ctx, tx, since, now)
+		return err
+	})
+	return out, err
+}
+
+func loadChanges(ctx context.Context, q bun.IDB, since Versions, now time.Time) (*Changes, error) {
+	c := &Changes{}
+	var zoneSerial int64
+	err := q.QueryRowContext(ctx, `SELECT z.version, z.serial, c.version FROM zone_version z, catalog_version c
+		WHERE z.id = 1 AND c.id = 1`).Scan(&c.Versions.Zone, &zoneSerial, &c.Versions.Catalog)
+	if err != nil {
+		return nil, fmt.Errorf("zone: load versions: %w", err)
+	}
+	c.Serial = uint32(zoneSerial + c.Versions.Catalog)
+	if c.Versions.Catalog != since.Catalog || c.Versions.Zone < since.Zone {
+		return nil, ErrLoadAll
+	}
+	var rows []struct {
+		Version   int64  `bun:"version"`
+		Name      string `bun:"name"`
+		Extension string `bun:"extension"`
+	}
+	if c.Versions.Zone > since.Zone {
+		if err := q.NewSelect().Table("zone_changes").Column("version", "name", "extension").
+			Where("version > ?", since.Zone).Where("version <= ?", c.Versions.Zone).
+			Order("version").Limit(maxChangedDomains+1).Scan(ctx, &rows); err != nil {
+			return nil, fmt.Errorf("zone: load changes: %w", err)
+		}
+		// Every bump journals at least one row, so the first row missing
+		// means it was pruned.
+		if len(rows) == 0 || rows[0].Version != since.Zone+1 || len(rows) > maxChangedDomains {
+			return nil, ErrLoadAll
+		}
+	}
+	type key struct{ name, extension string }
+	seen := make(map[key]bool, len(rows))
+	var keys []key
+	for _, r := range rows {
+		if r.Name == "" {
+			return nil, ErrLoadAll
+		}
+		k := key{r.Name, r.Extension}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	// The domains that resolve now, and their records, a chunk at a time
+	// (SQLite takes at most 32,766 parameters in a statement).
+	const chunk = 500
+	for start := 0; start < len(keys); start += chunk {
+		part := keys[start:min(start+chunk, len(keys))]
+		pairs := make([]string, len(part))
+		args := make([]any, 0, 2*len(part)+1)
+		for i, k := range part {
+			pairs[i] = "(?, ?)"
+			args = append(args, k.name, k.extension)
+		}
+		args = append(args, now.UTC())
+		var domains []struct {
+			ID        int64  `bun:"id"`
+			Name      string `bun:"name"`
+			Extension string `bun:"extension"`
+		}
+		if err := q.NewSelect().Table("domains").Column("id", "name", "extension").
+			Where("(name, extension) IN ("+strings.Join(pairs, ", ")+") AND expires_at > ?", args...).
+			Scan(ctx, &domains); err != nil {
+			return nil, fmt.Errorf("zone: load changed domains: %w", err)
+		}
+		byDomain := make(map[int64][]Record, len(domains))
+		if len(domains) > 0 {
+			ids := make([]int64, len(domains))
+			for i, d := range domains {
+				ids[i] = d.ID
+			}
+			var records []Record
+			if err := q.NewSelect().Model(&records).Column("id", "domain_id", "name", "type", "content", "ttl", "priority").
+				Where("domain_id IN (?)", bun.In(ids)).Order("domain_id", "name", "type", "id").Scan(ctx); err != nil {
+				return nil, fmt.Errorf("zone: load changed records: %w", err)
+			}
+			for _, r := range records {
+				byDomain[r.DomainID] = append(byDomain[r.DomainID], r)
+			}
+		}
+		live := make(map[key]int64, len(domains))
+		for _, d := range domains {
+			live[key{d.Name, d.Extension}] = d.ID
+		}
+		for _, k := range part {
+			cd := ChangedDomain{Origin: strings.ToLower(strings.TrimPrefix(k.extension, ".")) + ".", Name: strings.ToLower(k.name)}
+			if id, ok := live[k]; ok {
+				cd.Records = slices.Clip(byDomain[id])
+			}
+			c.Domains = append(c.Domains, cd)
+		}
+	}
+	// ORDER BY with LIMIT rather than MIN: SQLite types an aggregate's
+	// result as text, the column as a time.
+	var next []time.Time
+	if err := q.NewSelect().Table("domains").Column("expires_at").Where("expires_at > ?", now.UTC()).
+		Order("expires_at").Limit(1).Scan(ctx, &next); err != nil {
+		return nil, fmt.Errorf("zone: load next expiry: %w", err)
+	}
+	if len(next) > 0 {
+		c.NextExpiry = next[0]
+	}
+	return c, nil
 }

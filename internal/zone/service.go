@@ -97,7 +97,7 @@ func (s *Service) Create(ctx context.Context, d Domain, in Input) (*Record, erro
 	if err != nil {
 		return nil, err
 	}
-	err = s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = s.write(ctx, d, func(ctx context.Context, tx *db.Tx) error {
 		existing, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err
@@ -134,7 +134,7 @@ func (s *Service) Update(ctx context.Context, d Domain, id int64, in Input) (*Re
 	if err != nil {
 		return nil, err
 	}
-	err = s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err = s.write(ctx, d, func(ctx context.Context, tx *db.Tx) error {
 		existing, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err
@@ -187,7 +187,7 @@ func (s *Service) joinSet(ctx context.Context, tx bun.IDB, d Domain, others []Re
 
 // Delete removes record id of d. Returns not_found when d has no such record.
 func (s *Service) Delete(ctx context.Context, d Domain, id int64) error {
-	err := s.write(ctx, func(ctx context.Context, tx *db.Tx) error {
+	err := s.write(ctx, d, func(ctx context.Context, tx *db.Tx) error {
 		existing, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err
@@ -225,9 +225,9 @@ func replaced(records []Record, id int64, with *Record) []Record {
 // first takes the counter's row lock, which serialises record changes on
 // PostgreSQL: the duplicate and CNAME checks inside fn then see every
 // change committed before. (SQLite has one writer anyway.)
-func (s *Service) write(ctx context.Context, fn func(ctx context.Context, tx *db.Tx) error) error {
+func (s *Service) write(ctx context.Context, d Domain, fn func(ctx context.Context, tx *db.Tx) error) error {
 	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if err := BumpVersion(ctx, tx, s.clock()); err != nil {
+		if err := BumpVersion(ctx, tx, s.clock(), NameChange{Name: d.Name, Extension: d.Extension}); err != nil {
 			return err
 		}
 		return fn(ctx, tx)
@@ -249,14 +249,27 @@ func wrap(op string, d Domain, err error) error {
 	return fmt.Errorf("zone: %s %s: %w", op, d, err)
 }
 
-// NameChange is a name that joins (Registered) or leaves the registered
-// names, written to the name_changes journal with the version of the
-// change that made it (see registration.Names).
+// NameChange is a domain whose served data a change alters, for the
+// journals: every one goes to zone_changes (see LoadChanges), and those
+// registered or released also to name_changes (see registration.Names).
 type NameChange struct {
-	Name       string // the label: "example"
-	Extension  string // ".inf.nz"
-	Registered bool
+	Name      string // the label: "example"
+	Extension string // ".inf.nz"
+	Kind      ChangeKind
 }
+
+// ChangeKind says what a NameChange does to the registered names.
+type ChangeKind int
+
+const (
+	// Served: the name stays as registered as it was; only what DNS serves
+	// for it changes (its records, or it resolves again once renewed).
+	Served ChangeKind = iota
+	// Registered: the name joins the registered names.
+	Registered
+	// Released: the name leaves them.
+	Released
+)
 
 // bumpVersion moves the version and the SOA serial forward (the serial to
 // at least now's Unix time).
@@ -264,10 +277,10 @@ const bumpVersion = `UPDATE zone_version SET version = version + 1,
 	serial = CASE WHEN serial + 1 > ? THEN serial + 1 ELSE ? END WHERE id = 1`
 
 // BumpVersion records a change to what DNS serves, inside the caller's
-// transaction q: DNS servers reload when they see the new version, and the
-// SOA serial moves forward. Other packages call it when they change which
-// domains resolve (registering, deleting, or restoring an expired domain),
-// with the names registered or released, if any, for the journal.
+// transaction q: the version and the SOA serial move forward, and the
+// domains changed go to the journal, so that DNS servers apply the change
+// as a delta. Without names the journal says "everything": servers load
+// every zone again (a bulk change such as the benchmark's).
 //
 // The version row stays locked until q commits, so versions commit in
 // order: a reader that has seen version v misses nothing by reading the
@@ -297,32 +310,61 @@ type statement struct {
 	args  []any
 }
 
-// bumpStatements are the statements of a bump with names journaled: on
-// PostgreSQL one (the journal takes the version the bump returns), on
+// bumpStatements are the statements of a bump and its journal rows: on
+// PostgreSQL one (the journals take the version the bump returns), on
 // SQLite, where statements cost no round trip, the bump and an insert per
-// name.
+// row.
 func bumpStatements(engine dialect.Name, now time.Time, names []NameChange) []statement {
 	unix := now.Unix()
 	bump := statement{bumpVersion, []any{unix, unix}}
-	switch {
-	case len(names) == 0:
-		return []statement{bump}
-	case engine == dialect.PG:
-		values := make([]string, len(names))
-		args := []any{unix, unix, now}
-		for i, c := range names {
-			values[i] = "(?, ?, ?::boolean)"
-			args = append(args, c.Name, c.Extension, c.Registered)
+	served := names
+	if len(served) == 0 {
+		served = []NameChange{{}} // "everything"
+	}
+	var listed []NameChange // registered or released
+	for _, c := range names {
+		if c.Kind != Served {
+			listed = append(listed, c)
 		}
-		return []statement{{`WITH bumped AS (` + bumpVersion + ` RETURNING version)
-			INSERT INTO name_changes (version, created_at, name, extension, registered)
-			SELECT bumped.version, ?::timestamptz, c.name, c.extension, c.registered
-			FROM bumped, (VALUES ` + strings.Join(values, ", ") + `) AS c (name, extension, registered)`, args}}
+	}
+	if engine == dialect.PG {
+		args := []any{unix, unix, now}
+		values := make([]string, len(served))
+		for i, c := range served {
+			values[i] = "(?, ?)"
+			args = append(args, c.Name, c.Extension)
+		}
+		query := `WITH bumped AS (` + bumpVersion + ` RETURNING version, serial)`
+		if len(listed) > 0 {
+			names := make([]string, len(listed))
+			for i := range listed {
+				names[i] = "(?, ?, ?::boolean)"
+			}
+			query += `, listed AS (INSERT INTO name_changes (version, created_at, name, extension, registered)
+				SELECT bumped.version, ?::timestamptz, c.name, c.extension, c.registered
+				FROM bumped, (VALUES ` + strings.Join(names, ", ") + `) AS c (name, extension, registered))`
+		}
+		query += ` INSERT INTO zone_changes (version, serial, created_at, name, extension)
+			SELECT bumped.version, bumped.serial, ?::timestamptz, c.name, c.extension
+			FROM bumped, (VALUES ` + strings.Join(values, ", ") + `) AS c (name, extension)`
+		if len(listed) > 0 {
+			// The CTE's placeholders come first in the text.
+			cte := []any{unix, unix, now}
+			for _, c := range listed {
+				cte = append(cte, c.Name, c.Extension, c.Kind == Registered)
+			}
+			args = append(cte, args[2:]...)
+		}
+		return []statement{{query, args}}
 	}
 	out := []statement{bump}
-	for _, c := range names {
+	for _, c := range listed {
 		out = append(out, statement{`INSERT INTO name_changes (version, created_at, name, extension, registered)
-			SELECT version, ?, ?, ?, ? FROM zone_version WHERE id = 1`, []any{now, c.Name, c.Extension, c.Registered}})
+			SELECT version, ?, ?, ?, ? FROM zone_version WHERE id = 1`, []any{now, c.Name, c.Extension, c.Kind == Registered}})
+	}
+	for _, c := range served {
+		out = append(out, statement{`INSERT INTO zone_changes (version, serial, created_at, name, extension)
+			SELECT version, serial, ?, ?, ? FROM zone_version WHERE id = 1`, []any{now, c.Name, c.Extension}})
 	}
 	return out
 }
@@ -345,17 +387,43 @@ func ReadVersions(ctx context.Context, q bun.IDB) (Versions, error) {
 }
 
 // NoteExpiry records that domains expiring at or before through have left
-// DNS: it bumps the zone version once for them, however many DNS servers
-// call it (the first one wins; the rest find them noted). A domain's expiry
-// changes the zones without any write, so without this the SOA serial would
-// not move and secondaries would keep serving it.
-func NoteExpiry(ctx context.Context, q bun.IDB, through, now time.Time) error {
-	unix := now.Unix()
-	_, err := q.NewUpdate().Table("zone_version").
-		Set("version = version + 1").
-		Set("serial = CASE WHEN serial + 1 > ? THEN serial + 1 ELSE ? END", unix, unix).
-		Set("expired_through = ?", max(now.UnixMicro(), through.UnixMicro())).
-		Where("id = 1").Where("expired_through < ?", through.UnixMicro()).Exec(ctx)
+// DNS: it journals each one that expired since the last note and bumps the
+// zone version once for them, however many DNS servers call it (the first
+// one wins; the rest find them noted). A domain's expiry changes the zones
+// without any write, so without this the SOA serial would not move,
+// secondaries would keep serving it and other servers would not know to
+// drop it. When none expired (the one due was renewed meanwhile) nothing
+// moves.
+func NoteExpiry(ctx context.Context, d *db.DB, through, now time.Time) error {
+	err := d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		// Lock the row first, so that two servers noting at once journal
+		// each domain once.
+		var noted int64
+		sel := tx.NewSelect().Table("zone_version").Column("expired_through").Where("id = 1")
+		if tx.Dialect().Name() == dialect.PG {
+			sel = sel.For("UPDATE")
+		}
+		if err := sel.Scan(ctx, &noted); err != nil {
+			return err
+		}
+		if noted >= through.UnixMicro() {
+			return nil
+		}
+		unix := now.Unix()
+		res, err := tx.ExecContext(ctx, `INSERT INTO zone_changes (version, serial, created_at, name, extension)
+			SELECT z.version + 1, CASE WHEN z.serial + 1 > ? THEN z.serial + 1 ELSE ? END, ?, d.name, d.extension
+			FROM domains d, zone_version z WHERE z.id = 1 AND d.expires_at > ? AND d.expires_at <= ?`,
+			unix, unix, now, time.UnixMicro(noted).UTC(), through.UTC())
+		if err != nil {
+			return err
+		}
+		q := tx.NewUpdate().Table("zone_version").Set("expired_through = ?", max(now.UnixMicro(), through.UnixMicro())).Where("id = 1")
+		if n, _ := res.RowsAffected(); n > 0 {
+			q = q.Set("version = version + 1").Set("serial = CASE WHEN serial + 1 > ? THEN serial + 1 ELSE ? END", unix, unix)
+		}
+		_, err = q.Exec(ctx)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("zone: note expiry: %w", err)
 	}
