@@ -88,15 +88,23 @@ func (s *Snapshot) resolve(res *Result, z *servedZone, qname, lname string, zone
 	// Walk down from the apex towards qname; stop at a delegation, or at the
 	// first name that does not exist (its parent is the closest encloser).
 	closest := z.apex
+	var dom *domain // once the walk is below the apex
 	i := k - 1
 	for ; i >= 0; i-- {
-		child := z.nodes[lname[offs[i]:]]
+		var child *node
+		if dom == nil {
+			if dom = z.domains.get(lname[offs[i]:]); dom != nil {
+				child = dom.apex
+			}
+		} else {
+			child = dom.find(lname[offs[i]:])
+		}
 		if child == nil {
 			break
 		}
 		closest = child
 		if child.cut && !(i == 0 && qtype == dns.TypeDS) {
-			referral(res, child, qname[offs[i]:], depth)
+			referral(res, z, child, qname[offs[i]:], depth)
 			return
 		}
 	}
@@ -121,7 +129,7 @@ func (s *Snapshot) answer(res *Result, z *servedZone, n *node, owner string, qty
 			return
 		}
 		res.Answer = owned(res.Answer, n.sets[0].records(), owner)
-		res.Extra = shared(res.Extra, n.sets[0].additional())
+		res.Extra = shared(res.Extra, n.sets[0].additionalIn(z))
 		return
 	}
 	if cname := n.set(dns.TypeCNAME); cname != nil && qtype != dns.TypeCNAME {
@@ -131,7 +139,7 @@ func (s *Snapshot) answer(res *Result, z *servedZone, n *node, owner string, qty
 	}
 	if set := n.find(qtype); set != nil {
 		res.Answer = owned(res.Answer, set.records(), owner)
-		res.Extra = shared(res.Extra, set.additional())
+		res.Extra = shared(res.Extra, set.additionalIn(z))
 		return
 	}
 	res.Ns = owned(res.Ns, z.negSOA, zoneOwner)
@@ -159,13 +167,13 @@ func (s *Snapshot) chase(res *Result, target string, qtype uint16, depth int) {
 
 // referral points at the delegation cut: its NS records in the authority
 // section, and glue.
-func referral(res *Result, cut *node, owner string, depth int) {
+func referral(res *Result, z *servedZone, cut *node, owner string, depth int) {
 	if depth == 0 {
 		res.Authoritative = false
 	}
 	ns := cut.find(dns.TypeNS)
 	res.Ns = owned(res.Ns, ns.records(), owner)
-	res.Extra = shared(res.Extra, ns.additional())
+	res.Extra = shared(res.Extra, ns.additionalIn(z))
 }
 
 // shared appends rrs, records of the snapshot, to dst, without copying

@@ -47,6 +47,7 @@ type options struct {
 	tcpIdle       time.Duration
 	tcpLifetime   time.Duration
 	catalogZone   string // lower case, fully qualified; "": none (WithCatalogZone)
+	history       int    // changes kept for IXFR
 }
 
 // Defaults of DNS over TCP (RFC 7766): a new connection has tcpReadTimeout
@@ -118,6 +119,12 @@ func WithSignedNotify(key string, targets ...string) Option {
 // it is told ("": none).
 type notifyTarget struct{ addr, key string }
 
+// WithHistory keeps the last n changes for IXFR (default DefaultHistory);
+// a secondary further behind gets the whole zone. 0 keeps none.
+func WithHistory(n int) Option {
+	return func(o *options) { o.history = max(0, n) }
+}
+
 // WithMaxUDPSize sets the largest answer sent over UDP to EDNS clients, and
 // the size advertised: 512 to 4096, default 1232.
 func WithMaxUDPSize(n int) Option {
@@ -151,7 +158,7 @@ type Server struct {
 func New(addr string, logger *slog.Logger, opts ...Option) *Server {
 	s := &Server{addr: addr, logger: logger, poke: make(chan struct{}, 1),
 		opts: options{maxUDP: ednsSize, udpWorkers: runtime.GOMAXPROCS(0), tcpIdle: tcpIdleTimeout,
-			tcpLifetime: tcpLifetime}}
+			tcpLifetime: tcpLifetime, history: DefaultHistory}}
 	for _, o := range opts {
 		o(&s.opts)
 	}
@@ -401,16 +408,53 @@ func isTCP(a net.Addr) bool {
 	return ok
 }
 
-// Reload reads the zones from d, publishes them, and sends NOTIFY when the
-// serial changed.
+// Reload reads every zone from d, publishes them, and sends NOTIFY when
+// the serial changed. It starts the server's data, and is the fallback
+// when the change journal cannot tell what changed (see Update).
 func (s *Server) Reload(ctx context.Context, d *db.DB) error {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
+	return s.reload(ctx, d)
+}
+
+func (s *Server) reload(ctx context.Context, d *db.DB) error {
 	data, err := zone.Load(ctx, d, time.Now())
 	if err != nil {
 		return fmt.Errorf("dnsserver: reload: %w", err)
 	}
 	snap, skipped := NewSnapshot(data)
+	s.publish(snap, skipped)
+	s.logger.Info("dns zones loaded", "zones", len(snap.zones), "serial", snap.serial)
+	return nil
+}
+
+// Update applies the changes committed since the published snapshot, read
+// from the change journal, as a delta: only the domains they touch are
+// built again. When the journal cannot say (see zone.ErrLoadAll) it loads
+// everything, as Reload.
+func (s *Server) Update(ctx context.Context, d *db.DB) error {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	prev := s.Snapshot()
+	if !prev.loaded {
+		return s.reload(ctx, d)
+	}
+	c, err := zone.LoadChanges(ctx, d, prev.versions, time.Now())
+	if errors.Is(err, zone.ErrLoadAll) {
+		return s.reload(ctx, d)
+	}
+	if err != nil {
+		return fmt.Errorf("dnsserver: update: %w", err)
+	}
+	snap, skipped := prev.apply(c, s.opts.history)
+	s.publish(snap, skipped)
+	s.logger.Debug("dns zones updated", "domains", len(c.Domains), "serial", snap.serial)
+	return nil
+}
+
+// publish makes snap the served snapshot, logs the records it left out,
+// and sends NOTIFY when the serial moved.
+func (s *Server) publish(snap *Snapshot, skipped []error) {
 	for _, err := range skipped {
 		s.logger.Warn("dns: record left out of the zones", "err", err)
 	}
@@ -418,8 +462,6 @@ func (s *Server) Reload(ctx context.Context, d *db.DB) error {
 	if prev == nil || !prev.loaded || prev.serial != snap.serial {
 		s.notifyAll(snap)
 	}
-	s.logger.Debug("dns zones loaded", "zones", len(snap.zones), "serial", snap.serial)
-	return nil
 }
 
 // Poke makes Watch check for changes now rather than at its next tick; the
@@ -431,7 +473,7 @@ func (s *Server) Poke() {
 	}
 }
 
-// Watch reloads the zones whenever the zone or catalog version in d moves,
+// Watch updates the zones whenever the zone or catalog version in d moves,
 // checking every interval (500 ms is a good value) and whenever poked, and
 // when a served domain expires, until ctx ends.
 func (s *Server) Watch(ctx context.Context, d *db.DB, interval time.Duration) {
@@ -455,11 +497,12 @@ func (s *Server) checkForChanges(ctx context.Context, d *db.DB) error {
 	if now := time.Now(); !snap.nextExpiry.IsZero() && !now.Before(snap.nextExpiry) {
 		// A domain left DNS by the clock alone: record that as a change, so
 		// that the serial moves on every node and secondaries hear of it.
-		// Reload in any case: the domain must go even if the note fails.
+		// If the note fails, load everything: the domain must go.
 		if err := zone.NoteExpiry(ctx, d, snap.nextExpiry, now); err != nil {
 			s.logger.Warn("dns: note domain expiry", "err", err)
+			return s.Reload(ctx, d)
 		}
-		return s.Reload(ctx, d)
+		return s.Update(ctx, d)
 	}
 	v, err := zone.ReadVersions(ctx, d.Bun)
 	if err != nil {
@@ -468,5 +511,5 @@ func (s *Server) checkForChanges(ctx context.Context, d *db.DB) error {
 	if snap.loaded && v == snap.versions {
 		return nil
 	}
-	return s.Reload(ctx, d)
+	return s.Update(ctx, d)
 }

@@ -1,6 +1,7 @@
 package dnsserver
 
 import (
+	"hash/maphash"
 	"slices"
 	"strings"
 	"sync"
@@ -23,16 +24,20 @@ const (
 	nsTTL      = 3600
 )
 
-// Snapshot is the set of zones the server is authoritative for, built once
-// and never modified after; Lookup reads it without locks. The zero
-// Snapshot has no zones: every name is REFUSED.
+// Snapshot is the set of zones the server is authoritative for, never
+// modified once published; Lookup reads it without locks. A change makes a
+// new snapshot that shares every domain it does not touch with the one
+// before (see apply). The zero Snapshot has no zones: every name is REFUSED.
 type Snapshot struct {
 	zones map[string]*servedZone // by lower-case origin ("inf.nz.")
 
-	loaded     bool // built from the database (NewSnapshot)
+	loaded     bool // built from the database (NewSnapshot, apply)
 	versions   zone.Versions
 	serial     uint32
 	nextExpiry time.Time
+	// history holds the changes that led to this snapshot, oldest first,
+	// the last one ending at serial: IXFR answers from it (see ixfr.go).
+	history []*change
 
 	// cache holds packed answers to plain queries, per (name, type); it
 	// belongs to this snapshot and so never holds stale answers.
@@ -42,13 +47,44 @@ type Snapshot struct {
 	wireZones map[string]bool // the zones' origins in lower-case wire format
 }
 
-// servedZone is one extension's zone.
+// servedZone is one extension's zone: its apex, rebuilt with every new
+// serial, and its domains, each one a subtree shared between snapshots
+// until a change touches it.
 type servedZone struct {
-	origin string // lower case, fully qualified
-	soa    *dns.SOA
-	negSOA []dns.RR // the SOA for negative answers: TTL min(SOA TTL, minimum)
-	apex   *node
-	nodes  map[string]*node // every name that has records, and the empty non-terminals above them
+	origin  string // lower case, fully qualified
+	soa     *dns.SOA
+	negSOA  []dns.RR // the SOA for negative answers: TTL min(SOA TTL, minimum)
+	apex    *node
+	domains domainIndex
+	// catalog marks the catalog zone (RFC 9432): it changes only with the
+	// set of zones, not with their serial.
+	catalog bool
+
+	// pending holds records added (add) until finish builds the domains.
+	pending map[string][]dns.RR
+}
+
+// domain is a name directly below a zone's apex (a registered domain) and
+// every name under it that exists: a subtree that does not depend on any
+// other domain, so that a change rebuilds only the domains it touches.
+type domain struct {
+	apex  *node
+	nodes []*node // sorted by name, the apex among them
+}
+
+// find returns the node of name (lower case), or nil.
+func (d *domain) find(name string) *node {
+	if len(d.nodes) == 1 {
+		if d.apex.name == name {
+			return d.apex
+		}
+		return nil
+	}
+	i, ok := slices.BinarySearchFunc(d.nodes, name, func(n *node, name string) int { return strings.Compare(n.name, name) })
+	if !ok {
+		return nil
+	}
+	return d.nodes[i]
 }
 
 // node is a name that exists in a zone.
@@ -61,12 +97,15 @@ type node struct {
 
 // rrset is one record set. The addresses that go with an NS, MX or SRV set
 // in the additional section (see additionalFor) are computed once per
-// snapshot and kept after the records in the same slice, rrs[n:], which
-// costs nothing for the sets without any.
+// domain and kept after the records in the same slice, rrs[n:], which
+// costs nothing for the sets without any. Addresses in another domain of
+// the zone may change without this one: a set with targets there
+// (foreign) looks its addresses up as it answers.
 type rrset struct {
-	rtype uint16
-	n     uint32 // the set's own records: rrs[:n]
-	rrs   []dns.RR
+	rtype   uint16
+	foreign bool
+	n       uint32 // the set's own records: rrs[:n]
+	rrs     []dns.RR
 }
 
 // records returns the set's records, clipped so that appending to them
@@ -76,6 +115,15 @@ func (s *rrset) records() []dns.RR { return s.rrs[:s.n:s.n] }
 // additional returns the addresses that go with the set in the additional
 // section (the end of a clipped slice, so as safe to append to).
 func (s *rrset) additional() []dns.RR { return s.rrs[s.n:] }
+
+// additionalIn returns the set's additional addresses, looked up in z now
+// when some of its targets are in other domains of z.
+func (s *rrset) additionalIn(z *servedZone) []dns.RR {
+	if s.foreign {
+		return z.additionalFor(s.rtype, s.records(), nil)
+	}
+	return s.additional()
+}
 
 func (n *node) find(t uint16) *rrset {
 	for i := range n.sets {
@@ -114,33 +162,52 @@ func NewSnapshot(data *zone.SnapshotData) (snap *Snapshot, skipped []error) {
 	snap = &Snapshot{zones: make(map[string]*servedZone, len(data.Zones)), loaded: true,
 		versions: data.Versions, serial: data.Serial, nextExpiry: data.NextExpiry}
 	for _, zd := range data.Zones {
-		nameservers := zd.Nameservers // zone.Load gives the default ones when none are configured
-		if len(nameservers) == 0 {
-			for _, h := range zone.DefaultNameservers(zd.Origin) {
-				nameservers = append(nameservers, h+".")
-			}
-		}
-		z := newZone(zd.Origin, soaFor(zd.Origin, nameservers[0], data.Serial))
-		for _, ns := range nameservers {
+		z := newZone(zd.Origin, soaFor(zd.Origin, apexNameservers(zd)[0], data.Serial))
+		for _, ns := range apexNameservers(zd) {
 			z.add(&dns.NS{Hdr: dns.RR_Header{Name: zd.Origin, Rrtype: dns.TypeNS, Class: dns.ClassINET, Ttl: nsTTL}, Ns: ns})
 		}
+		z.finishApex()
 		// A domain without records gets no node: the transfer carries
 		// nothing for it, so a secondary answers NXDOMAIN, and so do we.
+		var rrs []dns.RR
 		for _, d := range zd.Domains {
-			apex := d.FQDN(zd.Origin)
-			for _, r := range d.Records {
-				rr, err := r.RR(apex)
-				if err != nil {
-					skipped = append(skipped, err)
-					continue
-				}
-				z.add(rr)
+			rrs, skipped = domainRRs(rrs[:0], zd.Origin, d.Name, d.Records, skipped)
+			if len(rrs) > 0 {
+				z.domains.set(d.FQDN(zd.Origin), z.buildDomain(d.FQDN(zd.Origin), rrs))
 			}
 		}
-		z.finish()
+		z.finishApex() // again: the apex's additional addresses may be in the domains
 		snap.zones[z.origin] = z
 	}
 	return snap, skipped
+}
+
+// apexNameservers are the name servers of zd's apex (zone.Load gives the
+// default ones when none are configured).
+func apexNameservers(zd zone.ZoneData) []string {
+	if len(zd.Nameservers) > 0 {
+		return zd.Nameservers
+	}
+	var out []string
+	for _, h := range zone.DefaultNameservers(zd.Origin) {
+		out = append(out, h+".")
+	}
+	return out
+}
+
+// domainRRs appends the DNS records of a domain (label name under origin)
+// to rrs; records that cannot be served are added to skipped instead.
+func domainRRs(rrs []dns.RR, origin, name string, records []zone.Record, skipped []error) ([]dns.RR, []error) {
+	apex := name + "." + origin
+	for _, r := range records {
+		rr, err := r.RR(apex)
+		if err != nil {
+			skipped = append(skipped, err)
+			continue
+		}
+		rrs = append(rrs, rr)
+	}
+	return rrs, skipped
 }
 
 func soaFor(origin, mname string, serial uint32) *dns.SOA {
@@ -151,50 +218,195 @@ func soaFor(origin, mname string, serial uint32) *dns.SOA {
 
 func newZone(origin string, soa *dns.SOA) *servedZone {
 	origin = strings.ToLower(dns.Fqdn(origin))
-	z := &servedZone{origin: origin, soa: soa, nodes: map[string]*node{}}
-	z.apex = z.ensure(origin)
-	z.add(soa)
-	neg := *soa
-	neg.Hdr.Ttl = min(soa.Hdr.Ttl, soa.Minttl)
-	z.negSOA = []dns.RR{&neg}
+	z := &servedZone{origin: origin, apex: &node{name: origin}}
+	z.setSOA(soa)
 	return z
 }
 
-// ensure returns the node of name (lower case, inside the zone), creating it
-// and the empty non-terminals between it and the apex.
-func (z *servedZone) ensure(name string) *node {
-	if n := z.nodes[name]; n != nil {
-		return n
+// setSOA makes soa the zone's SOA, at the apex and in negative answers.
+func (z *servedZone) setSOA(soa *dns.SOA) {
+	z.soa = soa
+	if set := z.apex.find(dns.TypeSOA); set != nil {
+		set.rrs, set.n = []dns.RR{soa}, 1
+	} else {
+		z.apex.sets = append(z.apex.sets, rrset{rtype: dns.TypeSOA, n: 1, rrs: []dns.RR{soa}})
 	}
-	n := &node{name: name}
-	z.nodes[name] = n
-	if _, rest, _ := strings.Cut(name, "."); name != z.origin && rest != "" { // record names hold no escaped dots
-		parent := z.ensure(rest)
-		if strings.HasPrefix(name, "*.") {
-			parent.wildcard = n
-		}
-	}
-	return n
+	neg := *soa
+	neg.Hdr.Ttl = min(soa.Hdr.Ttl, soa.Minttl)
+	z.negSOA = []dns.RR{&neg}
 }
 
-// add puts rr (owner inside the zone) into its node's record set.
+// domainOf returns the name of the domain that holds name (lower case,
+// below the zone's apex): the name's last label before the origin, with
+// the origin.
+func (z *servedZone) domainOf(name string) string {
+	rest := name[:len(name)-len(z.origin)] // "www.example." under "inf.nz."
+	if z.origin == "." {
+		rest = name[:len(name)-1] + "."
+	}
+	rest = rest[:len(rest)-1] // without the dot before the origin
+	if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// inZone reports whether name (lower case, fully qualified) is at or below
+// the zone's apex.
+func (z *servedZone) inZone(name string) bool {
+	return z.origin == "." || name == z.origin || strings.HasSuffix(name, "."+z.origin)
+}
+
+// add puts rr (owner inside the zone) into the zone: into the apex node at
+// once, below it when finish builds the domains. (The records of a
+// snapshot built from the database go straight to buildDomain.)
 func (z *servedZone) add(rr dns.RR) {
 	h := rr.Header()
 	h.Name = strings.ToLower(h.Name)
-	n := z.ensure(h.Name)
+	if h.Name == z.origin {
+		addTo(z.apex, rr)
+		return
+	}
+	if z.pending == nil {
+		z.pending = map[string][]dns.RR{}
+	}
+	d := z.domainOf(h.Name)
+	z.pending[d] = append(z.pending[d], rr)
+}
+
+// finish builds the domains of the records added, then the apex.
+func (z *servedZone) finish() {
+	z.finishApex()
+	for name, rrs := range z.pending {
+		z.domains.set(name, z.buildDomain(name, rrs))
+	}
+	z.pending = nil
+	z.finishApex()
+}
+
+// addTo puts rr into its record set at n, unless it is there already.
+func addTo(n *node, rr dns.RR) {
+	t := rr.Header().Rrtype
 	for i := range n.sets {
-		if n.sets[i].rtype == h.Rrtype {
-			for _, have := range n.sets[i].rrs {
+		if n.sets[i].rtype == t {
+			for _, have := range n.sets[i].rrs[:n.sets[i].n] {
 				if dns.IsDuplicate(have, rr) {
 					return
 				}
 			}
-			n.sets[i].rrs = append(n.sets[i].rrs, rr)
+			n.sets[i].rrs = append(n.sets[i].rrs[:n.sets[i].n], rr)
 			n.sets[i].n++
 			return
 		}
 	}
-	n.sets = append(n.sets, rrset{rtype: h.Rrtype, n: 1, rrs: []dns.RR{rr}})
+	n.sets = append(n.sets, rrset{rtype: t, n: 1, rrs: []dns.RR{rr}})
+}
+
+// buildDomain builds the domain name (lower case) of zone z from its
+// records rrs (owners inside it; lower-cased here): a node for each owner,
+// and for the empty non-terminals between an owner and the domain.
+func (z *servedZone) buildDomain(name string, rrs []dns.RR) *domain {
+	nodes := map[string]*node{}
+	var ensure func(owner string) *node
+	ensure = func(owner string) *node {
+		if n := nodes[owner]; n != nil {
+			return n
+		}
+		n := &node{name: owner}
+		nodes[owner] = n
+		if owner != name {
+			_, parent, _ := strings.Cut(owner, ".") // record names hold no escaped dots
+			p := ensure(parent)
+			if strings.HasPrefix(owner, "*.") {
+				p.wildcard = n
+			}
+		}
+		return n
+	}
+	for _, rr := range rrs {
+		h := rr.Header()
+		h.Name = strings.ToLower(h.Name)
+		addTo(ensure(h.Name), rr)
+	}
+	d := &domain{apex: ensure(name), nodes: make([]*node, 0, len(nodes))}
+	for _, n := range nodes {
+		d.nodes = append(d.nodes, n)
+	}
+	slices.SortFunc(d.nodes, func(a, b *node) int { return strings.Compare(a.name, b.name) })
+	for _, n := range d.nodes {
+		finishSets(n)
+		n.cut = n.set(dns.TypeNS) != nil
+	}
+	for _, n := range d.nodes {
+		for i := range n.sets {
+			set := &n.sets[i]
+			for _, target := range targetsOf(set.records()) {
+				if z.inZone(target) && (target == z.origin || z.domainOf(target) != name) {
+					set.foreign = true
+				}
+			}
+			if set.foreign {
+				continue // looked up as it answers: additionalIn
+			}
+			if extra := z.additionalFor(set.rtype, set.records(), d); len(extra) > 0 {
+				set.rrs = slices.Clip(append(set.records(), extra...))
+			}
+		}
+	}
+	return d
+}
+
+// finishApex orders the apex's sets, gives each one TTL, and computes the
+// additional addresses of its NS set; and points the apex at a wildcard
+// domain ("*" under the zone), if there is one.
+func (z *servedZone) finishApex() {
+	finishSets(z.apex)
+	for i := range z.apex.sets {
+		set := &z.apex.sets[i]
+		if extra := z.additionalFor(set.rtype, set.records(), nil); len(extra) > 0 {
+			set.rrs = slices.Clip(append(set.records(), extra...))
+		} else {
+			set.rrs = set.records()
+		}
+	}
+	wild := "*." + z.origin
+	if z.origin == "." {
+		wild = "*."
+	}
+	z.apex.wildcard = nil
+	if d := z.domains.get(wild); d != nil {
+		z.apex.wildcard = d.apex
+	}
+}
+
+// finishSets orders n's sets and gives each one TTL (the lowest, RFC 2181
+// 5.2).
+func finishSets(n *node) {
+	slices.SortFunc(n.sets, func(a, b rrset) int { return typeRank(a.rtype) - typeRank(b.rtype) })
+	for i := range n.sets {
+		rrs := n.sets[i].records()
+		n.sets[i].rrs = rrs
+		ttl := rrs[0].Header().Ttl
+		for _, rr := range rrs {
+			ttl = min(ttl, rr.Header().Ttl)
+		}
+		for _, rr := range rrs {
+			rr.Header().Ttl = ttl
+		}
+	}
+}
+
+// withSerial returns a copy of z with its SOA at serial: a new apex, the
+// same domains.
+func (z *servedZone) withSerial(serial uint32) *servedZone {
+	c := *z
+	apex := *z.apex
+	apex.sets = slices.Clone(z.apex.sets)
+	c.apex = &apex
+	soa := *z.soa
+	soa.Serial = serial
+	c.setSOA(&soa)
+	return &c
 }
 
 // typeRank orders a node's sets: the one an ANY query gets comes first.
@@ -218,35 +430,6 @@ func typeRank(t uint16) int {
 	return 7 + int(t)
 }
 
-// finish gives each record set one TTL (the lowest, RFC 2181 5.2), orders
-// the sets, marks delegations and adds their additional addresses to the
-// NS, MX and SRV sets.
-func (z *servedZone) finish() {
-	for _, n := range z.nodes {
-		slices.SortFunc(n.sets, func(a, b rrset) int { return typeRank(a.rtype) - typeRank(b.rtype) })
-		for i := range n.sets {
-			rrs := slices.Clip(n.sets[i].rrs)
-			n.sets[i].rrs = rrs
-			ttl := rrs[0].Header().Ttl
-			for _, rr := range rrs {
-				ttl = min(ttl, rr.Header().Ttl)
-			}
-			for _, rr := range rrs {
-				rr.Header().Ttl = ttl
-			}
-		}
-		n.cut = n != z.apex && n.set(dns.TypeNS) != nil
-	}
-	for _, n := range z.nodes {
-		for i := range n.sets {
-			set := &n.sets[i]
-			if extra := z.additionalFor(set.rtype, set.records()); len(extra) > 0 {
-				set.rrs = slices.Clip(append(set.records(), extra...))
-			}
-		}
-	}
-}
-
 // additionalFor returns the addresses that go in the additional section
 // with the records rrs of type rtype, as NSD gives them: for each NS, MX or
 // SRV target inside this zone, its A records, then each one's AAAA records
@@ -254,8 +437,28 @@ func (z *servedZone) finish() {
 // that does not exist takes the addresses of its closest encloser's
 // wildcard, owned by the target. Only NS targets may be at or below a
 // delegation (glue, needed to follow the referral); an MX or SRV target
-// there is the child zone's data, not ours to give.
-func (z *servedZone) additionalFor(rtype uint16, rrs []dns.RR) []dns.RR {
+// there is the child zone's data, not ours to give. building is a domain
+// being built, not yet in the zone's index, whose names it looks in.
+func (z *servedZone) additionalFor(rtype uint16, rrs []dns.RR, building *domain) []dns.RR {
+	targets := targetsOf(rrs)
+	if len(targets) == 0 {
+		return nil
+	}
+	var a, aaaa []dns.RR
+	for _, target := range targets {
+		addresses := z.addressesOf(target, rtype == dns.TypeNS, building)
+		if addresses == nil {
+			continue
+		}
+		a = owned(a, addresses.set(dns.TypeA), target)
+		aaaa = owned(aaaa, addresses.set(dns.TypeAAAA), target)
+	}
+	return append(a, aaaa...)
+}
+
+// targetsOf returns the distinct targets (lower case) of NS, MX or SRV
+// records; none for other types.
+func targetsOf(rrs []dns.RR) []string {
 	var targets []string
 	for _, rr := range rrs {
 		var target string
@@ -274,23 +477,14 @@ func (z *servedZone) additionalFor(rtype uint16, rrs []dns.RR) []dns.RR {
 			targets = append(targets, target)
 		}
 	}
-	var a, aaaa []dns.RR
-	for _, target := range targets {
-		addresses := z.addressesOf(target, rtype == dns.TypeNS)
-		if addresses == nil {
-			continue
-		}
-		a = owned(a, addresses.set(dns.TypeA), target)
-		aaaa = owned(aaaa, addresses.set(dns.TypeAAAA), target)
-	}
-	return append(a, aaaa...)
+	return targets
 }
 
 // addressesOf returns the node whose A and AAAA records answer for target
 // (lower case): its own, or the wildcard that covers it; nil when target is
 // outside the zone, or at or below a delegation and glue is not wanted.
-func (z *servedZone) addressesOf(target string, glue bool) *node {
-	if z.origin != "." && target != z.origin && !strings.HasSuffix(target, "."+z.origin) {
+func (z *servedZone) addressesOf(target string, glue bool, building *domain) *node {
+	if !z.inZone(target) {
 		return nil
 	}
 	var offs [128]int
@@ -301,8 +495,22 @@ func (z *servedZone) addressesOf(target string, glue bool) *node {
 	}
 	// Walk down from the apex, as Lookup does.
 	closest := z.apex
+	var dom *domain
 	for i := n - zoneLabels - 1; i >= 0; i-- {
-		child := z.nodes[target[offs[i]:]]
+		name := target[offs[i]:]
+		var child *node
+		if dom == nil {
+			if building != nil && building.apex.name == name {
+				dom = building
+			} else {
+				dom = z.domains.get(name)
+			}
+			if dom != nil {
+				child = dom.apex
+			}
+		} else {
+			child = dom.find(name)
+		}
 		if child == nil {
 			if closest.wildcard == nil {
 				return nil
@@ -320,20 +528,116 @@ func (z *servedZone) addressesOf(target string, glue bool) *node {
 // records returns every record of the zone for a transfer: the SOA first,
 // then the rest by name.
 func (z *servedZone) records() []dns.RR {
-	names := make([]string, 0, len(z.nodes))
-	for name := range z.nodes {
-		names = append(names, name)
-	}
-	slices.SortFunc(names, func(a, b string) int { return canonicalCompare(a, b) })
 	out := []dns.RR{z.soa}
+	for _, set := range z.apex.sets {
+		if set.rtype != dns.TypeSOA {
+			out = append(out, set.records()...)
+		}
+	}
+	names := z.domains.names()
+	slices.SortFunc(names, canonicalCompare)
 	for _, name := range names {
-		for _, set := range z.nodes[name].sets {
-			if set.rtype != dns.TypeSOA {
-				out = append(out, set.records()...)
-			}
+		out = z.domains.get(name).appendRecords(out)
+	}
+	return out
+}
+
+// appendRecords appends the domain's records to out, by name in canonical
+// order.
+func (d *domain) appendRecords(out []dns.RR) []dns.RR {
+	nodes := d.nodes
+	if len(nodes) > 1 {
+		nodes = slices.Clone(nodes)
+		slices.SortFunc(nodes, func(a, b *node) int { return canonicalCompare(a.name, b.name) })
+	}
+	for _, n := range nodes {
+		for _, set := range n.sets {
+			out = append(out, set.records()...)
 		}
 	}
 	return out
+}
+
+// domainShards is how many maps a zone's domains are spread over: a change
+// copies the maps of the domains it touches, each 1/domainShards of the
+// zone, and shares the rest.
+const domainShards = 1024
+
+var shardSeed = maphash.MakeSeed()
+
+// domainIndex maps the domains of a zone by name (lower case, fully
+// qualified). Copying one (clone) copies an array of pointers; set copies
+// the map it writes to the first time after a clone. The zero value is an
+// empty index.
+type domainIndex struct {
+	shards *[domainShards]map[string]*domain
+	owned  *[domainShards]bool // maps this index may write to: not shared
+}
+
+func shardOf(name string) int { return int(maphash.String(shardSeed, name) % domainShards) }
+
+func (x *domainIndex) get(name string) *domain {
+	if x.shards == nil {
+		return nil
+	}
+	return x.shards[shardOf(name)][name]
+}
+
+// set makes d the domain called name; nil removes it.
+func (x *domainIndex) set(name string, d *domain) {
+	if x.shards == nil {
+		x.shards = new([domainShards]map[string]*domain)
+		x.owned = new([domainShards]bool)
+	}
+	i := shardOf(name)
+	m := x.shards[i]
+	if !x.owned[i] {
+		m = make(map[string]*domain, len(m)+1)
+		for k, v := range x.shards[i] {
+			m[k] = v
+		}
+		x.shards[i], x.owned[i] = m, true
+	}
+	if d == nil {
+		delete(m, name)
+	} else {
+		m[name] = d
+	}
+}
+
+// clone returns an index with the same domains that shares x's maps until
+// it writes to them; x must not be written to afterwards.
+func (x *domainIndex) clone() domainIndex {
+	if x.shards == nil {
+		return domainIndex{}
+	}
+	shards := *x.shards
+	return domainIndex{shards: &shards, owned: new([domainShards]bool)}
+}
+
+// names returns the names of the domains, in no order.
+func (x *domainIndex) names() []string {
+	if x.shards == nil {
+		return nil
+	}
+	var out []string
+	for _, m := range x.shards {
+		for name := range m {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// len returns how many domains x holds.
+func (x *domainIndex) len() int {
+	n := 0
+	if x.shards != nil {
+		for _, m := range x.shards {
+			n += len(m)
+		}
+	}
+	return n
 }
 
 // canonicalCompare orders names label by label from the right (RFC 4034

@@ -92,8 +92,9 @@ func (s *Server) transferDecision(req *dns.Msg, snap *Snapshot, remote netip.Add
 	return resp, nil
 }
 
-// transfer answers AXFR, and IXFR with a whole zone (RFC 1995 allows it),
-// over TCP to allowed clients.
+// transfer answers AXFR, and IXFR (from the history when it reaches back
+// to the client's serial, with the whole zone otherwise, as RFC 1995
+// allows), over TCP to allowed clients.
 func (s *Server) transfer(w dns.ResponseWriter, req *dns.Msg, snap *Snapshot, tcp bool) {
 	resp, z := s.transferReply(req, snap, addrOf(w.RemoteAddr()), tcp, w.TsigStatus())
 	if resp != nil {
@@ -103,7 +104,18 @@ func (s *Server) transfer(w dns.ResponseWriter, req *dns.Msg, snap *Snapshot, tc
 		return
 	}
 	signed := req.IsTsig()
-	records := append(z.records(), z.soa)
+	kind := "AXFR"
+	var records []dns.RR
+	if req.Question[0].Qtype == dns.TypeIXFR {
+		kind = "IXFR"
+		records = snap.ixfr(z, clientSerial(req))
+	}
+	if records == nil {
+		if kind == "IXFR" {
+			kind = "IXFR as AXFR"
+		}
+		records = append(z.records(), z.soa)
+	}
 	for len(records) > 0 {
 		n, size := 0, 0
 		for n < len(records) && (n == 0 || size+dns.Len(records[n]) <= transferChunk) {
@@ -132,7 +144,7 @@ func (s *Server) transfer(w dns.ResponseWriter, req *dns.Msg, snap *Snapshot, tc
 	if signed != nil {
 		key = signed.Hdr.Name
 	}
-	s.logger.Info("dns: zone transferred", "zone", z.origin, "serial", z.soa.Serial, "to", w.RemoteAddr().String(), "key", key)
+	s.logger.Info("dns: zone transferred", "zone", z.origin, "kind", kind, "serial", z.soa.Serial, "to", w.RemoteAddr().String(), "key", key)
 }
 
 func addrOf(a net.Addr) netip.Addr {

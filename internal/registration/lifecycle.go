@@ -206,6 +206,9 @@ func (s *Service) renew(ctx context.Context, d *Domain, buyer catalog.Buyer,
 	if err != nil {
 		return nil, fmt.Errorf("registration: renew %s: %w", full, err)
 	}
+	if !old.After(now) {
+		s.zoneChanged()
+	}
 	d.ExpiresAt, d.UpdatedAt = next, now
 	return &Renewed{Domain: d, Transaction: charge}, nil
 }

@@ -66,6 +66,10 @@ type Service struct {
 	// releases once it commits, so that this process's checks see it at
 	// once.
 	Names *Names
+	// ZoneChanged, when set, runs after a commit that changed what DNS
+	// serves (a registration, a release, a renewal in grace), so that this
+	// process's DNS server applies it at once rather than at its next poll.
+	ZoneChanged func()
 }
 
 // namesChanged brings Names up to date after a commit. A failure only
@@ -74,6 +78,13 @@ type Service struct {
 func (s *Service) namesChanged(ctx context.Context) {
 	if s.Names != nil {
 		_ = s.Names.CatchUp(ctx)
+	}
+	s.zoneChanged()
+}
+
+func (s *Service) zoneChanged() {
+	if s.ZoneChanged != nil {
+		s.ZoneChanged()
 	}
 }
 

@@ -111,6 +111,9 @@ func (s *Service) Scan(ctx context.Context, renewAhead time.Duration) (ScanRepor
 	if err := pruneNames(ctx, s.db.Bun, now); err != nil {
 		return report, err
 	}
+	if err := zone.PruneJournal(ctx, s.db.Bun, now); err != nil {
+		return report, err
+	}
 	return report, nil
 }
 

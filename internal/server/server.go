@@ -96,6 +96,7 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	domains := registration.NewService(d, cat, wallets, nil)
 	domains.Notify = notify.Enqueue
 	domains.Names = names
+	domains.ZoneChanged = zoneChanged
 	domains.Buyers = func(ctx context.Context, userID int64) (catalog.Buyer, error) {
 		u, err := accounts.ByID(ctx, userID)
 		if err != nil || !u.IsRegistrar() {

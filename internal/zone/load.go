@@ -314,3 +314,16 @@ func loadChanges(ctx context.Context, q bun.IDB, since Versions, now time.Time) 
 	}
 	return c, nil
 }
+
+// JournalKeep is how long zone_changes rows are kept: a DNS server that
+// has been cut off from the database for longer loads every zone again.
+const JournalKeep = 24 * time.Hour
+
+// PruneJournal drops the journal's rows older than JournalKeep; the
+// lifecycle scan calls it.
+func PruneJournal(ctx context.Context, q bun.IDB, now time.Time) error {
+	if _, err := q.NewDelete().Table("zone_changes").Where("created_at < ?", now.Add(-JournalKeep)).Exec(ctx); err != nil {
+		return fmt.Errorf("zone: prune journal: %w", err)
+	}
+	return nil
+}

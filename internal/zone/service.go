@@ -409,15 +409,21 @@ func NoteExpiry(ctx context.Context, d *db.DB, through, now time.Time) error {
 		if noted >= through.UnixMicro() {
 			return nil
 		}
+		// Through now, not only through: the domains that expired since
+		// through have left DNS too, and the next note starts after now.
+		upto := through
+		if now.After(upto) {
+			upto = now
+		}
 		unix := now.Unix()
 		res, err := tx.ExecContext(ctx, `INSERT INTO zone_changes (version, serial, created_at, name, extension)
 			SELECT z.version + 1, CASE WHEN z.serial + 1 > ? THEN z.serial + 1 ELSE ? END, ?, d.name, d.extension
 			FROM domains d, zone_version z WHERE z.id = 1 AND d.expires_at > ? AND d.expires_at <= ?`,
-			unix, unix, now, time.UnixMicro(noted).UTC(), through.UTC())
+			unix, unix, now, time.UnixMicro(noted).UTC(), upto.UTC())
 		if err != nil {
 			return err
 		}
-		q := tx.NewUpdate().Table("zone_version").Set("expired_through = ?", max(now.UnixMicro(), through.UnixMicro())).Where("id = 1")
+		q := tx.NewUpdate().Table("zone_version").Set("expired_through = ?", upto.UnixMicro()).Where("id = 1")
 		if n, _ := res.RowsAffected(); n > 0 {
 			q = q.Set("version = version + 1").Set("serial = CASE WHEN serial + 1 > ? THEN serial + 1 ELSE ? END", unix, unix)
 		}

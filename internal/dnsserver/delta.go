@@ -1,0 +1,108 @@
+package dnsserver
+
+import (
+	"slices"
+
+	"github.com/miekg/dns"
+
+	"github.com/nameport/nameport/internal/zone"
+)
+
+// change is one step of the zones' history, from one serial to the next:
+// what each zone lost and gained (zones without a difference are absent;
+// their SOA moved all the same). IXFR answers from these (RFC 1995).
+type change struct {
+	from, to uint32
+	zones    map[string]*zoneDiff
+}
+
+type zoneDiff struct {
+	deleted, added []dns.RR
+}
+
+// DefaultHistory is how many changes a snapshot keeps for IXFR.
+const DefaultHistory = 1000
+
+// apply returns the snapshot that follows s once c is applied: every zone
+// gets c's serial, and the domains c names are built again from their
+// records now (or removed); every other domain is shared with s. The
+// difference of each domain goes into the history, which keeps the last
+// keep changes. Records that cannot be served are left out and reported
+// in skipped, as NewSnapshot does.
+func (s *Snapshot) apply(c *zone.Changes, keep int) (next *Snapshot, skipped []error) {
+	next = &Snapshot{zones: make(map[string]*servedZone, len(s.zones)), loaded: true,
+		versions: c.Versions, serial: c.Serial, nextExpiry: c.NextExpiry}
+	step := &change{from: s.serial, to: c.Serial, zones: map[string]*zoneDiff{}}
+	byZone := make(map[string][]zone.ChangedDomain)
+	for _, d := range c.Domains {
+		byZone[d.Origin] = append(byZone[d.Origin], d)
+	}
+	var rrs []dns.RR
+	for origin, z := range s.zones {
+		if z.catalog {
+			next.zones[origin] = z // changes with the set of zones only: a full load
+			continue
+		}
+		nz := z.withSerial(c.Serial)
+		if changed := byZone[origin]; len(changed) > 0 {
+			nz.domains = z.domains.clone()
+			diff := &zoneDiff{}
+			for _, cd := range changed {
+				name := cd.Name + "." + origin
+				rrs, skipped = domainRRs(rrs[:0], origin, cd.Name, cd.Records, skipped)
+				var built *domain
+				if len(rrs) > 0 {
+					built = nz.buildDomain(name, rrs)
+				}
+				old := z.domains.get(name)
+				nz.domains.set(name, built)
+				diff.add(old, built)
+			}
+			if len(diff.deleted)+len(diff.added) > 0 {
+				step.zones[origin] = diff
+			}
+		}
+		nz.finishApex()
+		next.zones[origin] = nz
+	}
+	if s.serial != c.Serial && keep > 0 {
+		history := s.history
+		if len(history) >= keep {
+			history = history[len(history)-keep+1:]
+		}
+		next.history = append(slices.Clip(history), step)
+	}
+	return next, skipped
+}
+
+// add records what turned domain old into domain built (either may be
+// nil): the records only old has are deleted, those only built has added.
+// Records are the same when their text is (a TTL change is a deletion and
+// an addition, as RFC 1995 has it).
+func (d *zoneDiff) add(old, built *domain) {
+	var before, after []dns.RR
+	if old != nil {
+		before = old.appendRecords(nil)
+	}
+	if built != nil {
+		after = built.appendRecords(nil)
+	}
+	had := make(map[string]bool, len(before))
+	for _, rr := range before {
+		had[rr.String()] = true
+	}
+	has := make(map[string]bool, len(after))
+	for _, rr := range after {
+		has[rr.String()] = true
+	}
+	for _, rr := range before {
+		if !has[rr.String()] {
+			d.deleted = append(d.deleted, rr)
+		}
+	}
+	for _, rr := range after {
+		if !had[rr.String()] {
+			d.added = append(d.added, rr)
+		}
+	}
+}

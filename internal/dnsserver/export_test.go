@@ -1,0 +1,19 @@
+package dnsserver
+
+import "github.com/miekg/dns"
+
+// ZoneRecords returns every record of the zone origin in snap, as a
+// transfer sends them (SOA first), or nil when snap has no such zone.
+func ZoneRecords(snap *Snapshot, origin string) []dns.RR {
+	z := snap.zones[origin]
+	if z == nil {
+		return nil
+	}
+	return z.records()
+}
+
+// IXFR returns the records of an incremental transfer of origin to a
+// client at serial, or nil when the history does not reach back to it.
+func IXFR(snap *Snapshot, origin string, serial uint32) []dns.RR {
+	return snap.ixfr(snap.zones[origin], serial)
+}
