@@ -72,17 +72,51 @@ func TestNoteExpiryBumpsOnce(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
-		now := time.Now().UTC()
-		expiry := now.Add(-time.Second)
+		now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+		registerDomain(t, d, "soon", ".inf.nz", now.Add(time.Hour))
+		registerDomain(t, d, "later", ".inf.nz", now.Add(2*time.Hour))
+
+		// None expired in the window (the one due was renewed, say):
+		// nothing moves.
 		v0 := zoneVersion(t, d)
-		require.NoError(t, zone.NoteExpiry(ctx, d.Bun, expiry, now))
+		require.NoError(t, zone.NoteExpiry(ctx, d, now.Add(-time.Second), now))
+		require.Equal(t, v0, zoneVersion(t, d))
+
+		// One expired: the version moves once and the journal names it.
+		expiry := now.Add(time.Hour)
+		require.NoError(t, zone.NoteExpiry(ctx, d, expiry, expiry.Add(time.Second)))
 		v1 := zoneVersion(t, d)
 		require.Equal(t, v0+1, v1)
-		// A second node noticing the same expiry changes nothing.
-		require.NoError(t, zone.NoteExpiry(ctx, d.Bun, expiry, now.Add(time.Millisecond)))
+		require.Equal(t, []string{"soon.inf.nz"}, journalAt(t, d, v1))
+		require.Equal(t, zoneSerial(t, d), journalSerial(t, d, v1))
+
+		// A second node noting the same window changes nothing.
+		require.NoError(t, zone.NoteExpiry(ctx, d, expiry, expiry.Add(2*time.Second)))
 		require.Equal(t, v1, zoneVersion(t, d))
+		require.Equal(t, 1, dbtest.Count(t, d, "SELECT count(*) FROM zone_changes WHERE version > ?", v0))
+
 		// A later expiry counts again.
-		require.NoError(t, zone.NoteExpiry(ctx, d.Bun, now.Add(time.Second), now.Add(2*time.Second)))
+		require.NoError(t, zone.NoteExpiry(ctx, d, now.Add(2*time.Hour), now.Add(2*time.Hour)))
 		require.Equal(t, v1+1, zoneVersion(t, d))
+		require.Equal(t, []string{"later.inf.nz"}, journalAt(t, d, v1+1))
+	})
+}
+
+func TestNoteExpiryJournalsEveryDomainExpiredByNow(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+		registerDomain(t, d, "first", ".inf.nz", now.Add(time.Hour))
+		registerDomain(t, d, "second", ".inf.nz", now.Add(time.Hour+time.Second))
+		registerDomain(t, d, "third", ".inf.nz", now.Add(2*time.Hour))
+
+		// A DNS server notes its next expiry, first's, a little late: second
+		// has expired too. Its next snapshot's next expiry is third's, so
+		// no server would note second later: this note must journal it.
+		v0 := zoneVersion(t, d)
+		require.NoError(t, zone.NoteExpiry(ctx, d, now.Add(time.Hour), now.Add(time.Hour+2*time.Second)))
+		require.Equal(t, v0+1, zoneVersion(t, d))
+		require.Equal(t, []string{"first.inf.nz", "second.inf.nz"}, journalAt(t, d, v0+1))
 	})
 }
