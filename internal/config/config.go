@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/miekg/dns"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 )
@@ -65,6 +66,10 @@ type Config struct {
 	DNSNotify []NotifyTarget
 	// DNSTSIGKeys are the TSIG keys (RFC 8945) shared with secondaries.
 	DNSTSIGKeys []TSIGKey
+	// DNSCatalogZone names the catalog zone (RFC 9432) that lists every
+	// extension's zone, lower case and fully qualified; "" (the zero
+	// Config of tests) serves none.
+	DNSCatalogZone string
 	// DNS response rate limiting over UDP: responses per second per client
 	// network of each kind (negative, error, large: DNSRRLRate; positive:
 	// DNSRRLPositiveRate; 0: that budget is off), the slip (every Nth
@@ -147,6 +152,7 @@ var Flags = []Flag{
 	{"dns-transfer-allow", "", "who may transfer zones (AXFR), comma separated: addresses or prefixes (unsigned transfers from there), and key:NAME (transfers signed with TSIG key NAME, from anywhere), e.g. 127.0.0.1,10.0.0.0/8,key:xfr.example"},
 	{"dns-notify", "", "secondaries to NOTIFY on zone changes, comma separated host:port, or key:NAME@host:port to sign the NOTIFY with TSIG key NAME"},
 	{"dns-tsig-key", "", "TSIG keys (RFC 8945) for zone transfers and NOTIFY, comma separated name:algorithm:secret; algorithm hmac-sha256, hmac-sha384 or hmac-sha512; secret base64, at least 16 bytes (tsig-keygen makes one)"},
+	{"dns-catalog-zone", "catalog.nameport.invalid.", "name of the catalog zone (RFC 9432, version 2) that lists every extension's zone, so that secondaries (Knot, BIND, NSD 4.9+) set up new extensions by themselves; a name outside every extension"},
 	{"dns-rrl-rate", 20, "DNS response rate limit over UDP: responses per second per client network (IPv4 /24, IPv6 /56) of each of the kinds negative answers, errors, answers over 512 bytes; 0 turns it off for them"},
 	{"dns-rrl-slip", 2, "over the DNS rate limit, every Nth response is sent empty and truncated (TC) so that real clients retry over TCP, the others are dropped; 0 drops all, 1 truncates all"},
 	{"dns-rrl-exempt", "127.0.0.0/8,::1", "clients never DNS rate limited, comma separated addresses or prefixes (loopback cannot be spoofed from outside)"},
@@ -269,6 +275,11 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	if err := c.loadTSIG(v); err != nil {
 		return Config{}, err
 	}
+	catalog := strings.TrimSpace(v.GetString("dns-catalog-zone"))
+	if _, ok := dns.IsDomainName(catalog); !ok || dns.CountLabel(catalog) == 0 || strings.ContainsAny(catalog, " \t") {
+		return Config{}, fmt.Errorf("config: --dns-catalog-zone %q: want a domain name below the root, e.g. catalog.example.net", catalog)
+	}
+	c.DNSCatalogZone = dns.CanonicalName(catalog)
 	// Parsed here rather than by viper's GetInt, which reads a typo as 0:
 	// rate limiting off.
 	rate, rateErr := strconv.Atoi(strings.TrimSpace(v.GetString("dns-rrl-rate")))

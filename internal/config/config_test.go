@@ -204,3 +204,28 @@ func TestTSIGKeys(t *testing.T) {
 		require.NotContains(t, err.Error(), "c2hvcnQ=")
 	}
 }
+
+func TestDNSCatalogZone(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	cfg, err := config.Load(flags(t), "")
+	require.NoError(t, err)
+	require.Equal(t, "catalog.nameport.invalid.", cfg.DNSCatalogZone)
+
+	cfg, err = config.Load(flags(t, "--dns-catalog-zone", "Catalog.Example.NET"), "")
+	require.NoError(t, err)
+	require.Equal(t, "catalog.example.net.", cfg.DNSCatalogZone, "lower case, fully qualified")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "nameport.yaml"), []byte("dns-catalog-zone: cat.from-file.example\n"), 0o600))
+	cfg, err = config.Load(flags(t), "")
+	require.NoError(t, err)
+	require.Equal(t, "cat.from-file.example.", cfg.DNSCatalogZone)
+	t.Setenv("NAMEPORT_DNS_CATALOG_ZONE", "cat.from-env.example.")
+	cfg, err = config.Load(flags(t), "")
+	require.NoError(t, err)
+	require.Equal(t, "cat.from-env.example.", cfg.DNSCatalogZone, "the environment beats the file")
+
+	for _, bad := range []string{"", ".", "bad..name", "two words.example"} {
+		_, err := config.Load(flags(t, "--dns-catalog-zone", bad), "")
+		require.ErrorContains(t, err, "--dns-catalog-zone", bad)
+	}
+}

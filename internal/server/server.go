@@ -180,7 +180,7 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 
 	httpLimits, dnsLimits := connBudgets(cfg, logger)
 	if cfg.HasRole(config.RoleDNS) {
-		dnsOpts := []dnsserver.Option{dnsserver.WithTransfer(cfg.DNSTransferAllow...), dnsserver.WithTransferKeys(cfg.DNSTransferKeys...)}
+		dnsOpts := []dnsserver.Option{dnsserver.WithTransfer(cfg.DNSTransferAllow...), dnsserver.WithTransferKeys(cfg.DNSTransferKeys...), dnsserver.WithCatalogZone(cfg.DNSCatalogZone)}
 		for _, k := range cfg.DNSTSIGKeys {
 			dnsOpts = append(dnsOpts, dnsserver.WithTSIGKeys(dnsserver.TSIGKey{Name: k.Name, Algorithm: k.Algorithm, Secret: k.Secret}))
 		}
