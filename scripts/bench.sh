@@ -11,17 +11,23 @@
 #                built-in tpcb-like transactions on the same server
 #   Startup      time to ready and memory with 100,000 domains and 500,000
 #                records vs NSD loading the same zone
+#   Changes      a record added through /v1 until DNS answers it, at 10,000
+#                and 100,000 domains, vs the 50 ms budget (cmd/dnsbench
+#                churn); memory after 1,000 changes vs NSD; DNS queries per
+#                second while 50 changes a second are written vs NSD
 #   Web          each route's initial JavaScript, gzipped, vs the 150 KB
 #                budget of the landing route
 #
 # Run by `make bench` after `make build`. Settings (environment):
 #   DURATION=10         seconds per load run
 #   CLIENTS=32          concurrent HTTP clients (pgbench -c too)
-#   STARTUP_DOMAINS=100000
+#   STARTUP_DOMAINS=100000   also the larger zone of the change rows
+#   CHURN_CHANGES=200   changes one after another at each zone size
+#   CHURN_BUDGET=90     seconds at most for them (a slow server makes fewer)
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 #   LOADGEN_CPU=0 SERVER_CPU=1   cores of the load generators and servers
 #   NAMEPORT_BIN=bin/nameport
-#   PARTS="dns api reg startup web"   the parts to run; a subset prints its
+#   PARTS="dns api reg startup churn web"   the parts to run; a subset prints its
 #                rows and writes no file unless OUT is given
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,11 +37,13 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10}
 CLIENTS=${CLIENTS:-32}
 STARTUP_DOMAINS=${STARTUP_DOMAINS:-100000}
+CHURN_CHANGES=${CHURN_CHANGES:-200}
+CHURN_BUDGET=${CHURN_BUDGET:-90}
 PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 LOADGEN_CPU=${LOADGEN_CPU:-0}
 SERVER_CPU=${SERVER_CPU:-1}
 NAMEPORT_BIN=${NAMEPORT_BIN:-bin/nameport}
-ALL_PARTS="dns api reg startup web"
+ALL_PARTS="dns api reg startup churn web"
 PARTS=${PARTS:-$ALL_PARTS}
 if [ "$PARTS" = "$ALL_PARTS" ]; then OUT=${OUT-docs/BENCHMARKS.md}; else OUT=${OUT-}; fi
 # part NAME: whether NAME is one of the parts to run.
@@ -89,7 +97,7 @@ wait_ready() {
 }
 
 # serve NAME DATABASE_URL [flags...]: starts nameport on the server core;
-# sets SERVE_PID and SERVE_URL.
+# sets SERVE_PID, SERVE_URL and SERVE_DNS (its DNS address).
 serve() {
   local name=$1 db=$2
   shift 2
@@ -101,6 +109,7 @@ serve() {
   SERVE_PID=$!
   PIDS+=("$SERVE_PID")
   SERVE_URL="http://127.0.0.1:$http"
+  SERVE_DNS="127.0.0.1:$dns"
   wait_ready "$SERVE_URL" || { cat "$WORK/$name.log" >&2; die "nameport ($name) did not start"; }
 }
 
@@ -114,6 +123,20 @@ load() {
   case $line in *error_kinds=*) die "requests failed: $line" ;; esac
   read -r "${name}_rps" "${name}_p99" < <(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } print v["rps"], v["p99_ms"] }' <<<"$line")
 }
+
+rss_kb() { # RSS of PID and its children, in KiB
+  local total child
+  total=$(awk '/^VmRSS:/ {print $2}' /proc/"$1"/status 2>/dev/null || echo 0)
+  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do total=$((total + $(rss_kb "$child"))); done
+  echo "${total:-0}"
+}
+now() { date +%s.%N; }
+
+# fields KEY...: the values of KEY=value pairs on the line read, in order.
+fields() { awk -v keys="$*" '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } n = split(keys, k, " "); for (i = 1; i <= n; i++) printf "%s%s", v[k[i]], (i < n ? " " : "\n") }'; }
+
+# commas N: N with thousands separated, as the row names write numbers.
+commas() { sed ':a; s/\B[0-9]\{3\}\>/,&/; ta' <<<"$1"; }
 
 ROWS=()
 row() { ROWS+=("| $1 | $2 | $3 | $4 | $5 |"); }
@@ -182,13 +205,6 @@ fi
 if part startup; then
 say "Startup: $STARTUP_DOMAINS domains, $((STARTUP_DOMAINS * 5)) records"
 "$DB" prepare -dir "$WORK/big" -domains "$STARTUP_DOMAINS" -queries 10 >/dev/null
-rss_kb() { # RSS of PID and its children, in KiB
-  local total child
-  total=$(awk '/^VmRSS:/ {print $2}' /proc/"$1"/status 2>/dev/null || echo 0)
-  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do total=$((total + $(rss_kb "$child"))); done
-  echo "${total:-0}"
-}
-now() { date +%s.%N; }
 dns=$(port) http=$(port)
 t0=$(now)
 taskset -c "$SERVER_CPU" "$NAMEPORT_BIN" serve --database-url "sqlite://$WORK/big/nameport.db" --data-dir "$WORK/big/data" \
@@ -215,6 +231,106 @@ nsd_rss=$(( $(rss_kb "$NSD_PID") / 1024 ))
 stop "$NSD_PID"
 row "Startup to ready, $STARTUP_DOMAINS domains / $((STARTUP_DOMAINS * 5)) records (s)" "$np_start" "NSD, same zone" "$nsd_start" "$(ratio "$np_start" "$nsd_start")x"
 row "Memory when ready, same data (MiB RSS)" "$np_rss" "NSD, same zone" "$nsd_rss" "$(ratio "$np_rss" "$nsd_rss")x"
+fi
+
+# --- DNS changes -------------------------------------------------------------------
+if part churn; then
+# Every server here runs all roles (API and DNS in one process, as one
+# node of the product) on SQLite; the registrar of --demo gets a key.
+churn_flags=(--demo --api-rate-limits=false --dns-rrl-rate 0 --dns-transfer-allow 127.0.0.1)
+# churn NAME ARGS...: dnsbench churn on the load generator's core against
+# the server serve started last, with CHURN_KEY; sets NAME_changes,
+# NAME_p50, NAME_p99 and NAME_errors (failed API answers, retried) and shows
+# the whole result. A change not answered within its deadline, or refused
+# after the retries, stops the bench.
+churn() {
+  local name=$1 line
+  shift
+  line=$(taskset -c "$LOADGEN_CPU" "$DB" churn -url "$SERVE_URL" -key "$CHURN_KEY" -server "$SERVE_DNS" "$@" 2>>"$WORK/churn.err") ||
+    { cat "$WORK/churn.err" >&2; die "churn failed: $line"; }
+  say "  $name: $line"
+  read -r "${name}_changes" "${name}_p50" "${name}_p99" "${name}_errors" < <(fields changes p50_ms p99_ms api_errors <<<"$line")
+}
+# dnsperf_qps ADDR QUERIES OUT: dnsperf as scripts/bench-dns.sh runs it, for
+# DURATION seconds; prints the answered queries per second.
+dnsperf_qps() {
+  taskset -c "$LOADGEN_CPU" dnsperf -s "${1%:*}" -p "${1##*:}" -d "$2" -l "$DURATION" -c 4 -T 1 -q 500 -t 2 >"$3" 2>&1 ||
+    { cat "$3" >&2; die "dnsperf failed"; }
+  say "  $(awk '/Queries lost:/ {print "lost", $3, $4}' "$3"); $(sed -n 's/^ *Response codes: *//p' "$3")"
+  awk '/Queries per second:/ {printf "%.0f", $4}' "$3"
+}
+# nsd_from NAME: exports the zone of the server serve started last into
+# WORK/NAME, stops that server and starts NSD on the zone; sets NSD_PID and
+# NSD_ADDR.
+nsd_from() {
+  mkdir -p "$WORK/$1"
+  "$DB" export -server "$SERVE_DNS" -zone inf.nz -out "$WORK/$1/inf.nz.zone"
+  stop "$SERVE_PID"
+  NSD_ADDR=127.0.0.1:$(port)
+  nsd_conf "$NSD" "$WORK/$1" "${NSD_ADDR##*:}"
+  taskset -c "$SERVER_CPU" "$NSD" -d -c "$WORK/$1/nsd.conf" >"$WORK/$1.log" 2>&1 &
+  NSD_PID=$!
+  PIDS+=("$NSD_PID")
+  "$DB" wait -server "$NSD_ADDR" -timeout 120s || { cat "$WORK/$1.log" >&2; die "nsd did not start"; }
+}
+# change_row NAME DOMAINS: the row of the changes churn NAME measured.
+change_row() {
+  local changes p50 p99 errors label
+  changes=${1}_changes p50=${1}_p50 p99=${1}_p99 errors=${1}_errors
+  label="Change to answer, $(commas "$2") domains, p50 / p99 (ms"
+  [ "${!changes}" -lt "$CHURN_CHANGES" ] && label+="; ${!changes} of $CHURN_CHANGES changes in the ${CHURN_BUDGET} s cap"
+  [ "${!errors}" -gt 0 ] && label+="; the API failed ${!errors} times, retried"
+  row "$label)" "${!p50} / ${!p99}" "budget (p99)" "50" "$(ratio "${!p99}" 50)x"
+}
+
+small=10000
+say "Changes: $small domains; $CHURN_CHANGES changes one after another, then dnsperf while 50 a second are written"
+"$DB" prepare -dir "$WORK/small" -domains "$small" -queries 200000
+serve small "sqlite://$WORK/small/nameport.db" "${churn_flags[@]}"
+CHURN_KEY=$("$NB" setup -url "$SERVE_URL" -fund 100) || die "setup failed"
+churn small -changes "$CHURN_CHANGES" -duration "${CHURN_BUDGET}s"
+# The writer is started first and sends for a little longer than dnsperf
+# runs, so changes flow for all of dnsperf's run; it asks DNS for its
+# changes only once it has sent them all, so that dnsperf's are the only
+# queries meanwhile.
+taskset -c "$LOADGEN_CPU" "$DB" churn -url "$SERVE_URL" -key "$CHURN_KEY" -server "$SERVE_DNS" \
+  -rate 50 -duration "$((DURATION + 2))s" -await-at-end >"$WORK/churn-rate.txt" 2>"$WORK/churn-rate.err" &
+CHURN_PID=$!
+PIDS+=("$CHURN_PID")
+for _ in $(seq 300); do
+  grep -q 'is served; changing it' "$WORK/churn-rate.err" && break
+  kill -0 "$CHURN_PID" 2>/dev/null || break
+  sleep 0.1
+done
+grep -q 'is served; changing it' "$WORK/churn-rate.err" || { cat "$WORK/churn-rate.err" >&2; die "churn -rate 50 did not start"; }
+churn_qps=$(dnsperf_qps "$SERVE_DNS" "$WORK/small/queries.txt" "$WORK/dnsperf-churn.txt")
+wait "$CHURN_PID" || { cat "$WORK/churn-rate.err" >&2; die "churn -rate 50 failed: $(cat "$WORK/churn-rate.txt")"; }
+say "  nameport under dnsperf: $churn_qps qps while writing: $(cat "$WORK/churn-rate.txt")"
+nsd_from small-nsd
+static_qps=$(dnsperf_qps "$NSD_ADDR" "$WORK/small/queries.txt" "$WORK/dnsperf-static.txt")
+say "  NSD, static: $static_qps qps"
+stop "$NSD_PID"
+
+say "Changes: $STARTUP_DOMAINS domains; $CHURN_CHANGES changes one after another, then the rest of 1,000 at 50 a second"
+"$DB" prepare -dir "$WORK/large" -domains "$STARTUP_DOMAINS" -queries 10
+serve large "sqlite://$WORK/large/nameport.db" "${churn_flags[@]}"
+CHURN_KEY=$("$NB" setup -url "$SERVE_URL" -fund 100) || die "setup failed"
+churn large -changes "$CHURN_CHANGES" -duration "${CHURN_BUDGET}s"
+# The rest of 1,000 changes at 50 a second, each awaited over DNS once all
+# are sent (they are not timed), so that the memory is that of a server
+# that has applied them all.
+if [ "$large_changes" -lt 1000 ]; then churn large_rest -changes "$((1000 - large_changes))" -rate 50 -await-at-end; fi
+sleep 1
+large_rss=$(( $(rss_kb "$SERVE_PID") / 1024 ))
+nsd_from large-nsd
+sleep 1
+large_nsd_rss=$(( $(rss_kb "$NSD_PID") / 1024 ))
+stop "$NSD_PID"
+
+change_row small "$small"
+change_row large "$STARTUP_DOMAINS"
+row "Memory after 1,000 changes, $(commas "$STARTUP_DOMAINS") domains (MiB RSS)" "$large_rss" "NSD, same zone" "$large_nsd_rss" "$(ratio "$large_rss" "$large_nsd_rss")x"
+row "DNS queries per second while 50 changes a second are written ($(commas "$small") domains)" "$churn_qps" "NSD, static zone" "$static_qps" "$(ratio "$churn_qps" "$static_qps")x"
 fi
 
 # --- Web -----------------------------------------------------------------------
@@ -255,6 +371,14 @@ report() {
   echo "DNS zone change in one transaction) by one registrar, so each waits for the one before on its wallet"
   echo "row and on the zone version every change moves; pgbench runs its built-in tpcb-like script at scale 10"
   echo "(its updates spread over 10 branch rows)."
+  echo "Changes: each is a record set added through /v1 (a registrar's key) to a domain registered in the"
+  echo "run, timed from the request until a UDP answer holds the new record, asked every 1 ms; the server"
+  echo "runs every role in one process on SQLite. NSD takes no changes through an API, so the peer of"
+  echo "change to answer is the budget. The queries per second under changes are dnsperf's while"
+  echo "dnsbench churn sends 50 changes a second through /v1 (it checks each is answered after dnsperf's"
+  echo "run), beside NSD on the zone the server ends with."
+  echo "Goals (issue #17): change to answer p99 <= 50 ms at both sizes; memory after changes <= NSD;"
+  echo "queries per second under changes >= 0.9x NSD; startup to ready <= 1.5x NSD."
   echo "DNS details: $(grep -m1 '^dnsperf' "$WORK/dns.txt" 2>/dev/null || true)"
 }
 report >"$WORK/report.md"

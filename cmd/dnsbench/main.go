@@ -1,6 +1,7 @@
-// Command dnsbench prepares and checks the DNS benchmark that
-// scripts/bench-dns.sh (make bench-dns) runs: nameport against NSD under
-// dnsperf, on the same zone and the same queries.
+// Command dnsbench prepares and checks the DNS benchmarks that
+// scripts/bench-dns.sh (make bench-dns) and scripts/bench.sh (make bench)
+// run: nameport against NSD under dnsperf, on the same zone and the same
+// queries, and how soon a change made through the API is answered.
 //
 //	dnsbench prepare -dir DIR [-domains 10000] [-queries 200000]
 //	    a fresh SQLite database (DIR/nameport.db) with the .inf.nz
@@ -12,6 +13,13 @@
 //	    waits until the server answers the zone's SOA
 //	dnsbench verify -a ADDR -b ADDR -queries FILE [-sample 5000]
 //	    asks both servers the same questions and compares the answers
+//	dnsbench churn -url URL -key KEY -server ADDR [-changes N] [-duration D] [-rate 0]
+//	    registers a domain with the registrar's key, adds A records to it
+//	    through /v1 one after another (or -rate a second), N of them or
+//	    for D, and asks the server over UDP every -poll until each is
+//	    answered; prints one line: changes=… answered=… failed=…
+//	    p50_ms=… p99_ms=… max_ms=… api_p50_ms=… api_p99_ms=… api_errors=…
+//	    rate=…
 //	dnsbench ports N
 //	    prints N loopback ports free for both UDP and TCP
 package main
@@ -43,6 +51,7 @@ const usage = `usage:
   dnsbench export  -server ADDR [-zone inf.nz] -out FILE
   dnsbench wait    -server ADDR [-zone inf.nz] [-timeout 60s]
   dnsbench verify  -a ADDR -b ADDR -queries FILE [-sample 5000] [-names A,B]
+  dnsbench churn   -url URL -key KEY -server ADDR [-changes N] [-duration D] [-rate 0] [-await-at-end] [-poll 1ms] [-deadline 30s]
   dnsbench ports   N`
 
 func run(ctx context.Context, args []string) error {
@@ -97,6 +106,21 @@ func run(ctx context.Context, args []string) error {
 			return errors.New("verify: -a, -b and -queries are required")
 		}
 		return verify(ctx, verifyOptions{a: *a, b: *b, names: *names, queries: *queries, sample: *sample})
+	case "churn":
+		var o churnOptions
+		fs.StringVar(&o.url, "url", "", "the server's HTTP address, e.g. http://127.0.0.1:8080")
+		fs.StringVar(&o.key, "key", "", "a registrar's API key with money for one domain")
+		fs.StringVar(&o.server, "server", "", "the same server's DNS, host:port")
+		fs.IntVar(&o.changes, "changes", 0, "changes to make (0: as many as -duration takes)")
+		fs.Float64Var(&o.rate, "rate", 0, "changes started a second, answered or not (0: one after another)")
+		fs.DurationVar(&o.duration, "duration", 0, "start no change after this (0: no limit)")
+		fs.BoolVar(&o.awaitAtEnd, "await-at-end", false, "send every change first, then ask DNS for each (applied, not timed)")
+		fs.DurationVar(&o.poll, "poll", time.Millisecond, "between DNS questions about one change")
+		fs.DurationVar(&o.deadline, "deadline", 30*time.Second, "a change not answered this long after the API took it fails")
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		return churn(ctx, o, os.Stdout)
 	case "ports":
 		n := 1
 		if len(args) > 0 {

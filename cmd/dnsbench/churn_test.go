@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/config"
+	"github.com/nameport/nameport/internal/dbtest"
+	"github.com/nameport/nameport/internal/servertest"
+	"github.com/nameport/nameport/sdk"
+)
+
+const churnName = "c7.churn-test.inf.nz."
+
+var churnWant = netip.MustParseAddr("198.18.0.7")
+
+func answer(q *dns.Msg, rcode int, rrs ...string) *dns.Msg {
+	m := new(dns.Msg).SetRcode(q, rcode)
+	for _, s := range rrs {
+		rr, err := dns.NewRR(s)
+		if err != nil {
+			panic(err)
+		}
+		m.Answer = append(m.Answer, rr)
+	}
+	return m
+}
+
+func TestHoldsRecordOnlyWithTheNewRecord(t *testing.T) {
+	q := new(dns.Msg).SetQuestion(churnName, dns.TypeA)
+	for _, tt := range []struct {
+		name string
+		m    *dns.Msg
+		want bool
+	}{
+		{"the record", answer(q, dns.RcodeSuccess, churnName+" 300 IN A 198.18.0.7"), true},
+		{"among others", answer(q, dns.RcodeSuccess, churnName+" 300 IN A 192.0.2.1", churnName+" 300 IN A 198.18.0.7"), true},
+		{"owner in other case", answer(q, dns.RcodeSuccess, strings.ToUpper(churnName)+" 300 IN A 198.18.0.7"), true},
+		{"not yet there", answer(q, dns.RcodeNameError), false},
+		{"another value", answer(q, dns.RcodeSuccess, churnName+" 300 IN A 198.18.0.6"), false},
+		{"another owner", answer(q, dns.RcodeSuccess, "c8.churn-test.inf.nz. 300 IN A 198.18.0.7"), false},
+		{"through an alias", answer(q, dns.RcodeSuccess, churnName+" 300 IN CNAME x.example.", "x.example. 300 IN A 198.18.0.7"), false},
+		{"the value in a TXT", answer(q, dns.RcodeSuccess, churnName+` 300 IN TXT "198.18.0.7"`), false},
+		{"a failure with the record", answer(q, dns.RcodeServerFailure, churnName+" 300 IN A 198.18.0.7"), false},
+		{"another question", answer(new(dns.Msg).SetQuestion("c8.churn-test.inf.nz.", dns.TypeA), dns.RcodeSuccess, churnName+" 300 IN A 198.18.0.7"), false},
+		{"a query, not an answer", func() *dns.Msg {
+			m := answer(q, dns.RcodeSuccess, churnName+" 300 IN A 198.18.0.7")
+			m.Response = false
+			return m
+		}(), false},
+	} {
+		require.Equal(t, tt.want, holdsRecord(tt.m, churnName, churnWant), tt.name)
+	}
+}
+
+// fakeServer answers every question with the answer its handler gives for
+// the nth question (from 1), and remembers when it first sent the record.
+type fakeServer struct {
+	addr string
+
+	mu        sync.Mutex
+	questions int
+	firstSent time.Time
+}
+
+func startFake(t *testing.T, reply func(n int, q *dns.Msg) *dns.Msg) *fakeServer {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	require.NoError(t, err)
+	f := &fakeServer{addr: pc.LocalAddr().String()}
+	srv := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(func(w dns.ResponseWriter, q *dns.Msg) {
+		f.mu.Lock()
+		f.questions++
+		m := reply(f.questions, q)
+		if f.firstSent.IsZero() && holdsRecord(m, churnName, churnWant) {
+			f.firstSent = time.Now()
+		}
+		f.mu.Unlock()
+		_ = w.WriteMsg(m)
+	})}
+	started := make(chan struct{})
+	srv.NotifyStartedFunc = func() { close(started) }
+	go func() { _ = srv.ActivateAndServe() }()
+	<-started
+	t.Cleanup(func() { _ = srv.Shutdown() })
+	return f
+}
+
+// Answers without the record do not end the wait; the first answer with it
+// does, and the time returned is when it arrived, not earlier.
+func TestAwaitRecordEndsAtTheFirstAnswerWithTheRecord(t *testing.T) {
+	f := startFake(t, func(n int, q *dns.Msg) *dns.Msg {
+		switch {
+		case n < 3:
+			return answer(q, dns.RcodeNameError)
+		case n < 5:
+			return answer(q, dns.RcodeSuccess, churnName+" 300 IN A 198.18.0.6")
+		case n < 7:
+			return answer(q, dns.RcodeSuccess, "c8.churn-test.inf.nz. 300 IN A 198.18.0.7")
+		}
+		return answer(q, dns.RcodeSuccess, churnName+" 300 IN A 198.18.0.7")
+	})
+	at, err := awaitRecord(context.Background(), f.addr, churnName, churnWant, time.Millisecond, 30*time.Second)
+	require.NoError(t, err)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	require.GreaterOrEqual(t, f.questions, 7)
+	require.False(t, f.firstSent.IsZero())
+	require.False(t, at.Before(f.firstSent), "answered at %v, before the record was sent at %v", at, f.firstSent)
+}
+
+// A server that never answers with the record fails the change at its
+// deadline, and the error shows the last answer it gave instead.
+func TestAwaitRecordFailsWithoutTheRecord(t *testing.T) {
+	f := startFake(t, func(_ int, q *dns.Msg) *dns.Msg {
+		return answer(q, dns.RcodeSuccess, churnName+" 300 IN A 198.18.0.6")
+	})
+	_, err := awaitRecord(context.Background(), f.addr, churnName, churnWant, time.Millisecond, 200*time.Millisecond)
+	require.ErrorContains(t, err, "not answered within 200ms")
+	require.ErrorContains(t, err, "198.18.0.6")
+}
+
+// registrarKey signs a registrar up and verifies its email, so that its key
+// may deposit and register.
+func registrarKey(t *testing.T, url, username string) string {
+	t.Helper()
+	body, err := json.Marshal(map[string]any{"username": username, "email": username + "@example.com",
+		"password": "secret123", "confirmPassword": "secret123", "fullName": "Test " + username, "userType": "registrar"})
+	require.NoError(t, err)
+	resp, err := http.Post(url+"/api/auth/register", "application/json", bytes.NewReader(body))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			APIKey string `json:"apiKey"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+	servertest.VerifyEmail(t, url, username+"@example.com")
+	return out.Data.APIKey
+}
+
+// churnFigures parses churn's line into its key=value pairs.
+func churnFigures(t *testing.T, line string) map[string]string {
+	t.Helper()
+	figures := map[string]string{}
+	for _, kv := range strings.Fields(line) {
+		k, v, ok := strings.Cut(kv, "=")
+		require.True(t, ok, line)
+		figures[k] = v
+	}
+	return figures
+}
+
+// churn against a real server: changes one after another, at a rate, and
+// all sent before any is awaited, each answered over DNS, and the records
+// are in the registrar's domain.
+func TestChurnAgainstTheServer(t *testing.T) {
+	t.Parallel()
+	for _, engine := range dbtest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			srv := servertest.Start(t, engine, func(c *config.Config) { c.Demo = true })
+			key := registrarKey(t, srv.URL, "churner")
+			client := sdk.NewClient(key, sdk.WithBaseURL(srv.URL))
+			ctx := context.Background()
+			_, err := client.Wallet.Deposit(ctx, sdk.DepositRequest{Amount: 100, PaymentMethod: "bank_transfer"})
+			require.NoError(t, err)
+
+			o := churnOptions{url: srv.URL, key: key, server: srv.DNSAddr, changes: 3, poll: time.Millisecond, deadline: 30 * time.Second}
+			var out bytes.Buffer
+			require.NoError(t, churn(ctx, o, &out))
+			f := churnFigures(t, out.String())
+			require.Equal(t, "3", f["changes"], out.String())
+			require.Equal(t, "3", f["answered"], out.String())
+			require.Equal(t, "0", f["failed"], out.String())
+
+			o.rate = 20
+			out.Reset()
+			require.NoError(t, churn(ctx, o, &out))
+			f = churnFigures(t, out.String())
+			require.Equal(t, "3", f["answered"], out.String())
+
+			o.rate, o.awaitAtEnd = 0, true
+			out.Reset()
+			require.NoError(t, churn(ctx, o, &out))
+			f = churnFigures(t, out.String())
+			require.Equal(t, "3", f["answered"], out.String())
+
+			var domains []string
+			for d, err := range client.Domains.List(ctx, sdk.ListOptions{}) {
+				require.NoError(t, err)
+				domains = append(domains, d.Domain)
+			}
+			require.Len(t, domains, 3, "each run registers its own domain")
+			for _, d := range domains {
+				require.True(t, strings.HasPrefix(d, "churn-"), d)
+				records, err := client.DNS.List(ctx, d)
+				require.NoError(t, err)
+				var got []string
+				for _, r := range records {
+					got = append(got, r.Name+" "+r.Type+" "+r.Content)
+				}
+				require.ElementsMatch(t, []string{"c0 A 198.18.0.0", "c1 A 198.18.0.1", "c2 A 198.18.0.2", "c3 A 198.18.0.3"}, got)
+			}
+		})
+	}
+}
