@@ -31,7 +31,7 @@ const DefaultHistory = 1000
 // in skipped, as NewSnapshot does.
 func (s *Snapshot) apply(c *zone.Changes, keep int) (next *Snapshot, skipped []error) {
 	next = &Snapshot{zones: make(map[string]*servedZone, len(s.zones)), loaded: true,
-		versions: c.Versions, serial: c.Serial, nextExpiry: c.NextExpiry}
+		versions: c.Versions, serial: c.Serial, nextExpiry: c.NextExpiry, catalogMembers: s.catalogMembers, durable: s.durable}
 	step := &change{from: s.serial, to: c.Serial, zones: map[string]*zoneDiff{}}
 	byZone := make(map[string][]zone.ChangedDomain)
 	for _, d := range c.Domains {

@@ -14,6 +14,28 @@ type Result struct {
 	Answer        []dns.RR
 	Ns            []dns.RR
 	Extra         []dns.RR
+
+	// dom is the domain that holds the question's name, if any; volatile
+	// says the result depends on more than dom (a negative answer's SOA,
+	// whose serial every change moves; the zone's apex; another domain's
+	// records). Only a result that depends on dom alone may outlive its
+	// snapshot in the packet cache (see durableCache).
+	dom      *domain
+	origin   string // of dom's zone
+	volatile bool
+}
+
+// depends records that the result depends on d (nil: the zone's apex, or
+// a name below no domain).
+func (r *Result) depends(d *domain, origin string) {
+	switch {
+	case d == nil:
+		r.volatile = true
+	case r.dom == nil:
+		r.dom, r.origin = d, origin
+	case r.dom != d:
+		r.volatile = true
+	}
 }
 
 // maxChain bounds how many CNAMEs Lookup follows inside our zones.
@@ -104,10 +126,12 @@ func (s *Snapshot) resolve(res *Result, z *servedZone, qname, lname string, zone
 		}
 		closest = child
 		if child.cut && !(i == 0 && qtype == dns.TypeDS) {
+			res.depends(dom, z.origin)
 			referral(res, z, child, qname[offs[i]:], depth)
 			return
 		}
 	}
+	res.depends(dom, z.origin)
 	switch {
 	case i < 0:
 		s.answer(res, z, closest, qname, qtype, depth)
@@ -116,6 +140,7 @@ func (s *Snapshot) resolve(res *Result, z *servedZone, qname, lname string, zone
 	default:
 		res.Rcode = dns.RcodeNameError
 		res.Ns = owned(res.Ns, z.negSOA, qname[zoneOff:])
+		res.volatile = true
 	}
 }
 
@@ -126,10 +151,11 @@ func (s *Snapshot) answer(res *Result, z *servedZone, n *node, owner string, qty
 	if qtype == dns.TypeANY {
 		if len(n.sets) == 0 {
 			res.Ns = owned(res.Ns, z.negSOA, zoneOwner)
+			res.volatile = true
 			return
 		}
 		res.Answer = owned(res.Answer, n.sets[0].records(), owner)
-		res.Extra = shared(res.Extra, n.sets[0].additionalIn(z))
+		res.Extra = shared(res.Extra, n.sets[0].additionalIn(z, res))
 		return
 	}
 	if cname := n.set(dns.TypeCNAME); cname != nil && qtype != dns.TypeCNAME {
@@ -139,10 +165,11 @@ func (s *Snapshot) answer(res *Result, z *servedZone, n *node, owner string, qty
 	}
 	if set := n.find(qtype); set != nil {
 		res.Answer = owned(res.Answer, set.records(), owner)
-		res.Extra = shared(res.Extra, set.additionalIn(z))
+		res.Extra = shared(res.Extra, set.additionalIn(z, res))
 		return
 	}
 	res.Ns = owned(res.Ns, z.negSOA, zoneOwner)
+	res.volatile = true
 }
 
 // chase follows a CNAME to target when target is in one of our zones; the
@@ -173,7 +200,7 @@ func referral(res *Result, z *servedZone, cut *node, owner string, depth int) {
 	}
 	ns := cut.find(dns.TypeNS)
 	res.Ns = owned(res.Ns, ns.records(), owner)
-	res.Extra = shared(res.Extra, ns.additionalIn(z))
+	res.Extra = shared(res.Extra, ns.additionalIn(z, res))
 }
 
 // shared appends rrs, records of the snapshot, to dst, without copying

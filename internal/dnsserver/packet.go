@@ -31,6 +31,12 @@ const (
 // packetCache maps a plain question (lower-case wire name, type, class) to
 // its packed answer (see canonical) with ID 0, RD and CD clear, and no OPT
 // record.
+//
+// Each snapshot has one for the answers that hold only for it; the answers
+// that depend on one domain alone go to a durable cache shared by the
+// snapshots that follow one another by changes (apply), so that a change
+// does not empty the cache: an entry there is used only while the
+// snapshot still holds the domain it was made from (see durableGet).
 type packetCache struct {
 	once   sync.Once
 	seed   maphash.Seed
@@ -38,18 +44,29 @@ type packetCache struct {
 	mu     sync.Mutex // guards entries and bytes
 	count  int
 	size   int
+	// durable: when full, start again rather than refuse new entries (the
+	// entries of domains changed since are dead weight).
+	durable bool
 }
 
 type cacheShard struct {
 	mu sync.RWMutex
-	m  map[string][]byte
+	m  map[string]cacheEntry
+}
+
+// cacheEntry is a packed answer, and for a durable one the domain it was
+// made from and that domain's zone.
+type cacheEntry struct {
+	packed []byte
+	dom    *domain
+	origin string
 }
 
 func (c *packetCache) init() {
 	c.once.Do(func() {
 		c.seed = maphash.MakeSeed()
 		for i := range c.shards {
-			c.shards[i].m = map[string][]byte{}
+			c.shards[i].m = map[string]cacheEntry{}
 		}
 	})
 }
@@ -58,7 +75,7 @@ func (c *packetCache) shard(key []byte) *cacheShard {
 	return &c.shards[maphash.Bytes(c.seed, key)%cacheShards]
 }
 
-func (c *packetCache) get(key []byte) []byte {
+func (c *packetCache) get(key []byte) cacheEntry {
 	c.init()
 	sh := c.shard(key)
 	sh.mu.RLock()
@@ -68,21 +85,67 @@ func (c *packetCache) get(key []byte) []byte {
 }
 
 // put stores v unless the cache is full: a flood of random names fills it
-// once and then goes the slow way, it does not grow memory.
-func (c *packetCache) put(key, v []byte) {
+// once and then goes the slow way, it does not grow memory. A durable
+// cache that is full is emptied first.
+func (c *packetCache) put(key []byte, v cacheEntry) {
 	c.init()
 	c.mu.Lock()
-	if c.count >= cacheMaxEntries || c.size+len(v)+len(key) > cacheMaxBytes {
-		c.mu.Unlock()
-		return
+	if c.count >= cacheMaxEntries || c.size+len(v.packed)+len(key) > cacheMaxBytes {
+		if !c.durable {
+			c.mu.Unlock()
+			return
+		}
+		for i := range c.shards {
+			c.shards[i].mu.Lock()
+			c.shards[i].m = map[string]cacheEntry{}
+			c.shards[i].mu.Unlock()
+		}
+		c.count, c.size = 0, 0
 	}
 	c.count++
-	c.size += len(v) + len(key)
+	c.size += len(v.packed) + len(key)
 	c.mu.Unlock()
 	sh := c.shard(key)
 	sh.mu.Lock()
+	old, replaced := sh.m[string(key)]
 	sh.m[string(key)] = v
 	sh.mu.Unlock()
+	if replaced { // count it once (never under a shard's lock: reset takes them under mu)
+		c.mu.Lock()
+		c.count--
+		c.size -= len(old.packed) + len(key)
+		c.mu.Unlock()
+	}
+}
+
+// cached returns the packed answer to key in snap's caches, or nil.
+func (s *Snapshot) cached(key []byte) []byte {
+	if e := s.cache.get(key); e.packed != nil {
+		return e.packed
+	}
+	if s.durable == nil {
+		return nil
+	}
+	e := s.durable.get(key)
+	if e.packed == nil {
+		return nil
+	}
+	// Made from the domain this snapshot holds, or from one a change has
+	// replaced since (or one a later snapshot holds, while this one still
+	// answers): then it is not this snapshot's answer.
+	if z := s.zones[e.origin]; z == nil || z.domains.get(e.dom.apex.name) != e.dom {
+		return nil
+	}
+	return e.packed
+}
+
+// remember stores the packed answer to key, made from res.
+func (s *Snapshot) remember(key, packed []byte, res *Result) {
+	if res.dom != nil && !res.volatile && s.durable != nil {
+		s.durable.put(key, cacheEntry{packed: packed, dom: res.dom, origin: res.origin})
+		return
+	}
+	s.cache.put(key, cacheEntry{packed: packed})
 }
 
 // plainQuery is what the fast path reads from a packet.
@@ -195,29 +258,29 @@ func (q *plainQuery) limit(maxUDP uint16) int {
 // question then point into the question, while names from the zone data
 // (lower case) never do, so patching the question's letters (patch)
 // changes exactly the names that echo it.
-func canonical(snap *Snapshot, pkt []byte, q *plainQuery, key []byte) []byte {
+func canonical(snap *Snapshot, pkt []byte, q *plainQuery, key []byte) ([]byte, *Result) {
 	var req dns.Msg
 	if err := req.Unpack(pkt); err != nil || len(req.Question) != 1 {
-		return nil
+		return nil, nil
 	}
 	upper := dns.Msg{Question: []dns.Question{{Name: upperASCII(req.Question[0].Name),
 		Qtype: req.Question[0].Qtype, Qclass: req.Question[0].Qclass}}}
-	resp := reply(snap, &upper, ednsSize)
+	resp, res := replyLookup(snap, &upper, ednsSize)
 	if resp.Rcode == dns.RcodeRefused {
-		return nil // names outside our zones are not worth the memory
+		return nil, nil // names outside our zones are not worth the memory
 	}
 	resp.Compress = true
 	packed, err := resp.Pack()
 	if err != nil || len(packed) > maxCacheableReply {
-		return nil
+		return nil, nil
 	}
 	// The patching relies on the question being written as the key says.
 	nameLen := q.nameEnd - 12
 	if len(packed) < q.nameEnd+4 || !equalFoldBytes(packed[12:q.nameEnd], key[:nameLen]) ||
 		!bytes.Equal(packed[q.nameEnd:q.nameEnd+4], key[nameLen:nameLen+4]) {
-		return nil
+		return nil, nil
 	}
-	return packed
+	return packed, &res
 }
 
 func upperASCII(s string) string {
@@ -272,13 +335,14 @@ func (s *Server) answerPacket(snap *Snapshot, pkt, out []byte, from netip.Addr, 
 			limit = q.limit(s.opts.maxUDP)
 		}
 		key := keyBuf[:q.keyLen]
-		cached := snap.cache.get(key)
+		cached := snap.cached(key)
 		if cached == nil {
 			if !snap.holdsWire(key[:q.nameEnd-12]) {
 				return refused(out, pkt, &q, s.opts.maxUDP)
 			}
-			if cached = canonical(snap, pkt, &q, key); cached != nil {
-				snap.cache.put(key, cached)
+			var res *Result
+			if cached, res = canonical(snap, pkt, &q, key); cached != nil {
+				snap.remember(key, cached, res)
 			}
 		}
 		if cached != nil {

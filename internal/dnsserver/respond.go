@@ -14,24 +14,31 @@ const ednsSize = 1232
 // reply builds the complete response to req from snap, without size limits
 // (see fit). Zone transfers are handled apart (transfer.go).
 func reply(snap *Snapshot, req *dns.Msg, maxUDP uint16) *dns.Msg {
+	resp, _ := replyLookup(snap, req, maxUDP)
+	return resp
+}
+
+// replyLookup is reply, with the result of the lookup it made, if any.
+func replyLookup(snap *Snapshot, req *dns.Msg, maxUDP uint16) (*dns.Msg, Result) {
+	var res Result
 	resp := new(dns.Msg)
 	resp.SetReply(req)
 	resp.Compress = true
 	if req.Opcode != dns.OpcodeQuery {
 		resp.Rcode = dns.RcodeNotImplemented
-		return withEDNS(resp, req, maxUDP)
+		return withEDNS(resp, req, maxUDP), res
 	}
 	if len(req.Question) != 1 {
 		resp.Rcode = dns.RcodeFormatError
-		return withEDNS(resp, req, maxUDP)
+		return withEDNS(resp, req, maxUDP), res
 	}
 	if malformedQuery(req) {
 		resp.Rcode = dns.RcodeFormatError
-		return resp // no OPT: the query's may be the fault
+		return resp, res // no OPT: the query's may be the fault
 	}
 	if opt := req.IsEdns0(); opt != nil && opt.Version() != 0 {
 		resp.Rcode = dns.RcodeBadVers
-		return withEDNS(resp, req, maxUDP)
+		return withEDNS(resp, req, maxUDP), res
 	}
 	q := req.Question[0]
 	switch {
@@ -40,12 +47,12 @@ func reply(snap *Snapshot, req *dns.Msg, maxUDP uint16) *dns.Msg {
 	case q.Qtype == dns.TypeAXFR || q.Qtype == dns.TypeIXFR:
 		resp.Rcode = dns.RcodeRefused // a safety net: transferReply answers these
 	default:
-		res := Lookup(snap, q.Name, q.Qtype)
+		res = Lookup(snap, q.Name, q.Qtype)
 		resp.Rcode = res.Rcode
 		resp.Authoritative = res.Authoritative
 		resp.Answer, resp.Ns, resp.Extra = res.Answer, res.Ns, res.Extra
 	}
-	return withEDNS(resp, req, maxUDP)
+	return withEDNS(resp, req, maxUDP), res
 }
 
 // malformedQuery reports whether req, a query with one question, breaks a

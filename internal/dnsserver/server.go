@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/netip"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -423,6 +424,7 @@ func (s *Server) reload(ctx context.Context, d *db.DB) error {
 		return fmt.Errorf("dnsserver: reload: %w", err)
 	}
 	snap, skipped := NewSnapshot(data)
+	s.addCatalog(snap, s.Snapshot())
 	s.publish(snap, skipped)
 	s.logger.Info("dns zones loaded", "zones", len(snap.zones), "serial", snap.serial)
 	return nil
@@ -452,6 +454,24 @@ func (s *Server) Update(ctx context.Context, d *db.DB) error {
 	return nil
 }
 
+// addCatalog adds the catalog zone (WithCatalogZone) to snap, a full load:
+// prev's when it lists the same zones, so that its serial moves only when
+// they change and secondaries transfer it only then.
+func (s *Server) addCatalog(snap, prev *Snapshot) {
+	name := s.opts.catalogZone
+	if name == "" {
+		return
+	}
+	members := snap.Zones()
+	if old := prev.zones[name]; old != nil && slices.Equal(prev.catalogMembers, members) {
+		snap.zones[name], snap.catalogMembers = old, prev.catalogMembers
+		return
+	}
+	z := newCatalogZone(name, members, snap.serial)
+	z.catalog = true
+	snap.zones[name], snap.catalogMembers = z, members
+}
+
 // publish makes snap the served snapshot, logs the records it left out,
 // and sends NOTIFY when the serial moved.
 func (s *Server) publish(snap *Snapshot, skipped []error) {
@@ -459,9 +479,10 @@ func (s *Server) publish(snap *Snapshot, skipped []error) {
 		s.logger.Warn("dns: record left out of the zones", "err", err)
 	}
 	prev := s.snapshot.Swap(snap)
-	if prev == nil || !prev.loaded || prev.serial != snap.serial {
-		s.notifyAll(snap)
+	if prev == nil {
+		prev = emptySnapshot
 	}
+	s.notifyAll(snap, prev)
 }
 
 // Poke makes Watch check for changes now rather than at its next tick; the

@@ -38,10 +38,15 @@ type Snapshot struct {
 	// history holds the changes that led to this snapshot, oldest first,
 	// the last one ending at serial: IXFR answers from it (see ixfr.go).
 	history []*change
+	// catalogMembers are the zones the catalog zone lists (see addCatalog).
+	catalogMembers []string
 
 	// cache holds packed answers to plain queries, per (name, type); it
-	// belongs to this snapshot and so never holds stale answers.
-	cache packetCache
+	// belongs to this snapshot and so never holds stale answers. durable
+	// holds those that depend on one domain alone, for this snapshot and
+	// those that follow it by changes (see packetCache); nil: none.
+	cache   packetCache
+	durable *packetCache
 
 	wireOnce  sync.Once
 	wireZones map[string]bool // the zones' origins in lower-case wire format
@@ -117,9 +122,11 @@ func (s *rrset) records() []dns.RR { return s.rrs[:s.n:s.n] }
 func (s *rrset) additional() []dns.RR { return s.rrs[s.n:] }
 
 // additionalIn returns the set's additional addresses, looked up in z now
-// when some of its targets are in other domains of z.
-func (s *rrset) additionalIn(z *servedZone) []dns.RR {
+// when some of its targets are in other domains of z (which makes res
+// volatile).
+func (s *rrset) additionalIn(z *servedZone, res *Result) []dns.RR {
 	if s.foreign {
+		res.volatile = true
 		return z.additionalFor(s.rtype, s.records(), nil)
 	}
 	return s.additional()
@@ -160,7 +167,7 @@ func (s *Snapshot) Zones() []string {
 // hand-edited row) is left out and reported in skipped; the rest is served.
 func NewSnapshot(data *zone.SnapshotData) (snap *Snapshot, skipped []error) {
 	snap = &Snapshot{zones: make(map[string]*servedZone, len(data.Zones)), loaded: true,
-		versions: data.Versions, serial: data.Serial, nextExpiry: data.NextExpiry}
+		versions: data.Versions, serial: data.Serial, nextExpiry: data.NextExpiry, durable: &packetCache{durable: true}}
 	for _, zd := range data.Zones {
 		z := newZone(zd.Origin, soaFor(zd.Origin, apexNameservers(zd)[0], data.Serial))
 		for _, ns := range apexNameservers(zd) {

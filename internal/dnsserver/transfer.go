@@ -167,12 +167,15 @@ func (s *Server) transferAllowed(addr netip.Addr) bool {
 	return false
 }
 
-// notifyAll tells every configured secondary that every zone of snap has
-// changed; each NOTIFY is retried until acknowledged (RFC 1996 3.6) or the
-// server stops.
-func (s *Server) notifyAll(snap *Snapshot) {
-	for _, target := range s.opts.notify {
-		for _, z := range snap.zones {
+// notifyAll tells every configured secondary of each zone of snap that is
+// new or has a new serial since prev; each NOTIFY is retried until
+// acknowledged (RFC 1996 3.6) or the server stops.
+func (s *Server) notifyAll(snap, prev *Snapshot) {
+	for _, z := range snap.zones {
+		if old := prev.zones[z.origin]; old != nil && old.soa.Serial == z.soa.Serial {
+			continue
+		}
+		for _, target := range s.opts.notify {
 			go s.notify(s.stop, z, target)
 		}
 	}

@@ -271,7 +271,7 @@ func TestSignedNotify(t *testing.T) {
 		o(&s.opts)
 	}
 	t.Cleanup(s.stopFunc)
-	s.notifyAll(snap)
+	s.notifyAll(snap, emptySnapshot)
 	for range len(snap.zones) {
 		select {
 		case err := <-got:

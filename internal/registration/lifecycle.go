@@ -190,8 +190,9 @@ func (s *Service) renew(ctx context.Context, d *Domain, buyer catalog.Buyer,
 				return err
 			}
 		}
-		if !old.After(now) {
-			// Expired in its grace period: it resolves again.
+		if resolvesAgain(old, now) {
+			// Expired in its grace period (or about to, on some DNS
+			// server's clock): it resolves again.
 			zone.BumpVersionAtCommit(tx, now, zone.NameChange{Name: d.Name, Extension: d.Extension})
 		}
 		if err := s.notify(ctx, tx, d.UserID, notify.KindRenewalSucceeded, map[string]string{"domain": full,
@@ -206,12 +207,21 @@ func (s *Service) renew(ctx context.Context, d *Domain, buyer catalog.Buyer,
 	if err != nil {
 		return nil, fmt.Errorf("registration: renew %s: %w", full, err)
 	}
-	if !old.After(now) {
+	if resolvesAgain(old, now) {
 		s.zoneChanged()
 	}
 	d.ExpiresAt, d.UpdatedAt = next, now
 	return &Renewed{Domain: d, Transaction: charge}, nil
 }
+
+// expiryMargin covers a DNS server noting a domain's expiry (zone.NoteExpiry)
+// while its renewal commits, or with a clock ahead of ours: a renewal this
+// close to the old expiry tells DNS, so that no server keeps the domain out.
+const expiryMargin = 5 * time.Minute
+
+// resolvesAgain reports whether a renewal at now of a domain that expired
+// (or expires) at old may bring it back to DNS.
+func resolvesAgain(old, now time.Time) bool { return old.Before(now.Add(expiryMargin)) }
 
 func (s *Service) notify(ctx context.Context, tx *db.Tx, userID int64, kind string, data map[string]string) error {
 	if s.Notify == nil {

@@ -212,6 +212,7 @@ func TestNoChangesSinceTheCurrentVersions(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		b := setup(t, d)
+		addExtension(t, d, ".inf.nz", true, "[]") // only domains served count for NextExpiry
 		ctx := context.Background()
 		create(t, b, "A", "www", "192.0.2.1")
 		current := versions(t, d)
@@ -231,6 +232,10 @@ func TestNextExpiryIsTheFirstAfterNow(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		b := setup(t, d) // example expires in a year
+		addExtension(t, d, ".inf.nz", true, "[]")
+		addExtension(t, d, ".orgn.uk", false, "[]")
+		// Not served: its expiry is no reason to look again.
+		registerDomain(t, d, "hidden", ".orgn.uk", b.now.Add(time.Hour))
 		ctx := context.Background()
 		registerDomain(t, d, "gone", ".inf.nz", b.now.Add(-time.Minute))
 		registerDomain(t, d, "due", ".inf.nz", b.now) // expires_at <= now: gone too

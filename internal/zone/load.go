@@ -234,9 +234,9 @@ func loadChanges(ctx context.Context, q bun.IDB, since Versions, now time.Time) 
 			Order("version").Limit(maxChangedDomains+1).Scan(ctx, &rows); err != nil {
 			return nil, fmt.Errorf("zone: load changes: %w", err)
 		}
-		// Every bump journals at least one row, so the first row missing
-		// means it was pruned.
-		if len(rows) == 0 || rows[0].Version != since.Zone+1 || len(rows) > maxChangedDomains {
+		// Every bump journals at least one row, so a version missing means
+		// its rows were pruned.
+		if len(rows) > maxChangedDomains || !unbroken(since.Zone, c.Versions.Zone, rows, func(i int) int64 { return rows[i].Version }) {
 			return nil, ErrLoadAll
 		}
 	}
@@ -306,6 +306,7 @@ func loadChanges(ctx context.Context, q bun.IDB, since Versions, now time.Time) 
 	// result as text, the column as a time.
 	var next []time.Time
 	if err := q.NewSelect().Table("domains").Column("expires_at").Where("expires_at > ?", now.UTC()).
+		Where("extension IN (SELECT extension FROM extensions WHERE active)").
 		Order("expires_at").Limit(1).Scan(ctx, &next); err != nil {
 		return nil, fmt.Errorf("zone: load next expiry: %w", err)
 	}
@@ -313,6 +314,22 @@ func loadChanges(ctx context.Context, q bun.IDB, since Versions, now time.Time) 
 		c.NextExpiry = next[0]
 	}
 	return c, nil
+}
+
+// unbroken reports whether the versions of rows (ordered) run without a
+// gap from after to through.
+func unbroken[T any](after, through int64, rows []T, version func(int) int64) bool {
+	last := after
+	for i := range rows {
+		switch v := version(i); v {
+		case last:
+		case last + 1:
+			last = v
+		default:
+			return false
+		}
+	}
+	return last == through
 }
 
 // JournalKeep is how long zone_changes rows are kept: a DNS server that
