@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"net/netip"
-	"slices"
 	"sync"
 
 	"github.com/miekg/dns"
@@ -399,22 +398,36 @@ func (s *Snapshot) holdsWire(name []byte) bool {
 }
 
 // answerSlow unpacks the query and answers through reply; malformed queries
-// get FORMERR (RFC 8906: always answer).
+// get FORMERR (RFC 8906: always answer). A signed query is verified and
+// its answer signed (or refused NOTAUTH), as a transfer is.
 func (s *Server) answerSlow(snap *Snapshot, pkt, out []byte, from netip.Addr, tcp bool) []byte {
 	req := new(dns.Msg)
 	var resp *dns.Msg
 	if err := req.Unpack(pkt); err != nil {
 		resp = formErr(pkt)
-	} else if isTransfer(req) {
+	} else {
 		var tsigStatus error
 		if req.IsTsig() != nil {
-			// On a copy: verification writes the original ID into it.
-			tsigStatus = dns.TsigVerifyWithProvider(slices.Clone(pkt), s.opts.tsigKeys, "", false)
+			tsigStatus = s.verifyTSIG(pkt)
 		}
-		if resp, _ = s.transferReply(req, snap, from, tcp, tsigStatus); resp == nil {
-			// Streaming a zone needs TCP's ResponseWriter (ServeDNS).
-			resp = new(dns.Msg).SetRcode(req, dns.RcodeNotImplemented)
-		} else if resp.IsTsig() != nil {
+		if isTransfer(req) {
+			if resp, _ = s.transferReply(req, snap, from, tcp, tsigStatus); resp == nil {
+				// Streaming a zone needs TCP's ResponseWriter (ServeDNS).
+				resp = new(dns.Msg).SetRcode(req, dns.RcodeNotImplemented)
+			}
+		} else {
+			resp = reply(snap, req, s.opts.maxUDP)
+			limit := dns.MaxMsgSize
+			if !tcp {
+				limit = udpLimit(req, s.opts.maxUDP)
+			}
+			if req.IsTsig() != nil {
+				resp = s.signedAnswer(resp, req, tsigStatus, from, limit)
+			} else {
+				fit(resp, limit)
+			}
+		}
+		if resp.IsTsig() != nil {
 			packed, err := s.packSigned(resp, req, out)
 			if err == nil {
 				return packed
@@ -422,13 +435,6 @@ func (s *Server) answerSlow(snap *Snapshot, pkt, out []byte, from netip.Addr, tc
 			s.logger.Debug("dns: sign answer", "err", err)
 			resp = formErr(pkt)
 		}
-	} else {
-		resp = reply(snap, req, s.opts.maxUDP)
-		limit := dns.MaxMsgSize
-		if !tcp {
-			limit = udpLimit(req, s.opts.maxUDP)
-		}
-		fit(resp, limit)
 	}
 	packed, err := resp.PackBuffer(out[:cap(out)])
 	if err != nil {

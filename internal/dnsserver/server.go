@@ -380,7 +380,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // ServeDNS answers one query that miekg/dns has read (TCP, and any caller
 // that holds a dns.ResponseWriter). A name outside every zone gets REFUSED:
 // the server is authoritative only and never recurses; and it always
-// answers, never drops (RFC 8906).
+// answers, never drops (RFC 8906). A signed query gets a signed answer, or
+// NOTAUTH when its signature fails (signedAnswer).
 func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	snap := s.Snapshot()
 	tcp := isTCP(w.LocalAddr())
@@ -393,7 +394,12 @@ func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	if !tcp {
 		limit = udpLimit(req, s.opts.maxUDP)
 	}
-	fit(resp, limit)
+	if req.IsTsig() != nil {
+		// Signed by the ResponseWriter as it packs resp.
+		resp = s.signedAnswer(resp, req, w.TsigStatus(), addrOf(w.RemoteAddr()), limit)
+	} else {
+		fit(resp, limit)
+	}
 	if err := w.WriteMsg(resp); err != nil {
 		s.logger.Debug("dns write failed", "err", err)
 	}

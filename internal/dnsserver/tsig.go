@@ -7,13 +7,15 @@ import (
 	"encoding/hex"
 	"hash"
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/miekg/dns"
 )
 
 // TSIGKey is a secret shared with a secondary for transaction signatures
-// (RFC 8945) on zone transfers and NOTIFY.
+// (RFC 8945) on zone transfers, NOTIFY and the queries it signs (its SOA
+// refresh query).
 type TSIGKey struct {
 	// Name is the key's name, a domain name ("xfr.example."), as the
 	// secondary calls it too.
@@ -24,7 +26,8 @@ type TSIGKey struct {
 }
 
 // WithTSIGKeys makes keys known to the server: transfers signed with one of
-// them can be allowed (WithTransferKeys), NOTIFY signed (WithSignedNotify).
+// them can be allowed (WithTransferKeys), NOTIFY signed (WithSignedNotify),
+// and any request signed with one of them gets an answer signed with it.
 // A request signed with any other key is answered NOTAUTH (BADKEY).
 func WithTSIGKeys(keys ...TSIGKey) Option {
 	return func(o *options) {
@@ -128,7 +131,9 @@ var tsigReason = map[uint16]string{
 // signed and carries the server's clock in its other data (5.2.3).
 func signReply(resp, req *dns.Msg, code uint16) {
 	t := req.IsTsig()
-	resp.SetTsig(t.Hdr.Name, t.Algorithm, tsigFudge, time.Now().Unix())
+	// Canonical, as the MAC covers it anyway: an empty algorithm name (a
+	// TSIG record with no data) would be written as nothing at all.
+	resp.SetTsig(t.Hdr.Name, dns.CanonicalName(t.Algorithm), tsigFudge, time.Now().Unix())
 	if code == 0 {
 		return
 	}
@@ -161,4 +166,84 @@ func (s *Server) transferAuthorized(req *dns.Msg, remote netip.Addr) bool {
 		return true
 	}
 	return s.transferAllowed(remote)
+}
+
+// verifyTSIG checks the signature of pkt, a signed request, with the
+// server's keys (over UDP; over TCP the ResponseWriter has done it).
+func (s *Server) verifyTSIG(pkt []byte) error {
+	// On a copy: verification writes the original ID into it.
+	return dns.TsigVerifyWithProvider(slices.Clone(pkt), s.opts.tsigKeys, "", false)
+}
+
+// signedAnswer turns resp, reply's answer to req, a signed request that is
+// not a transfer (a secondary's SOA query, say), into what RFC 8945 5.2
+// and 5.3 ask for, fitted to limit bytes: when the signature failed
+// (status), NOTAUTH with the TSIG error and nothing else; when it holds,
+// resp signed with the request's key, for the client rejects an unsigned
+// answer to a signed query (BIND logs "expected a TSIG or SIG(0)" and
+// never refreshes). FORMERR goes unsigned, as for transfers: the request
+// was not one to answer.
+func (s *Server) signedAnswer(resp, req *dns.Msg, status error, remote netip.Addr, limit int) *dns.Msg {
+	if resp.Rcode == dns.RcodeFormatError {
+		fit(resp, limit)
+		return resp
+	}
+	t := req.IsTsig()
+	if code := tsigErrorCode(status); code != 0 {
+		s.logSignedQueryRefusal(req, remote, t.Hdr.Name, tsigReason[code])
+		refusal := new(dns.Msg).SetReply(req)
+		withEDNS(refusal, req, s.opts.maxUDP)
+		signReply(refusal, req, code)
+		return refusal
+	}
+	// Fit without the TSIG record, leaving room for it: fit would take it
+	// for an additional record it may drop.
+	signReply(resp, req, 0)
+	sig := resp.Extra[len(resp.Extra)-1]
+	resp.Extra = resp.Extra[:len(resp.Extra)-1]
+	limit -= signedTSIGLen(sig.(*dns.TSIG))
+	fit(resp, limit)
+	if resp.Len() > limit {
+		// fit cuts no lower than 512 bytes, all a client without EDNS
+		// takes with the signature: send none of the records, and TC.
+		resp.Truncated = true
+		resp.Answer, resp.Ns = nil, nil
+		resp.Extra = nil
+		withEDNS(resp, req, s.opts.maxUDP)
+	}
+	resp.Extra = append(resp.Extra, sig)
+	return resp
+}
+
+// signedTSIGLen is the size of t, a TSIG record without its MAC yet, once
+// signed.
+func signedTSIGLen(t *dns.TSIG) int {
+	n := dns.Len(t)
+	switch dns.CanonicalName(t.Algorithm) {
+	case dns.HmacSHA256:
+		n += sha256.Size
+	case dns.HmacSHA384:
+		n += sha512.Size384
+	default:
+		n += sha512.Size
+	}
+	return n
+}
+
+// logSignedQueryRefusal logs a signed query refused for its signature,
+// through the limiter of refused transfers (a spoofed flood over UDP
+// cannot fill the log either).
+func (s *Server) logSignedQueryRefusal(req *dns.Msg, remote netip.Addr, key, reason string) {
+	ok, suppressed := s.refusalLog.allow()
+	if !ok {
+		return
+	}
+	attrs := []any{"client", remote, "key", key, "reason", reason}
+	if len(req.Question) > 0 {
+		attrs = append(attrs, "name", req.Question[0].Name, "type", dns.TypeToString[req.Question[0].Qtype])
+	}
+	if suppressed > 0 {
+		attrs = append(attrs, "not_logged_before", suppressed)
+	}
+	s.logger.Warn("dns: signed query refused", attrs...)
 }
