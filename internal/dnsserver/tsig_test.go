@@ -442,8 +442,9 @@ func FuzzSignedQuery(f *testing.F) {
 			f.Add(name, qtype, uint16([]int{0, 512, 1232, 4096, 100}[k%5]), uint8(k), uint8(k%4), k%7 == 0)
 		}
 	}
-	f.Add("inf.nz.", dns.TypeSOA, uint16(0), uint8(0x18), uint8(0), false) // NOTIFY
-	servers, snaps := fuzzServers(f) // the first knows xfrKey
+	f.Add("inf.nz.", dns.TypeSOA, uint16(0), uint8(0x48), uint8(0), false) // opcode 4, NOTIFY
+	// The first server knows xfrKey.
+	servers, snaps := fuzzServers(f)
 	keys := []TSIGKey{xfrKey, {Name: "stranger.example.", Algorithm: dns.HmacSHA256, Secret: xfrKey.Secret},
 		{Name: xfrKey.Name, Algorithm: dns.HmacSHA256, Secret: []byte("not the secret the server has!!!")},
 		{Name: xfrKey.Name, Algorithm: dns.HmacSHA512, Secret: xfrKey.Secret}}
