@@ -98,7 +98,8 @@ func TestBINDAsSecondary(t *testing.T) {
 			require.Len(t, m.Answer, 1, "the data is there: %s", m)
 
 			// A change: the SOA refresh is two hours, so only the signed
-			// NOTIFY brings it this soon.
+			// NOTIFY brings it this soon; and BIND takes it by IXFR.
+			logged := len(sec.logs.String())
 			addRecord(map[string]any{"type": "TXT", "name": "new", "content": "added later"})
 			require.Eventually(t, func() bool {
 				m, err := dnsAsk(sec.addr, "new.shop.inf.nz.", dns.TypeTXT)
@@ -110,6 +111,12 @@ func TestBINDAsSecondary(t *testing.T) {
 				qtype uint16
 			}{"new.shop.inf.nz.", dns.TypeTXT})
 			waitBINDAnswers(t, same)
+			// BIND says so at debug level 3 (startBIND runs it with -d 3):
+			// "got nonincremental response" for an IXFR answered with the
+			// whole zone.
+			primary := strings.Replace(ts.dnsAddr, ":", "#", 1)
+			requireLoggedSince(t, "bind", sec, logged, "transfer of 'inf.nz/IN' from "+primary+": got incremental response",
+				"got nonincremental response")
 		})
 	}
 }
@@ -260,9 +267,10 @@ controls { };
 	require.NoError(t, os.WriteFile(confPath, []byte(conf), 0o600))
 
 	logs := &lockedBuffer{}
-	// -g: foreground, the log on standard error; -n 1: one worker thread
-	// is plenty for a test.
-	cmd := exec.Command(named, "-g", "-n", "1", "-c", confPath)
+	// -g: foreground, the log on standard error; -d 3: the debug level at
+	// which BIND says whether a transfer it received was incremental;
+	// -n 1: one worker thread is plenty for a test.
+	cmd := exec.Command(named, "-g", "-d", "3", "-n", "1", "-c", confPath)
 	cmd.Stdout, cmd.Stderr = logs, logs
 	require.NoError(t, cmd.Start())
 	exited := make(chan struct{})

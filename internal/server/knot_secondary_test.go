@@ -100,7 +100,8 @@ func TestKnotAsSecondary(t *testing.T) {
 			require.Len(t, m.Answer, 1, "the data is there: %s", m)
 
 			// A change: the SOA refresh is two hours, so only the signed
-			// NOTIFY brings it this soon.
+			// NOTIFY brings it this soon; and Knot takes it by IXFR.
+			logged := len(sec.logs.String())
 			addRecord(map[string]any{"type": "TXT", "name": "new", "content": "added later"})
 			require.Eventually(t, func() bool {
 				m, err := dnsAsk(sec.addr, "new.shop.inf.nz.", dns.TypeTXT)
@@ -112,6 +113,11 @@ func TestKnotAsSecondary(t *testing.T) {
 				qtype uint16
 			}{"new.shop.inf.nz.", dns.TypeTXT})
 			waitKnotAnswers(t, same)
+			// An IXFR answered with the whole zone would be logged
+			// "receiving AXFR-style IXFR", then "AXFR, incoming".
+			primary := strings.Replace(ts.dnsAddr, ":", "@", 1)
+			requireLoggedSince(t, "knot", sec, logged, "[inf.nz.] IXFR, incoming, remote "+primary+", finished",
+				"AXFR-style", "AXFR, incoming")
 		})
 	}
 }

@@ -183,7 +183,10 @@ func TestNSDAsSecondary(t *testing.T) {
 
 			// A change through the API: nameport notifies, NSD transfers
 			// again and serves the new data. (The SOA refresh is two hours:
-			// only the NOTIFY brings the change this soon.)
+			// only the NOTIFY brings the change this soon.) It comes by
+			// IXFR.
+			before, err := soaSerial(sec.addr)
+			require.NoError(t, err)
 			r := alice.do("PUT", fmt.Sprintf("/api/domains/%v/dns/%v", id, apexA["id"]),
 				map[string]any{"type": "A", "name": "@", "content": "198.51.100.77", "ttl": 600})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
@@ -202,6 +205,7 @@ func TestNSDAsSecondary(t *testing.T) {
 				qtype uint16
 			}{"new.shop.inf.nz.", dns.TypeTXT})
 			waitSameAnswers(t, sameAnswers)
+			requireNSDReceivedIXFR(t, sec, before, "new.shop.inf.nz.", "added later")
 
 			// Transfers: refused to an address outside the allow list (it
 			// holds 127.0.0.1/32 only), given to one inside it.
@@ -267,7 +271,10 @@ func TestNSDAsSecondaryWithTSIG(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, m.Answer, 1, "the data is there: %s", m)
 
-			// A change: only the signed NOTIFY brings it this soon.
+			// A change: only the signed NOTIFY brings it this soon, and it
+			// comes by IXFR.
+			before, err := soaSerial(sec.addr)
+			require.NoError(t, err)
 			r = alice.do("POST", fmt.Sprintf("/api/domains/%v/dns", id), map[string]any{"type": "TXT", "name": "@", "content": "signed"})
 			require.Equal(t, http.StatusCreated, r.status, r.raw)
 			require.Eventually(t, func() bool {
@@ -276,6 +283,7 @@ func TestNSDAsSecondaryWithTSIG(t *testing.T) {
 			}, secondaryWait, 50*time.Millisecond, "NSD serves the change (signed NOTIFY, then a signed transfer)")
 			waitSameSerial(t, ts.dnsAddr, sec)
 			waitSameAnswers(t, same)
+			requireNSDReceivedIXFR(t, sec, before, "shop.inf.nz.", "signed")
 
 			m, err = axfrFrom(ts.dnsAddr, "127.0.0.1", "inf.nz.")
 			require.NoError(t, err)
@@ -312,7 +320,9 @@ type secondary struct {
 // transfers from primary and listens on addr, and stops it (and the
 // processes it forked) when the test ends. Like nameport in the test, it
 // allows transfers to 127.0.0.1, so that both look at a transfer request
-// from there (and find an IXFR without the client's SOA malformed).
+// from there (and find an IXFR without the client's SOA malformed). It
+// keeps the IXFRs it receives and gives them on (store-ixfr; see
+// requireNSDReceivedIXFR).
 //
 // With a key, NSD requests transfers and takes NOTIFY signed with it
 // (TSIG), and nothing unsigned from the primary.
@@ -358,6 +368,7 @@ remote-control:
     request-xfr: %[5]s@%[6]s %[8]s
     allow-notify: %[5]s %[8]s
     provide-xfr: 127.0.0.1 NOKEY
+    store-ixfr: yes
 `, host, port, dir, rrl, primaryHost, primaryPort, keySection, keyName)
 	confPath := filepath.Join(dir, "nsd.conf")
 	require.NoError(t, os.WriteFile(confPath, []byte(conf), 0o600))
@@ -458,6 +469,83 @@ func waitSameAnswers(t *testing.T, same func() error) {
 		return passes == 2
 	})
 	require.True(t, ok, "nsd does not answer as nameport does: %v", err)
+}
+
+// requireNSDReceivedIXFR requires that NSD took the changes since serial
+// by IXFR, among them the TXT record of owner added with text. NSD 4.6
+// does not log whether a transfer it received was incremental; but with
+// store-ixfr (and without create-ixfr) it keeps the IXFRs it receives and
+// gives them on as they came, while an AXFR leaves it nothing incremental
+// to give (it then answers an IXFR with the whole zone). So NSD's own
+// answer to an IXFR from serial, in the incremental form (RFC 1995: the
+// current SOA, then serial's SOA as the first deletion), shows how it got
+// the change.
+func requireNSDReceivedIXFR(t *testing.T, sec *secondary, serial uint32, owner, text string) {
+	t.Helper()
+	var last string
+	ok := pollUntil(secondaryWait, func() bool {
+		current, err := soaSerial(sec.addr)
+		if err != nil {
+			last = err.Error()
+			return false
+		}
+		rrs, err := ixfrFrom(sec.addr, "inf.nz.", serial)
+		if err != nil {
+			last = err.Error()
+			return false
+		}
+		var b strings.Builder
+		for _, rr := range rrs {
+			b.WriteString(rr.String() + "\n")
+		}
+		last = fmt.Sprintf("IXFR from %d (NSD at %d):\n%s", serial, current, b.String())
+		return len(rrs) >= 4 && soaSerialOf(rrs[0]) == current && soaSerialOf(rrs[1]) == serial &&
+			soaSerialOf(rrs[len(rrs)-1]) == current && slices.ContainsFunc(rrs, func(rr dns.RR) bool {
+			txt, ok := rr.(*dns.TXT)
+			return ok && txt.Hdr.Name == owner && slices.Equal(txt.Txt, []string{text})
+		})
+	})
+	require.True(t, ok, "NSD gives the change on incrementally, so it received it by IXFR: %s", last)
+}
+
+// ixfrFrom asks addr over TCP for an IXFR of zone from serial and returns
+// every record of the answer.
+func ixfrFrom(addr, zone string, serial uint32) ([]dns.RR, error) {
+	tr := &dns.Transfer{DialTimeout: 5 * time.Second, ReadTimeout: 5 * time.Second}
+	envelopes, err := tr.In(new(dns.Msg).SetIxfr(zone, serial, "a.", "b."), addr)
+	if err != nil {
+		return nil, err
+	}
+	var rrs []dns.RR
+	for e := range envelopes {
+		if e.Error != nil {
+			return nil, e.Error
+		}
+		rrs = append(rrs, e.RR...)
+	}
+	return rrs, nil
+}
+
+// soaSerialOf is rr's serial if it is an SOA record, else 0.
+func soaSerialOf(rr dns.RR) uint32 {
+	if soa, ok := rr.(*dns.SOA); ok {
+		return soa.Serial
+	}
+	return 0
+}
+
+// requireLoggedSince waits until a line of the secondary's log past its
+// first from bytes (its length before a change) holds want, then requires
+// that none holds any of unwanted: the secondary's own word on how it took
+// the change.
+func requireLoggedSince(t *testing.T, who string, sec *secondary, from int, want string, unwanted ...string) {
+	t.Helper()
+	since := func() string { return sec.logs.String()[from:] }
+	require.True(t, pollUntil(secondaryWait, func() bool { return strings.Contains(since(), want) }),
+		"%s logs %q after the change:\n%s", who, want, since())
+	for _, u := range unwanted {
+		require.NotContains(t, since(), u, "%s after the change", who)
+	}
 }
 
 // pollUntil polls cond every 50 ms until it holds or wait passes.
