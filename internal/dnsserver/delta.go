@@ -77,32 +77,76 @@ func (s *Snapshot) apply(c *zone.Changes, keep int) (next *Snapshot, skipped []e
 
 // add records what turned domain old into domain built (either may be
 // nil): the records only old has are deleted, those only built has added.
-// Records are the same when their text is (a TTL change is a deletion and
-// an addition, as RFC 1995 has it).
+// Records are the same when their data and TTL are (a TTL change is a
+// deletion and an addition, as RFC 1995 has it). Both domains' nodes are
+// sorted by name, so one merge pass finds the names to compare.
 func (d *zoneDiff) add(old, built *domain) {
-	var before, after []dns.RR
+	var before, after []*node
 	if old != nil {
-		before = old.appendRecords(nil)
+		before = old.nodes
 	}
 	if built != nil {
-		after = built.appendRecords(nil)
+		after = built.nodes
 	}
-	had := make(map[string]bool, len(before))
-	for _, rr := range before {
-		had[rr.String()] = true
-	}
-	has := make(map[string]bool, len(after))
-	for _, rr := range after {
-		has[rr.String()] = true
-	}
-	for _, rr := range before {
-		if !has[rr.String()] {
-			d.deleted = append(d.deleted, rr)
+	i, j := 0, 0
+	for i < len(before) || j < len(after) {
+		switch {
+		case j == len(after) || i < len(before) && before[i].name < after[j].name:
+			d.deleted = appendNode(d.deleted, before[i])
+			i++
+		case i == len(before) || after[j].name < before[i].name:
+			d.added = appendNode(d.added, after[j])
+			j++
+		default:
+			d.deleted = appendMissing(d.deleted, before[i], after[j])
+			d.added = appendMissing(d.added, after[j], before[i])
+			i, j = i+1, j+1
 		}
 	}
-	for _, rr := range after {
-		if !had[rr.String()] {
-			d.added = append(d.added, rr)
+}
+
+// appendNode appends the records of n's sets to out.
+func appendNode(out []dns.RR, n *node) []dns.RR {
+	for _, set := range n.sets {
+		out = append(out, set.records()...)
+	}
+	return out
+}
+
+// appendMissing appends the records of n that other (a node of the same
+// name) does not have, with the same TTL.
+func appendMissing(out []dns.RR, n, other *node) []dns.RR {
+	for _, set := range n.sets {
+		theirs := other.set(set.rtype)
+		if sameRecords(set.records(), theirs) {
+			continue // the usual case, in the order both were built
+		}
+		for _, rr := range set.records() {
+			found := false
+			for _, o := range theirs {
+				if o.Header().Ttl == rr.Header().Ttl && dns.IsDuplicate(o, rr) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				out = append(out, rr)
+			}
 		}
 	}
+	return out
+}
+
+// sameRecords reports whether a and b hold the same records in the same
+// order, with the same TTLs.
+func sameRecords(a, b []dns.RR) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Header().Ttl != b[i].Header().Ttl || !dns.IsDuplicate(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }

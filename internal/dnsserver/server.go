@@ -425,11 +425,10 @@ func (s *Server) Reload(ctx context.Context, d *db.DB) error {
 }
 
 func (s *Server) reload(ctx context.Context, d *db.DB) error {
-	data, err := zone.Load(ctx, d, time.Now())
+	snap, skipped, err := load(ctx, d, time.Now())
 	if err != nil {
 		return fmt.Errorf("dnsserver: reload: %w", err)
 	}
-	snap, skipped := NewSnapshot(data)
 	s.addCatalog(snap, s.Snapshot())
 	s.publish(snap, skipped)
 	s.logger.Info("dns zones loaded", "zones", len(snap.zones), "serial", snap.serial)

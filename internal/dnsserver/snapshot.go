@@ -1,6 +1,7 @@
 package dnsserver
 
 import (
+	"context"
 	"hash/maphash"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/miekg/dns"
 
+	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/zone"
 )
 
@@ -166,27 +168,106 @@ func (s *Snapshot) Zones() []string {
 // be turned into DNS data (it passed validation, so this means a bug or a
 // hand-edited row) is left out and reported in skipped; the rest is served.
 func NewSnapshot(data *zone.SnapshotData) (snap *Snapshot, skipped []error) {
-	snap = &Snapshot{zones: make(map[string]*servedZone, len(data.Zones)), loaded: true,
-		versions: data.Versions, serial: data.Serial, nextExpiry: data.NextExpiry, durable: &packetCache{durable: true}}
+	b := newBuilder(data)
 	for _, zd := range data.Zones {
-		z := newZone(zd.Origin, soaFor(zd.Origin, apexNameservers(zd)[0], data.Serial))
+		for _, d := range zd.Domains {
+			b.domain(zd.Origin, d)
+		}
+	}
+	return b.finish()
+}
+
+// builder builds a snapshot domain by domain, as zone.Stream reads them.
+type builder struct {
+	snap    *Snapshot
+	rrs     []dns.RR
+	skipped []error
+}
+
+// newBuilder starts a snapshot of the zones of head (their domains are
+// added by domain).
+func newBuilder(head *zone.SnapshotData) *builder {
+	snap := &Snapshot{zones: make(map[string]*servedZone, len(head.Zones)), loaded: true,
+		versions: head.Versions, serial: head.Serial, nextExpiry: head.NextExpiry, durable: &packetCache{durable: true}}
+	for _, zd := range head.Zones {
+		z := newZone(zd.Origin, soaFor(zd.Origin, apexNameservers(zd)[0], head.Serial))
 		for _, ns := range apexNameservers(zd) {
 			z.add(&dns.NS{Hdr: dns.RR_Header{Name: zd.Origin, Rrtype: dns.TypeNS, Class: dns.ClassINET, Ttl: nsTTL}, Ns: ns})
 		}
 		z.finishApex()
-		// A domain without records gets no node: the transfer carries
-		// nothing for it, so a secondary answers NXDOMAIN, and so do we.
-		var rrs []dns.RR
-		for _, d := range zd.Domains {
-			rrs, skipped = domainRRs(rrs[:0], zd.Origin, d.Name, d.Records, skipped)
-			if len(rrs) > 0 {
-				z.domains.set(d.FQDN(zd.Origin), z.buildDomain(d.FQDN(zd.Origin), rrs))
-			}
-		}
-		z.finishApex() // again: the apex's additional addresses may be in the domains
 		snap.zones[z.origin] = z
 	}
-	return snap, skipped
+	return &builder{snap: snap}
+}
+
+// domain adds a domain of the zone origin. A domain without records gets
+// no node: the transfer carries nothing for it, so a secondary answers
+// NXDOMAIN, and so do we.
+func (b *builder) domain(origin string, d zone.DomainData) {
+	z := b.snap.zones[origin]
+	if z == nil {
+		return
+	}
+	b.rrs, b.skipped = domainRRs(b.rrs[:0], origin, d.Name, d.Records, b.skipped)
+	if len(b.rrs) > 0 {
+		z.domains.set(d.FQDN(origin), z.buildDomain(d.FQDN(origin), b.rrs))
+	}
+}
+
+// finish returns the snapshot built, and the records left out.
+func (b *builder) finish() (*Snapshot, []error) {
+	for _, z := range b.snap.zones {
+		z.finishApex() // again: the apex's additional addresses may be in the domains
+	}
+	return b.snap, b.skipped
+}
+
+// load builds a snapshot from the database in one pass (zone.Stream): one
+// goroutine builds domains while the other reads the next ones.
+func load(ctx context.Context, d *db.DB, now time.Time) (*Snapshot, []error, error) {
+	type item struct {
+		origin string
+		dom    zone.DomainData
+	}
+	const batchSize = 256
+	var (
+		b       *builder
+		batch   []item
+		batches = make(chan []item, 16)
+		built   = make(chan struct{})
+	)
+	err := zone.Stream(ctx, d, now, func(head *zone.SnapshotData) error {
+		b = newBuilder(head)
+		go func() {
+			defer close(built)
+			for batch := range batches {
+				for _, it := range batch {
+					b.domain(it.origin, it.dom)
+				}
+			}
+		}()
+		return nil
+	}, func(origin string, dom zone.DomainData) error {
+		batch = append(batch, item{origin, dom})
+		if len(batch) == batchSize {
+			batches <- batch
+			batch = make([]item, 0, batchSize)
+		}
+		return nil
+	})
+	if b == nil { // Stream failed before start
+		return nil, nil, err
+	}
+	if len(batch) > 0 {
+		batches <- batch
+	}
+	close(batches)
+	<-built
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, skipped := b.finish()
+	return snap, skipped, nil
 }
 
 // apexNameservers are the name servers of zd's apex (zone.Load gives the

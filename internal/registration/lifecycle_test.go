@@ -82,6 +82,11 @@ func (l *lifecycle) register(t *testing.T, userID int64, name string, autoRenew 
 	r, err := l.reg.Register(context.Background(), userID, retail,
 		registration.Request{Name: name, Extension: ".inf.nz", AutoRenew: &autoRenew})
 	require.NoError(t, err)
+	// A record, so that DNS serves the domain (one without is NXDOMAIN).
+	_, err = zone.NewService(l.db, zone.Options{}).Create(context.Background(),
+		zone.Domain{ID: r.Domain.ID, Name: r.Domain.Name, Extension: r.Domain.Extension},
+		zone.Input{Type: zone.TypeA, Name: "@", Content: "192.0.2.1"})
+	require.NoError(t, err)
 	return r.Domain
 }
 

@@ -45,28 +45,126 @@ type DomainData struct {
 // FQDN returns the domain's fully qualified name under origin.
 func (d DomainData) FQDN(origin string) string { return d.Name + "." + origin }
 
-// Load reads the snapshot data from d in one read transaction, so that
-// counters, extensions, domains and records are consistent with each
-// other (PostgreSQL: REPEATABLE READ; SQLite: one transaction).
+// Load reads the snapshot data from d in one read transaction (see
+// Stream), each zone's domains by name.
 func Load(ctx context.Context, d *db.DB, now time.Time) (*SnapshotData, error) {
+	var data *SnapshotData
+	zones := map[string]*ZoneData{}
+	err := Stream(ctx, d, now, func(head *SnapshotData) error {
+		data = head
+		for i := range data.Zones {
+			zones[data.Zones[i].Origin] = &data.Zones[i]
+		}
+		return nil
+	}, func(origin string, dom DomainData) error {
+		zones[origin].Domains = append(zones[origin].Domains, dom)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range data.Zones {
+		slices.SortFunc(data.Zones[i].Domains, func(a, b DomainData) int { return strings.Compare(a.Name, b.Name) })
+	}
+	return data, nil
+}
+
+// readTx runs fn in a read transaction that sees one snapshot of the
+// database (PostgreSQL: REPEATABLE READ; SQLite: one transaction).
+func readTx(ctx context.Context, d *db.DB, fn func(ctx context.Context, tx bun.Tx) error) error {
 	opts := &sql.TxOptions{}
 	if d.Engine == db.Postgres {
 		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
 	}
-	var data *SnapshotData
-	err := d.Bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
-		var err error
-		data, err = LoadSnapshotData(ctx, tx, now)
-		return err
-	})
-	return data, err
+	return d.Bun.RunInTx(ctx, opts, fn)
 }
 
-// LoadSnapshotData reads through q, which should be a transaction that sees
-// one snapshot of the database (Load opens one): the counters, the active
-// extensions with their nameservers, the domains that resolve at now (for
-// now: those not yet expired), and their records.
-func LoadSnapshotData(ctx context.Context, q bun.IDB, now time.Time) (*SnapshotData, error) {
+// Stream reads everything the DNS server serves in one pass of one read
+// transaction, so that counters, extensions, domains and records are
+// consistent with each other, keeping nothing: start gets the counters and
+// the active extensions' zones (without domains), then each gets every
+// domain of those zones that resolves at now (for now: not yet expired)
+// and has records, with its records (ordered by sortRecords), in no
+// particular order. The records of a domain are its own: each may keep
+// them. An error from start or each ends the read and is returned.
+func Stream(ctx context.Context, d *db.DB, now time.Time, start func(*SnapshotData) error,
+	each func(origin string, dom DomainData) error) error {
+	return readTx(ctx, d, func(ctx context.Context, tx bun.Tx) error {
+		data, err := loadHead(ctx, tx, now)
+		if err != nil {
+			return err
+		}
+		if err := start(data); err != nil {
+			return err
+		}
+		origins := make(map[string]string, len(data.Zones)) // by extension (".inf.nz")
+		for _, z := range data.Zones {
+			origins["."+strings.TrimSuffix(z.Origin, ".")] = z.Origin
+		}
+		// One pass over the records in domain order (the index on
+		// dns_records.domain_id), each row with its domain's name.
+		return domainRecords(ctx, tx, `WHERE d.expires_at > ?`, []any{now.UTC()},
+			func(name, extension string, dom DomainData) error {
+				if origin := origins[strings.ToLower(extension)]; origin != "" { // not an inactive extension's
+					return each(origin, dom)
+				}
+				return nil
+			})
+	})
+}
+
+// domainRecords reads the records of the domains where selects (a WHERE
+// clause on domains d, with args), in domain order, and hands each domain
+// that has any to each, with its name and extension as stored and its
+// records ordered by sortRecords (a slice of its own).
+func domainRecords(ctx context.Context, q bun.IDB, where string, args []any,
+	each func(name, extension string, dom DomainData) error) error {
+	rows, err := q.QueryContext(ctx, `SELECT r.domain_id, d.name, d.extension, r.id, r.name, r.type, r.content, r.ttl, r.priority
+		FROM dns_records r JOIN domains d ON d.id = r.domain_id `+where+` ORDER BY r.domain_id`, args...)
+	if err != nil {
+		return fmt.Errorf("zone: load records: %w", err)
+	}
+	defer rows.Close()
+	var (
+		cur             DomainData
+		name, extension string
+		curName, curExt string
+		priority        sql.NullInt64
+	)
+	flush := func() error {
+		if cur.ID == 0 {
+			return nil
+		}
+		sortRecords(cur.Records)
+		return each(curName, curExt, cur)
+	}
+	for rows.Next() {
+		var r Record
+		if err := rows.Scan(&r.DomainID, &name, &extension, &r.ID, &r.Name, &r.Type, &r.Content, &r.TTL, &priority); err != nil {
+			return fmt.Errorf("zone: load records: %w", err)
+		}
+		if priority.Valid {
+			p := int(priority.Int64)
+			r.Priority = &p
+		}
+		if r.DomainID != cur.ID {
+			if err := flush(); err != nil {
+				return err
+			}
+			cur = DomainData{ID: r.DomainID, Name: strings.ToLower(name)}
+			curName, curExt = name, extension
+		}
+		cur.Records = append(cur.Records, r)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("zone: load records: %w", err)
+	}
+	return flush()
+}
+
+// loadHead reads the counters, the active extensions' zones (without
+// domains) and when the first domain served expires.
+func loadHead(ctx context.Context, q bun.IDB, now time.Time) (*SnapshotData, error) {
 	data := &SnapshotData{}
 	var zoneSerial int64
 	err := q.QueryRowContext(ctx, `SELECT z.version, z.serial, c.version FROM zone_version z, catalog_version c
@@ -84,7 +182,6 @@ func LoadSnapshotData(ctx context.Context, q bun.IDB, now time.Time) (*SnapshotD
 		Where("active").Order("extension").Scan(ctx, &exts); err != nil {
 		return nil, fmt.Errorf("zone: load extensions: %w", err)
 	}
-	zones := make(map[string]*ZoneData, len(exts)) // by extension (".inf.nz")
 	for _, e := range exts {
 		z := ZoneData{Origin: strings.ToLower(strings.TrimPrefix(e.Extension, ".")) + "."}
 		hosts, err := extensionNameservers(e.Extension, e.Nameservers)
@@ -96,41 +193,30 @@ func LoadSnapshotData(ctx context.Context, q bun.IDB, now time.Time) (*SnapshotD
 		}
 		data.Zones = append(data.Zones, z)
 	}
-	for i := range data.Zones {
-		zones["."+strings.TrimSuffix(data.Zones[i].Origin, ".")] = &data.Zones[i]
-	}
-
-	var domains []struct {
-		ID        int64     `bun:"id"`
-		Name      string    `bun:"name"`
-		Extension string    `bun:"extension"`
-		ExpiresAt time.Time `bun:"expires_at"`
-	}
-	if err := q.NewSelect().Table("domains").Column("id", "name", "extension", "expires_at").
-		Where("expires_at > ?", now.UTC()).Order("extension", "name").Scan(ctx, &domains); err != nil {
-		return nil, fmt.Errorf("zone: load domains: %w", err)
-	}
-	var records []Record
-	if err := q.NewSelect().Model(&records).Column("id", "domain_id", "name", "type", "content", "ttl", "priority").
-		Where("domain_id IN (SELECT id FROM domains WHERE expires_at > ?)", now.UTC()).
-		Order("domain_id", "name", "type", "id").Scan(ctx); err != nil {
-		return nil, fmt.Errorf("zone: load records: %w", err)
-	}
-	byDomain := make(map[int64][]Record)
-	for _, r := range records {
-		byDomain[r.DomainID] = append(byDomain[r.DomainID], r)
-	}
-	for _, d := range domains {
-		z := zones[strings.ToLower(d.Extension)]
-		if z == nil {
-			continue // an inactive extension
-		}
-		z.Domains = append(z.Domains, DomainData{ID: d.ID, Name: strings.ToLower(d.Name), Records: slices.Clip(byDomain[d.ID])})
-		if data.NextExpiry.IsZero() || d.ExpiresAt.Before(data.NextExpiry) {
-			data.NextExpiry = d.ExpiresAt
-		}
+	if data.NextExpiry, err = nextExpiry(ctx, q, now); err != nil {
+		return nil, err
 	}
 	return data, nil
+}
+
+// nextExpiry returns when the first domain of an active extension expires
+// after now (zero if none).
+func nextExpiry(ctx context.Context, q bun.IDB, now time.Time) (time.Time, error) {
+	// ORDER BY with LIMIT rather than MIN: SQLite types an aggregate's
+	// result as text, the column as a time.
+	var next []time.Time
+	// EXISTS rather than IN: with IN, SQLite reads the domains by
+	// extension and sorts them all; with EXISTS it walks the expiry index
+	// and stops at the first (as PostgreSQL does either way).
+	if err := q.NewSelect().TableExpr("domains AS d").Column("d.expires_at").Where("d.expires_at > ?", now.UTC()).
+		Where("EXISTS (SELECT 1 FROM extensions e WHERE e.extension = d.extension AND e.active)").
+		Order("d.expires_at").Limit(1).Scan(ctx, &next); err != nil {
+		return time.Time{}, fmt.Errorf("zone: load next expiry: %w", err)
+	}
+	if len(next) == 0 {
+		return time.Time{}, nil
+	}
+	return next[0], nil
 }
 
 // extensionNameservers returns the name servers an extension's zone is
@@ -198,12 +284,8 @@ const maxChangedDomains = 20000
 // and the records each serves at now. It returns ErrLoadAll when only a
 // full load can say.
 func LoadChanges(ctx context.Context, d *db.DB, since Versions, now time.Time) (*Changes, error) {
-	opts := &sql.TxOptions{}
-	if d.Engine == db.Postgres {
-		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
-	}
 	var out *Changes
-	err := d.Bun.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+	err := readTx(ctx, d, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		out, err = loadChanges(ctx, tx, since, now)
 		return err
@@ -265,53 +347,22 @@ func loadChanges(ctx context.Context, q bun.IDB, since Versions, now time.Time) 
 			args = append(args, k.name, k.extension)
 		}
 		args = append(args, now.UTC())
-		var domains []struct {
-			ID        int64  `bun:"id"`
-			Name      string `bun:"name"`
-			Extension string `bun:"extension"`
-		}
-		if err := q.NewSelect().Table("domains").Column("id", "name", "extension").
-			Where("(name, extension) IN ("+strings.Join(pairs, ", ")+") AND expires_at > ?", args...).
-			Scan(ctx, &domains); err != nil {
-			return nil, fmt.Errorf("zone: load changed domains: %w", err)
-		}
-		byDomain := make(map[int64][]Record, len(domains))
-		if len(domains) > 0 {
-			ids := make([]int64, len(domains))
-			for i, d := range domains {
-				ids[i] = d.ID
-			}
-			var records []Record
-			if err := q.NewSelect().Model(&records).Column("id", "domain_id", "name", "type", "content", "ttl", "priority").
-				Where("domain_id IN (?)", bun.In(ids)).Order("domain_id", "name", "type", "id").Scan(ctx); err != nil {
-				return nil, fmt.Errorf("zone: load changed records: %w", err)
-			}
-			for _, r := range records {
-				byDomain[r.DomainID] = append(byDomain[r.DomainID], r)
-			}
-		}
-		live := make(map[key]int64, len(domains))
-		for _, d := range domains {
-			live[key{d.Name, d.Extension}] = d.ID
+		records := make(map[key][]Record, len(part))
+		err := domainRecords(ctx, q, `WHERE (d.name, d.extension) IN (`+strings.Join(pairs, ", ")+`) AND d.expires_at > ?`, args,
+			func(name, extension string, dom DomainData) error {
+				records[key{name, extension}] = dom.Records
+				return nil
+			})
+		if err != nil {
+			return nil, err
 		}
 		for _, k := range part {
-			cd := ChangedDomain{Origin: strings.ToLower(strings.TrimPrefix(k.extension, ".")) + ".", Name: strings.ToLower(k.name)}
-			if id, ok := live[k]; ok {
-				cd.Records = slices.Clip(byDomain[id])
-			}
-			c.Domains = append(c.Domains, cd)
+			c.Domains = append(c.Domains, ChangedDomain{Origin: strings.ToLower(strings.TrimPrefix(k.extension, ".")) + ".",
+				Name: strings.ToLower(k.name), Records: records[k]})
 		}
 	}
-	// ORDER BY with LIMIT rather than MIN: SQLite types an aggregate's
-	// result as text, the column as a time.
-	var next []time.Time
-	if err := q.NewSelect().Table("domains").Column("expires_at").Where("expires_at > ?", now.UTC()).
-		Where("extension IN (SELECT extension FROM extensions WHERE active)").
-		Order("expires_at").Limit(1).Scan(ctx, &next); err != nil {
-		return nil, fmt.Errorf("zone: load next expiry: %w", err)
-	}
-	if len(next) > 0 {
-		c.NextExpiry = next[0]
+	if c.NextExpiry, err = nextExpiry(ctx, q, now); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
