@@ -92,6 +92,11 @@ type Config struct {
 	DNSTCPMaxConns          int
 	DNSTCPMaxConnsPerClient int
 	DNSTCPIdleTimeout       time.Duration
+	// DNSPollInterval is how often a DNS server checks the database for
+	// changes made by other processes (its own are applied at once).
+	DNSPollInterval time.Duration
+	// DNSHistory is how many changes a DNS server keeps for IXFR.
+	DNSHistory int
 
 	LogFormat string
 	LogLevel  string
@@ -164,6 +169,8 @@ var Flags = []Flag{
 	{"dns-tcp-max-conns", 1024, "most DNS-over-TCP connections open at once; more are closed at accept; 0: no limit (lowered at start to fit the file-descriptor limit)"},
 	{"dns-tcp-max-conns-per-client", 16, "most DNS-over-TCP connections open at once from one client (IPv4 address, IPv6 /64); 0: no limit"},
 	{"dns-tcp-idle-timeout", 5 * time.Second, "a DNS-over-TCP connection is closed after this long without a query (RFC 7766: a few seconds)"},
+	{"dns-poll-interval", 250 * time.Millisecond, "how often the DNS server checks the database for changes made by other processes (changes made in its own process are applied at once)"},
+	{"dns-ixfr-history", 1000, "how many changes the DNS server keeps to answer IXFR; a secondary further behind gets the whole zone (0: always the whole zone)"},
 	{"metrics-allow", "127.0.0.0/8,::1", "clients allowed to read /metrics (by TCP peer address, never X-Forwarded-For), comma separated addresses or prefixes; others get 403"},
 	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: no card payments (simulated with --demo-payments)"},
 	{"stripe-publishable-key", "", "Stripe publishable key (pk_...) for Stripe.js in the web app"},
@@ -309,6 +316,13 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 		*n.to = i
 	}
 	c.HTTPIdleTimeout, c.DNSTCPIdleTimeout = v.GetDuration("http-idle-timeout"), v.GetDuration("dns-tcp-idle-timeout")
+	c.DNSPollInterval, c.DNSHistory = v.GetDuration("dns-poll-interval"), v.GetInt("dns-ixfr-history")
+	if c.DNSPollInterval < 10*time.Millisecond || c.DNSPollInterval > time.Minute {
+		return Config{}, errors.New("config: --dns-poll-interval must be between 10ms and 1m")
+	}
+	if c.DNSHistory < 0 || c.DNSHistory > 100000 {
+		return Config{}, errors.New("config: --dns-ixfr-history must be between 0 and 100000")
+	}
 	if c.HTTPIdleTimeout <= 0 || c.DNSTCPIdleTimeout <= 0 {
 		return Config{}, errors.New("config: --http-idle-timeout and --dns-tcp-idle-timeout must be positive")
 	}

@@ -229,3 +229,25 @@ func TestDNSCatalogZone(t *testing.T) {
 		require.ErrorContains(t, err, "--dns-catalog-zone", bad)
 	}
 }
+
+func TestDNSPollIntervalAndHistory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	cfg, err := config.Load(flags(t), "")
+	require.NoError(t, err)
+	require.Equal(t, 250*time.Millisecond, cfg.DNSPollInterval)
+	require.Equal(t, 1000, cfg.DNSHistory)
+
+	cfg, err = config.Load(flags(t, "--dns-poll-interval", "50ms", "--dns-ixfr-history", "0"), "")
+	require.NoError(t, err)
+	require.Equal(t, 50*time.Millisecond, cfg.DNSPollInterval)
+	require.Equal(t, 0, cfg.DNSHistory, "0: IXFR always answered with the whole zone")
+	t.Setenv("NAMEPORT_DNS_IXFR_HISTORY", "20")
+	cfg, err = config.Load(flags(t), "")
+	require.NoError(t, err)
+	require.Equal(t, 20, cfg.DNSHistory)
+
+	for _, bad := range [][]string{{"--dns-poll-interval", "0s"}, {"--dns-poll-interval", "2m"}, {"--dns-ixfr-history", "-1"}} {
+		_, err := config.Load(flags(t, bad...), "")
+		require.ErrorContains(t, err, bad[0])
+	}
+}

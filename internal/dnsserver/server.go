@@ -500,9 +500,13 @@ func (s *Server) Poke() {
 }
 
 // Watch updates the zones whenever the zone or catalog version in d moves,
-// checking every interval (500 ms is a good value) and whenever poked, and
+// checking every interval (--dns-poll-interval; 500 ms when not positive)
+// and whenever poked, and
 // when a served domain expires, until ctx ends.
 func (s *Server) Watch(ctx context.Context, d *db.DB, interval time.Duration) {
+	if interval <= 0 {
+		interval = 500 * time.Millisecond
+	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {

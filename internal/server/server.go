@@ -188,7 +188,7 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 			dnsOpts = append(dnsOpts, dnsserver.WithSignedNotify(n.Key, n.Addr))
 		}
 		srv := dnsserver.New(cfg.DNSAddr, logger.With("component", "dns"), append(dnsOpts,
-			dnsserver.WithTCPLimits(dnsLimits), dnsserver.WithTCPIdleTimeout(cfg.DNSTCPIdleTimeout),
+			dnsserver.WithTCPLimits(dnsLimits), dnsserver.WithTCPIdleTimeout(cfg.DNSTCPIdleTimeout), dnsserver.WithHistory(cfg.DNSHistory),
 			dnsserver.WithRateLimit(dnsserver.RateLimit{Rate: cfg.DNSRRLRate, PositiveRate: cfg.DNSRRLPositiveRate,
 				Slip: cfg.DNSRRLSlip, Exempt: cfg.DNSRRLExempt}))...)
 		if err := srv.Reload(ctx, d); err != nil {
@@ -197,7 +197,7 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		if err := srv.Start(); err != nil {
 			return err
 		}
-		go srv.Watch(watchCtx, d, 500*time.Millisecond)
+		go srv.Watch(watchCtx, d, cfg.DNSPollInterval)
 		dnsSrv = srv
 		// Loading the zones allocates several times what the snapshot keeps
 		// (700 MB for 500,000 records, most of it rows and slices that are

@@ -53,6 +53,8 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 		// password hash pool; its own test sets a short wait.
 		PasswordHashWait: time.Minute,
 		DemoPayments:     true,
+		// The defaults of the flags (config.Load sets them).
+		DNSPollInterval: 250 * time.Millisecond, DNSHistory: 1000,
 	}
 	if edit != nil {
 		edit(&cfg)
