@@ -37,7 +37,6 @@ func (s *Snapshot) apply(c *zone.Changes, keep int) (next *Snapshot, skipped []e
 	for _, d := range c.Domains {
 		byZone[d.Origin] = append(byZone[d.Origin], d)
 	}
-	var rrs []dns.RR
 	for origin, z := range s.zones {
 		if z.catalog {
 			next.zones[origin] = z // changes with the set of zones only: a full load
@@ -49,7 +48,8 @@ func (s *Snapshot) apply(c *zone.Changes, keep int) (next *Snapshot, skipped []e
 			diff := &zoneDiff{}
 			for _, cd := range changed {
 				name := cd.Name + "." + origin
-				rrs, skipped = domainRRs(rrs[:0], origin, cd.Name, cd.Records, skipped)
+				var rrs []dns.RR // the domain's own: see buildDomain
+				rrs, skipped = domainRRs(make([]dns.RR, 0, len(cd.Records)), origin, cd.Name, cd.Records, skipped)
 				var built *domain
 				if len(rrs) > 0 {
 					built = nz.buildDomain(name, rrs)

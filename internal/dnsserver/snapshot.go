@@ -180,7 +180,6 @@ func NewSnapshot(data *zone.SnapshotData) (snap *Snapshot, skipped []error) {
 // builder builds a snapshot domain by domain, as zone.Stream reads them.
 type builder struct {
 	snap    *Snapshot
-	rrs     []dns.RR
 	skipped []error
 }
 
@@ -208,9 +207,10 @@ func (b *builder) domain(origin string, d zone.DomainData) {
 	if z == nil {
 		return
 	}
-	b.rrs, b.skipped = domainRRs(b.rrs[:0], origin, d.Name, d.Records, b.skipped)
-	if len(b.rrs) > 0 {
-		z.domains.set(d.FQDN(origin), z.buildDomain(d.FQDN(origin), b.rrs))
+	var rrs []dns.RR // the domain's own: see buildDomain
+	rrs, b.skipped = domainRRs(make([]dns.RR, 0, len(d.Records)), origin, d.Name, d.Records, b.skipped)
+	if len(rrs) > 0 {
+		z.domains.set(d.FQDN(origin), z.buildDomain(d.FQDN(origin), rrs))
 	}
 }
 
@@ -392,8 +392,22 @@ func addTo(n *node, rr dns.RR) {
 
 // buildDomain builds the domain name (lower case) of zone z from its
 // records rrs (owners inside it; lower-cased here): a node for each owner,
-// and for the empty non-terminals between an owner and the domain.
+// and for the empty non-terminals between an owner and the domain. rrs
+// becomes the domain's: its record sets are parts of it (sorted here by
+// owner and type, the records of a set in the order given), so that a
+// domain costs one slice of records, not one per set.
 func (z *servedZone) buildDomain(name string, rrs []dns.RR) *domain {
+	for _, rr := range rrs {
+		h := rr.Header()
+		h.Name = lowerASCII(h.Name)
+	}
+	slices.SortStableFunc(rrs, func(a, b dns.RR) int {
+		ha, hb := a.Header(), b.Header()
+		if c := strings.Compare(ha.Name, hb.Name); c != 0 {
+			return c
+		}
+		return int(ha.Rrtype) - int(hb.Rrtype)
+	})
 	nodes := map[string]*node{}
 	var ensure func(owner string) *node
 	ensure = func(owner string) *node {
@@ -411,10 +425,29 @@ func (z *servedZone) buildDomain(name string, rrs []dns.RR) *domain {
 		}
 		return n
 	}
-	for _, rr := range rrs {
-		h := rr.Header()
-		h.Name = strings.ToLower(h.Name)
-		addTo(ensure(h.Name), rr)
+	for i := 0; i < len(rrs); {
+		owner := rrs[i].Header().Name
+		end := i
+		types := 0
+		for end < len(rrs) && rrs[end].Header().Name == owner {
+			if end == i || rrs[end].Header().Rrtype != rrs[end-1].Header().Rrtype {
+				types++
+			}
+			end++
+		}
+		n := ensure(owner)
+		n.sets = make([]rrset, 0, types)
+		for j := i; j < end; {
+			t := rrs[j].Header().Rrtype
+			k := j
+			for k < end && rrs[k].Header().Rrtype == t {
+				k++
+			}
+			set := withoutDuplicates(rrs[j:k:k])
+			n.sets = append(n.sets, rrset{rtype: t, n: uint32(len(set)), rrs: set})
+			j = k
+		}
+		i = end
 	}
 	d := &domain{apex: ensure(name), nodes: make([]*node, 0, len(nodes))}
 	for _, n := range nodes {
@@ -465,6 +498,26 @@ func (z *servedZone) finishApex() {
 	if d := z.domains.get(wild); d != nil {
 		z.apex.wildcard = d.apex
 	}
+}
+
+// withoutDuplicates returns rrs, or a copy without the records that
+// repeat an earlier one (validation keeps them out of the database; this
+// keeps them out of answers whatever the data).
+func withoutDuplicates(rrs []dns.RR) []dns.RR {
+	for i := 1; i < len(rrs); i++ {
+		for j := range i {
+			if dns.IsDuplicate(rrs[i], rrs[j]) {
+				out := slices.Clone(rrs[:i])
+				for _, rr := range rrs[i+1:] {
+					if !slices.ContainsFunc(out, func(have dns.RR) bool { return dns.IsDuplicate(have, rr) }) {
+						out = append(out, rr)
+					}
+				}
+				return slices.Clip(out)
+			}
+		}
+	}
+	return rrs
 }
 
 // finishSets orders n's sets and gives each one TTL (the lowest, RFC 2181

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"time"
 
@@ -113,6 +114,10 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 
 // Run serves until ctx is cancelled, then shuts down gracefully. ready, when
 // not nil, receives the HTTP address once every role is up.
+// dnsGCPercent is the garbage collector's target (GOGC) in a process that
+// serves DNS (see Run).
+const dnsGCPercent = 50
+
 func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func(httpAddr string)) error {
 	d, err := db.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
@@ -204,6 +209,15 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		// garbage once the snapshot is built); the runtime would hand that
 		// back to the system only over minutes. Hand it back now, once.
 		debug.FreeOSMemory()
+		// A DNS server holds its zones for good and makes garbage at every
+		// change (and the API beside it at every request): at the runtime's
+		// default (GOGC=100) the heap may grow to twice the zones before a
+		// collection, measured 400 MB of RSS at 100,000 domains after
+		// 1,000 changes against 270 MB at 50 (NSD holds the zone in 245 MB).
+		// Collect at half the live heap instead, unless GOGC says otherwise.
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(dnsGCPercent)
+		}
 	}
 
 	var jobsUI http.Handler
