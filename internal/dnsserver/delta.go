@@ -14,6 +14,9 @@ import (
 type change struct {
 	from, to uint32
 	zones    map[string]*zoneDiff
+	// whole are the zones this change served anew (an extension added):
+	// an IXFR across it sends the whole zone.
+	whole map[string]bool
 }
 
 type zoneDiff struct {
@@ -37,15 +40,39 @@ func (s *Snapshot) apply(c *zone.Changes, keep int) (next *Snapshot, skipped []e
 	for _, d := range c.Domains {
 		byZone[d.Origin] = append(byZone[d.Origin], d)
 	}
+	// The zones to serve, when the catalog moved.
+	var now map[string]*zone.ZoneData
+	if c.Zones != nil {
+		// An answer may depend on which zones are served (a CNAME to a
+		// name outside them is not followed): start the durable cache
+		// again. Catalog changes are rare.
+		next.durable = &packetCache{durable: true}
+		now = make(map[string]*zone.ZoneData, len(c.Zones))
+		for i := range c.Zones {
+			now[c.Zones[i].Origin] = &c.Zones[i]
+		}
+	}
 	for origin, z := range s.zones {
 		if z.catalog {
-			next.zones[origin] = z // changes with the set of zones only: a full load
+			next.zones[origin] = z // changes with the set of zones only (see Server.addCatalog)
 			continue
 		}
 		nz := z.withSerial(c.Serial)
+		diff := &zoneDiff{}
+		if now != nil {
+			zd := now[origin]
+			if zd == nil {
+				continue // no longer served
+			}
+			if ns := apexNameservers(*zd); !slices.Equal(ns, z.nameservers) {
+				nz = zoneApex(*zd, c.Serial)
+				nz.domains = z.domains
+				diff.deleted = append(diff.deleted, z.apex.set(dns.TypeNS)...)
+				diff.added = append(diff.added, nz.apex.set(dns.TypeNS)...)
+			}
+		}
 		if changed := byZone[origin]; len(changed) > 0 {
 			nz.domains = z.domains.clone()
-			diff := &zoneDiff{}
 			for _, cd := range changed {
 				name := cd.Name + "." + origin
 				var rrs []dns.RR // the domain's own: see buildDomain
@@ -58,12 +85,30 @@ func (s *Snapshot) apply(c *zone.Changes, keep int) (next *Snapshot, skipped []e
 				nz.domains.set(name, built)
 				diff.add(old, built)
 			}
-			if len(diff.deleted)+len(diff.added) > 0 {
-				step.zones[origin] = diff
-			}
+		}
+		if len(diff.deleted)+len(diff.added) > 0 {
+			step.zones[origin] = diff
 		}
 		nz.finishApex()
 		next.zones[origin] = nz
+	}
+	// Zones served anew, each with its domains as they are now (the
+	// journal's rows for them are in that already).
+	for _, zd := range c.Zones {
+		if old := s.zones[zd.Origin]; old != nil && !old.catalog {
+			continue
+		}
+		b := &builder{snap: next}
+		next.zones[zd.Origin] = zoneApex(zd, c.Serial)
+		for _, d := range zd.Domains {
+			b.domain(zd.Origin, d)
+		}
+		next.zones[zd.Origin].finishApex()
+		skipped = append(skipped, b.skipped...)
+		if step.whole == nil {
+			step.whole = map[string]bool{}
+		}
+		step.whole[zd.Origin] = true
 	}
 	if s.serial != c.Serial && keep > 0 {
 		history := s.history

@@ -86,11 +86,13 @@ type world struct {
 	made    int
 }
 
-var worldExtensions = []string{".inf.nz", ".biz.ee"}
+// worldExtensions: the last starts inactive (see randomChange).
+var worldExtensions = []string{".inf.nz", ".biz.ee", ".orgn.uk"}
 
 func newWorld(t *testing.T, d *db.DB, rng *rand.Rand) *world {
 	addExtension(t, d, ".inf.nz", true, `["ns1.nameport.net", "ns2.nameport.net"]`)
 	addExtension(t, d, ".biz.ee", true, `[]`)
+	addExtension(t, d, ".orgn.uk", false, `["ns1.nameport.net"]`)
 	w := &world{t: t, d: d, rng: rng, svc: zone.NewService(d, zone.Options{})}
 	for range 6 {
 		w.register()
@@ -166,9 +168,14 @@ func (w *world) randomChange() string {
 		_, err := w.svc.ReplaceSet(ctx, d, zone.Set{Name: "set", Type: "A", Values: values})
 		return fmt.Sprintf("replace set.%s A with %v (%v)", d, values, err)
 	default:
-		// Rare, and loaded whole: the extensions' name servers change.
-		ns := fmt.Sprintf(`["ns%d.nameport.net"]`, w.rng.IntN(3))
-		dbtest.MustExec(w.t, w.d, "UPDATE extensions SET dns_nameservers = ? WHERE extension = ?", ns, ".inf.nz")
+		// Rare: an admin changes an extension's name servers, or turns
+		// .orgn.uk on or off (its zone appears, whole, or goes).
+		if w.rng.IntN(2) == 0 {
+			ns := fmt.Sprintf(`["ns%d.nameport.net"]`, w.rng.IntN(3))
+			dbtest.MustExec(w.t, w.d, "UPDATE extensions SET dns_nameservers = ? WHERE extension = ?", ns, ".inf.nz")
+		} else {
+			dbtest.MustExec(w.t, w.d, "UPDATE extensions SET active = NOT active WHERE extension = ?", ".orgn.uk")
+		}
 		dbtest.MustExec(w.t, w.d, "UPDATE catalog_version SET version = version + 1 WHERE id = 1")
 		return "catalog"
 	}

@@ -44,7 +44,7 @@ func (s *Snapshot) ixfr(z *servedZone, serial uint32) []dns.RR {
 	out := []dns.RR{z.soa}
 	before := serial
 	for _, c := range s.history[first:] {
-		if c.from != before { // a gap: cannot happen, as apply chains them; be safe
+		if c.from != before || c.whole[z.origin] { // a gap (apply chains them; be safe), or the zone began anew
 			return nil
 		}
 		out = append(out, soaAt(z, c.from))

@@ -446,7 +446,13 @@ func (s *Server) Update(ctx context.Context, d *db.DB) error {
 	if !prev.loaded {
 		return s.reload(ctx, d)
 	}
-	c, err := zone.LoadChanges(ctx, d, prev.versions, time.Now())
+	var served []string
+	for origin, z := range prev.zones {
+		if !z.catalog {
+			served = append(served, origin)
+		}
+	}
+	c, err := zone.LoadChanges(ctx, d, prev.versions, served, time.Now())
 	if errors.Is(err, zone.ErrLoadAll) {
 		return s.reload(ctx, d)
 	}
@@ -454,6 +460,14 @@ func (s *Server) Update(ctx context.Context, d *db.DB) error {
 		return fmt.Errorf("dnsserver: update: %w", err)
 	}
 	snap, skipped := prev.apply(c, s.opts.history)
+	if c.Zones != nil {
+		// Drop the catalog zone carried over: addCatalog puts it back,
+		// the same one if it lists the same zones.
+		if name := s.opts.catalogZone; name != "" {
+			delete(snap.zones, name)
+		}
+		s.addCatalog(snap, prev)
+	}
 	s.publish(snap, skipped)
 	s.logger.Debug("dns zones updated", "domains", len(c.Domains), "serial", snap.serial)
 	return nil

@@ -66,6 +66,8 @@ type servedZone struct {
 	// catalog marks the catalog zone (RFC 9432): it changes only with the
 	// set of zones, not with their serial.
 	catalog bool
+	// nameservers are those of the apex (fully qualified, lower case).
+	nameservers []string
 
 	// pending holds records added (add) until finish builds the domains.
 	pending map[string][]dns.RR
@@ -189,14 +191,23 @@ func newBuilder(head *zone.SnapshotData) *builder {
 	snap := &Snapshot{zones: make(map[string]*servedZone, len(head.Zones)), loaded: true,
 		versions: head.Versions, serial: head.Serial, nextExpiry: head.NextExpiry, durable: &packetCache{durable: true}}
 	for _, zd := range head.Zones {
-		z := newZone(zd.Origin, soaFor(zd.Origin, apexNameservers(zd)[0], head.Serial))
-		for _, ns := range apexNameservers(zd) {
-			z.add(&dns.NS{Hdr: dns.RR_Header{Name: zd.Origin, Rrtype: dns.TypeNS, Class: dns.ClassINET, Ttl: nsTTL}, Ns: ns})
-		}
-		z.finishApex()
+		z := zoneApex(zd, head.Serial)
 		snap.zones[z.origin] = z
 	}
 	return &builder{snap: snap}
+}
+
+// zoneApex returns the zone of zd with its apex (SOA at serial, NS) and no
+// domains.
+func zoneApex(zd zone.ZoneData, serial uint32) *servedZone {
+	nameservers := apexNameservers(zd)
+	z := newZone(zd.Origin, soaFor(zd.Origin, nameservers[0], serial))
+	z.nameservers = nameservers
+	for _, ns := range nameservers {
+		z.add(&dns.NS{Hdr: dns.RR_Header{Name: zd.Origin, Rrtype: dns.TypeNS, Class: dns.ClassINET, Ttl: nsTTL}, Ns: ns})
+	}
+	z.finishApex()
+	return z
 }
 
 // domain adds a domain of the zone origin. A domain without records gets

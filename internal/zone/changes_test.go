@@ -63,7 +63,7 @@ func TestEveryRecordChangeIsJournaled(t *testing.T) {
 			t.Run(step.name, func(t *testing.T) {
 				since := versions(t, d)
 				step.change(t)
-				c, err := zone.LoadChanges(ctx, d, since, b.now)
+				c, err := zone.LoadChanges(ctx, d, since, nil, b.now)
 				require.NoError(t, err)
 				require.Equal(t, since.Zone+1, c.Versions.Zone)
 				require.Equal(t, []string{"example.inf.nz."}, changedNames(c))
@@ -82,7 +82,7 @@ func TestEveryRecordChangeIsJournaled(t *testing.T) {
 		require.Zero(t, dbtest.Count(t, d, "SELECT count(*) FROM zone_changes WHERE version > ?", before.Zone))
 
 		// Many changes to one domain since: it comes back once, as it is now.
-		c, err := zone.LoadChanges(ctx, d, first, b.now)
+		c, err := zone.LoadChanges(ctx, d, first, nil, b.now)
 		require.NoError(t, err)
 		require.Equal(t, []string{"example.inf.nz."}, changedNames(c))
 		require.Equal(t, recordKeys(list(t, b, b.dom)), recordKeys(c.Domains[0].Records))
@@ -98,7 +98,7 @@ func TestRegistrationAndReleaseAreJournaled(t *testing.T) {
 
 		since := versions(t, d)
 		fresh := registerDomain(t, d, "fresh", ".inf.nz", b.now.AddDate(1, 0, 0)) // bumps as registration does
-		c, err := zone.LoadChanges(ctx, d, since, b.now)
+		c, err := zone.LoadChanges(ctx, d, since, nil, b.now)
 		require.NoError(t, err)
 		require.Equal(t, []string{"fresh.inf.nz."}, changedNames(c))
 		require.Empty(t, c.Domains[0].Records, "registered without records")
@@ -109,7 +109,7 @@ func TestRegistrationAndReleaseAreJournaled(t *testing.T) {
 
 		_, err = b.svc.Create(ctx, fresh, zone.Input{Type: "A", Name: "@", Content: "192.0.2.5"})
 		require.NoError(t, err)
-		c, err = zone.LoadChanges(ctx, d, since, b.now)
+		c, err = zone.LoadChanges(ctx, d, since, nil, b.now)
 		require.NoError(t, err)
 		require.Equal(t, []string{"fresh.inf.nz."}, changedNames(c))
 		require.Equal(t, recordKeys(list(t, b, fresh)), recordKeys(c.Domains[0].Records))
@@ -120,7 +120,7 @@ func TestRegistrationAndReleaseAreJournaled(t *testing.T) {
 		// Released: the row goes and the name with it.
 		dbtest.MustExec(t, d, "DELETE FROM domains WHERE id = ?", fresh.ID)
 		require.NoError(t, zone.BumpVersion(ctx, d.Bun, b.now, zone.NameChange{Name: "fresh", Extension: ".inf.nz", Kind: zone.Released}))
-		c, err = zone.LoadChanges(ctx, d, since, b.now)
+		c, err = zone.LoadChanges(ctx, d, since, nil, b.now)
 		require.NoError(t, err)
 		require.Equal(t, []string{"fresh.inf.nz."}, changedNames(c))
 		require.Empty(t, c.Domains[0].Records, "a released domain serves nothing")
@@ -139,7 +139,7 @@ func TestRegistrationAndReleaseAreJournaled(t *testing.T) {
 				zone.NameChange{Name: "example", Extension: ".inf.nz"})
 			return nil
 		}))
-		c, err = zone.LoadChanges(ctx, d, v, b.now)
+		c, err = zone.LoadChanges(ctx, d, v, nil, b.now)
 		require.NoError(t, err)
 		require.Equal(t, v.Zone+1, c.Versions.Zone)
 		require.Equal(t, []string{"example.inf.nz.", "fresh.inf.nz.", "late.inf.nz."}, changedNames(c))
@@ -151,7 +151,7 @@ func TestRegistrationAndReleaseAreJournaled(t *testing.T) {
 			WHERE version = ? AND name = 'fresh' AND NOT registered`, c.Versions.Zone))
 		require.Equal(t, 2, dbtest.Count(t, d, "SELECT count(*) FROM name_changes WHERE version = ?", c.Versions.Zone),
 			"a renewal (Served) is not a registration")
-		c, err = zone.LoadChanges(ctx, d, since, b.now)
+		c, err = zone.LoadChanges(ctx, d, since, nil, b.now)
 		require.NoError(t, err)
 		require.Equal(t, []string{"example.inf.nz.", "fresh.inf.nz.", "late.inf.nz."}, changedNames(c))
 	})
@@ -167,12 +167,12 @@ func TestChangedDomainThatExpiredHasNoRecords(t *testing.T) {
 		_, err := b.svc.Create(ctx, brief, zone.Input{Type: "A", Name: "@", Content: "192.0.2.7"})
 		require.NoError(t, err)
 
-		c, err := zone.LoadChanges(ctx, d, since, b.now)
+		c, err := zone.LoadChanges(ctx, d, since, nil, b.now)
 		require.NoError(t, err)
 		require.Equal(t, []string{"brief.inf.nz."}, changedNames(c))
 		require.Len(t, c.Domains[0].Records, 1, "not expired yet")
 
-		c, err = zone.LoadChanges(ctx, d, since, b.now.Add(time.Hour))
+		c, err = zone.LoadChanges(ctx, d, since, nil, b.now.Add(time.Hour))
 		require.NoError(t, err)
 		require.Equal(t, []string{"brief.inf.nz."}, changedNames(c))
 		require.Empty(t, c.Domains[0].Records, "expires_at <= now: it no longer resolves")
@@ -181,7 +181,7 @@ func TestChangedDomainThatExpiredHasNoRecords(t *testing.T) {
 		// the record change.
 		seen := versions(t, d)
 		require.NoError(t, zone.NoteExpiry(ctx, d, b.now.Add(time.Hour), b.now.Add(time.Hour+time.Second)))
-		c, err = zone.LoadChanges(ctx, d, seen, b.now.Add(time.Hour+time.Second))
+		c, err = zone.LoadChanges(ctx, d, seen, nil, b.now.Add(time.Hour+time.Second))
 		require.NoError(t, err)
 		require.Equal(t, []string{"brief.inf.nz."}, changedNames(c))
 		require.Empty(t, c.Domains[0].Records)
@@ -199,7 +199,7 @@ func TestChangedDomainOfAnInactiveExtensionKeepsItsOrigin(t *testing.T) {
 		_, err := b.svc.Create(ctx, hidden, zone.Input{Type: "A", Name: "@", Content: "192.0.2.77"})
 		require.NoError(t, err)
 
-		c, err := zone.LoadChanges(ctx, d, since, b.now)
+		c, err := zone.LoadChanges(ctx, d, since, nil, b.now)
 		require.NoError(t, err)
 		require.Len(t, c.Domains, 1)
 		require.Equal(t, "orgn.uk.", c.Domains[0].Origin, "the caller serves no such zone and skips it")
@@ -217,7 +217,7 @@ func TestNoChangesSinceTheCurrentVersions(t *testing.T) {
 		create(t, b, "A", "www", "192.0.2.1")
 		current := versions(t, d)
 
-		c, err := zone.LoadChanges(ctx, d, current, b.now)
+		c, err := zone.LoadChanges(ctx, d, current, nil, b.now)
 		require.NoError(t, err)
 		require.Empty(t, c.Domains)
 		require.Equal(t, current, c.Versions)
@@ -252,7 +252,7 @@ func TestNextExpiryIsTheFirstAfterNow(t *testing.T) {
 			{b.now.Add(48 * time.Hour), b.now.AddDate(1, 0, 0)},
 			{b.now.AddDate(1, 0, 0), time.Time{}},
 		} {
-			c, err := zone.LoadChanges(ctx, d, current, tt.now)
+			c, err := zone.LoadChanges(ctx, d, current, nil, tt.now)
 			require.NoError(t, err)
 			require.True(t, c.NextExpiry.Equal(tt.want), "at %v: got %v, want %v", tt.now, c.NextExpiry, tt.want)
 		}
@@ -268,13 +268,8 @@ func TestChangesNeedAFullLoad(t *testing.T) {
 		// the journal can still tell (zero when none can).
 		change func(t *testing.T, b bundle, since zone.Versions) zone.Versions
 	}{
-		{"the catalog moved", func(t *testing.T, b bundle, since zone.Versions) zone.Versions {
-			create(t, b, "A", "www", "192.0.2.1")
-			dbtest.MustExec(t, b.db, "UPDATE catalog_version SET version = version + 1 WHERE id = 1")
-			return zone.Versions{}
-		}},
-		{"the catalog moved alone", func(t *testing.T, b bundle, since zone.Versions) zone.Versions {
-			dbtest.MustExec(t, b.db, "UPDATE catalog_version SET version = version + 1 WHERE id = 1")
+		{"the catalog went back (a restored backup)", func(t *testing.T, b bundle, since zone.Versions) zone.Versions {
+			dbtest.MustExec(t, b.db, "UPDATE catalog_version SET version = version - 1 WHERE id = 1")
 			return zone.Versions{}
 		}},
 		{"a bump named no domain", func(t *testing.T, b bundle, since zone.Versions) zone.Versions {
@@ -295,7 +290,7 @@ func TestChangesNeedAFullLoad(t *testing.T) {
 		{"PruneJournal dropped the rows", func(t *testing.T, b bundle, since zone.Versions) zone.Versions {
 			create(t, b, "A", "www", "192.0.2.1") // journaled at b.now
 			require.NoError(t, zone.PruneJournal(ctx, b.db.Bun, b.now.Add(zone.JournalKeep-time.Minute)))
-			c, err := zone.LoadChanges(ctx, b.db, since, b.now)
+			c, err := zone.LoadChanges(ctx, b.db, since, nil, b.now)
 			require.NoError(t, err, "kept for JournalKeep")
 			require.Equal(t, []string{"example.inf.nz."}, changedNames(c))
 			require.NoError(t, zone.PruneJournal(ctx, b.db.Bun, b.now.Add(zone.JournalKeep+time.Minute)))
@@ -308,7 +303,7 @@ func TestChangesNeedAFullLoad(t *testing.T) {
 		{"too many domains changed", func(t *testing.T, b bundle, since zone.Versions) zone.Versions {
 			require.NoError(t, zone.BumpVersion(ctx, b.db.Bun, b.now, manyNames(20000)...))
 			after := versions(t, b.db)
-			c, err := zone.LoadChanges(ctx, b.db, since, b.now)
+			c, err := zone.LoadChanges(ctx, b.db, since, nil, b.now)
 			require.NoError(t, err, "20,000 are read one by one")
 			require.Len(t, c.Domains, 20000)
 			require.NoError(t, zone.BumpVersion(ctx, b.db.Bun, b.now, manyNames(1)...))
@@ -321,10 +316,10 @@ func TestChangesNeedAFullLoad(t *testing.T) {
 				b := setup(t, d)
 				since := versions(t, d)
 				still := tt.change(t, b, since)
-				_, err := zone.LoadChanges(ctx, d, since, b.now)
+				_, err := zone.LoadChanges(ctx, d, since, nil, b.now)
 				require.ErrorIs(t, err, zone.ErrLoadAll)
 				if still != (zone.Versions{}) {
-					c, err := zone.LoadChanges(ctx, d, still, b.now)
+					c, err := zone.LoadChanges(ctx, d, still, nil, b.now)
 					require.NoError(t, err, "from versions the journal covers")
 					require.NotEmpty(t, c.Domains)
 				}
@@ -445,4 +440,52 @@ func manyNames(n int) []zone.NameChange {
 		names[i] = zone.NameChange{Name: "n" + strconv.Itoa(i), Extension: ".inf.nz"}
 	}
 	return names
+}
+
+// A catalog change is a delta too: the zones to serve now, each new one
+// with its domains, the ones already served without; and the journal's
+// domains as ever.
+func TestCatalogChangesComeWithTheZones(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		addExtension(t, d, ".inf.nz", true, `["ns1.nameport.net"]`)
+		create(t, b, "A", "www", "192.0.2.1")
+		since := versions(t, d)
+
+		c, err := zone.LoadChanges(ctx, d, since, []string{"inf.nz."}, b.now)
+		require.NoError(t, err)
+		require.Nil(t, c.Zones, "the catalog did not move")
+
+		// An extension is added and has a domain with records; the one
+		// served gets other name servers; a record changes.
+		addExtension(t, d, ".biz.ee", true, `[]`)
+		shop := registerDomain(t, d, "shop", ".biz.ee", b.now.AddDate(1, 0, 0))
+		_, err = b.svc.Create(ctx, shop, zone.Input{Type: "A", Name: "@", Content: "192.0.2.80"})
+		require.NoError(t, err)
+		dbtest.MustExec(t, d, `UPDATE extensions SET dns_nameservers = '["ns9.nameport.net"]' WHERE extension = '.inf.nz'`)
+		dbtest.MustExec(t, d, "UPDATE catalog_version SET version = version + 1 WHERE id = 1")
+		create(t, b, "A", "mail", "192.0.2.25")
+
+		c, err = zone.LoadChanges(ctx, d, since, []string{"inf.nz."}, b.now)
+		require.NoError(t, err)
+		require.Len(t, c.Zones, 2)
+		biz, inf := c.Zones[0], c.Zones[1]
+		require.Equal(t, "biz.ee.", biz.Origin)
+		require.Len(t, biz.Domains, 1, "a new zone comes with its domains")
+		require.Equal(t, "shop", biz.Domains[0].Name)
+		require.Equal(t, "inf.nz.", inf.Origin)
+		require.Equal(t, []string{"ns9.nameport.net."}, inf.Nameservers)
+		require.Empty(t, inf.Domains, "a zone already served comes without")
+		require.ElementsMatch(t, []string{"example.inf.nz.", "shop.biz.ee."}, changedNames(c))
+
+		// The extension is deactivated: it is no longer among the zones.
+		dbtest.MustExec(t, d, "UPDATE extensions SET active = FALSE WHERE extension = '.biz.ee'")
+		dbtest.MustExec(t, d, "UPDATE catalog_version SET version = version + 1 WHERE id = 1")
+		c, err = zone.LoadChanges(ctx, d, since, []string{"inf.nz.", "biz.ee."}, b.now)
+		require.NoError(t, err)
+		require.Len(t, c.Zones, 1)
+		require.Equal(t, "inf.nz.", c.Zones[0].Origin)
+	})
 }

@@ -162,6 +162,30 @@ func domainRecords(ctx context.Context, q bun.IDB, where string, args []any,
 	return flush()
 }
 
+// loadZones reads the active extensions' zones, with the domains of those
+// whose origin is not among served.
+func loadZones(ctx context.Context, q bun.IDB, served []string, now time.Time) ([]ZoneData, error) {
+	head, err := loadHead(ctx, q, now)
+	if err != nil {
+		return nil, err
+	}
+	for i := range head.Zones {
+		z := &head.Zones[i]
+		if slices.Contains(served, z.Origin) {
+			continue
+		}
+		err := domainRecords(ctx, q, `WHERE d.expires_at > ? AND lower(d.extension) = ?`,
+			[]any{now.UTC(), "." + strings.TrimSuffix(z.Origin, ".")}, func(_, _ string, dom DomainData) error {
+				z.Domains = append(z.Domains, dom)
+				return nil
+			})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return head.Zones, nil
+}
+
 // loadHead reads the counters, the active extensions' zones (without
 // domains) and when the first domain served expires.
 func loadHead(ctx context.Context, q bun.IDB, now time.Time) (*SnapshotData, error) {
@@ -259,6 +283,11 @@ type Changes struct {
 	Domains  []ChangedDomain
 	// NextExpiry is when the first domain served now expires (zero if none).
 	NextExpiry time.Time
+	// Zones, when the catalog moved (an extension added, removed, given
+	// other name servers, or any other catalog change), are the zones to
+	// serve now, in place of those served: each zone not served before
+	// with its domains, the others without. nil: the same zones.
+	Zones []ZoneData
 }
 
 // ChangedDomain is a domain a change touched and its records now; none
@@ -269,10 +298,9 @@ type ChangedDomain struct {
 	Records []Record
 }
 
-// ErrLoadAll says that the journal cannot tell what changed: the catalog
-// moved (extensions, their name servers), a change was made without naming
-// its domains, the rows needed were pruned, or so many domains changed
-// that one full load is cheaper. Load everything instead.
+// ErrLoadAll says that the journal cannot tell what changed: a change was
+// made without naming its domains, the rows needed were pruned, or so many
+// domains changed that one full load is cheaper. Load everything instead.
 var ErrLoadAll = errors.New("zone: changes need a full load")
 
 // maxChangedDomains is the most domains LoadChanges reads one by one;
@@ -281,19 +309,20 @@ const maxChangedDomains = 20000
 
 // LoadChanges reads, in one read transaction (as Load), the changes
 // committed after since: the domains in the journal rows after since.Zone,
-// and the records each serves at now. It returns ErrLoadAll when only a
-// full load can say.
-func LoadChanges(ctx context.Context, d *db.DB, since Versions, now time.Time) (*Changes, error) {
+// and the records each serves at now; and when the catalog moved, the
+// zones to serve, with the domains of those not among served (origins).
+// It returns ErrLoadAll when only a full load can say.
+func LoadChanges(ctx context.Context, d *db.DB, since Versions, served []string, now time.Time) (*Changes, error) {
 	var out *Changes
 	err := readTx(ctx, d, func(ctx context.Context, tx bun.Tx) error {
 		var err error
-		out, err = loadChanges(ctx, tx, since, now)
+		out, err = loadChanges(ctx, tx, since, served, now)
 		return err
 	})
 	return out, err
 }
 
-func loadChanges(ctx context.Context, q bun.IDB, since Versions, now time.Time) (*Changes, error) {
+func loadChanges(ctx context.Context, q bun.IDB, since Versions, served []string, now time.Time) (*Changes, error) {
 	c := &Changes{}
 	var zoneSerial int64
 	err := q.QueryRowContext(ctx, `SELECT z.version, z.serial, c.version FROM zone_version z, catalog_version c
@@ -302,8 +331,13 @@ func loadChanges(ctx context.Context, q bun.IDB, since Versions, now time.Time) 
 		return nil, fmt.Errorf("zone: load versions: %w", err)
 	}
 	c.Serial = uint32(zoneSerial + c.Versions.Catalog)
-	if c.Versions.Catalog != since.Catalog || c.Versions.Zone < since.Zone {
+	if c.Versions.Catalog < since.Catalog || c.Versions.Zone < since.Zone {
 		return nil, ErrLoadAll
+	}
+	if c.Versions.Catalog != since.Catalog {
+		if c.Zones, err = loadZones(ctx, q, served, now); err != nil {
+			return nil, err
+		}
 	}
 	var rows []struct {
 		Version   int64  `bun:"version"`
