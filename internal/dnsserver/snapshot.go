@@ -444,6 +444,7 @@ func (z *servedZone) buildDomain(name string, rrs []dns.RR) *domain {
 			if end == i || rrs[end].Header().Rrtype != rrs[end-1].Header().Rrtype {
 				types++
 			}
+			rrs[end].Header().Name = owner // one string per name, not per record
 			end++
 		}
 		n := ensure(owner)
