@@ -50,8 +50,11 @@ test-e2e: build
 
 # Every speed figure beside its peer in one table, written to
 # docs/BENCHMARKS.md: DNS vs NSD, API vs bare net/http, registrations vs
-# pgbench, startup and memory with 100,000 domains vs NSD, route sizes.
-# Needs dnsperf, nsd, pgbench, curl and PostgreSQL (PG_URL). See scripts/bench.sh.
+# pgbench, startup and memory with 100,000 domains vs NSD, changes (change
+# to answer, memory after 1,000 changes, DNS queries while changes are
+# written, vs NSD), route sizes. PARTS="dns api reg startup churn web"
+# picks some. Needs dnsperf, nsd, pgbench, curl and PostgreSQL (PG_URL).
+# See scripts/bench.sh.
 bench: build
 	./scripts/bench.sh
 
