@@ -13,8 +13,11 @@
 #                records vs NSD loading the same zone
 #   Changes      a record added through /v1 until DNS answers it, at 10,000
 #                and 100,000 domains, vs the 50 ms budget (cmd/dnsbench
-#                churn); memory after 1,000 changes vs NSD; DNS queries per
-#                second while 50 changes a second are written vs NSD
+#                churn); a change written into the database by another
+#                process until a DNS-only server answers it, vs its poll
+#                interval; memory after 1,000 changes vs NSD; queries per
+#                second of a DNS-only server while another process writes
+#                50 changes a second vs NSD
 #   Web          each route's initial JavaScript, gzipped, vs the 150 KB
 #                budget of the landing route
 #
@@ -24,6 +27,7 @@
 #   STARTUP_DOMAINS=100000   also the larger zone of the change rows
 #   CHURN_CHANGES=200   changes one after another at each zone size
 #   CHURN_BUDGET=90     seconds at most for them (a slow server makes fewer)
+#   CHURN_POLL_MS=100   --dns-poll-interval of the DNS-only server
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 #   LOADGEN_CPU=0 SERVER_CPU=1   cores of the load generators and servers
 #   NAMEPORT_BIN=bin/nameport
@@ -39,6 +43,7 @@ CLIENTS=${CLIENTS:-32}
 STARTUP_DOMAINS=${STARTUP_DOMAINS:-100000}
 CHURN_CHANGES=${CHURN_CHANGES:-200}
 CHURN_BUDGET=${CHURN_BUDGET:-90}
+CHURN_POLL_MS=${CHURN_POLL_MS:-100}
 PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 LOADGEN_CPU=${LOADGEN_CPU:-0}
 SERVER_CPU=${SERVER_CPU:-1}
@@ -235,21 +240,27 @@ fi
 
 # --- DNS changes -------------------------------------------------------------------
 if part churn; then
-# Every server here runs all roles (API and DNS in one process, as one
-# node of the product) on SQLite; the registrar of --demo gets a key.
+say "Changes (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
+# The servers of the /v1 rows run every role (API and DNS in one process,
+# as one node of the product) on SQLite; the registrar of --demo gets a key.
 churn_flags=(--demo --api-rate-limits=false --dns-rrl-rate 0 --dns-transfer-allow 127.0.0.1)
+# The DNS role alone, as on its own nodes in production: changes reach it
+# only through the database, at its next poll.
+dns_only_flags=(--roles dns --dns-poll-interval "${CHURN_POLL_MS}ms" --dns-rrl-rate 0 --dns-transfer-allow 127.0.0.1)
 # churn NAME ARGS...: dnsbench churn on the load generator's core against
-# the server serve started last, with CHURN_KEY; sets NAME_changes,
-# NAME_p50, NAME_p99 and NAME_errors (failed API answers, retried) and shows
-# the whole result. A change not answered within its deadline, or refused
-# after the retries, stops the bench.
+# the DNS of the server serve started last, writing as ARGS say (-url and
+# -key, or -db); sets NAME_changes, NAME_p50, NAME_p99 and NAME_errors
+# (failed API answers, retried; 0 with -db) and shows the whole result. A
+# change not answered within its deadline, or refused after the retries,
+# stops the bench.
 churn() {
-  local name=$1 line
+  local name=$1 line errors
   shift
-  line=$(taskset -c "$LOADGEN_CPU" "$DB" churn -url "$SERVE_URL" -key "$CHURN_KEY" -server "$SERVE_DNS" "$@" 2>>"$WORK/churn.err") ||
+  line=$(taskset -c "$LOADGEN_CPU" "$DB" churn -server "$SERVE_DNS" "$@" 2>>"$WORK/churn.err") ||
     { cat "$WORK/churn.err" >&2; die "churn failed: $line"; }
   say "  $name: $line"
-  read -r "${name}_changes" "${name}_p50" "${name}_p99" "${name}_errors" < <(fields changes p50_ms p99_ms api_errors <<<"$line")
+  read -r "${name}_changes" "${name}_p50" "${name}_p99" errors < <(fields changes p50_ms p99_ms api_errors <<<"$line")
+  printf -v "${name}_errors" '%s' "${errors:-0}"
 }
 # dnsperf_qps ADDR QUERIES OUT: dnsperf as scripts/bench-dns.sh runs it, for
 # DURATION seconds; prints the answered queries per second.
@@ -273,28 +284,44 @@ nsd_from() {
   PIDS+=("$NSD_PID")
   "$DB" wait -server "$NSD_ADDR" -timeout 120s || { cat "$WORK/$1.log" >&2; die "nsd did not start"; }
 }
-# change_row NAME DOMAINS: the row of the changes churn NAME measured.
-change_row() {
-  local changes p50 p99 errors label
-  changes=${1}_changes p50=${1}_p50 p99=${1}_p99 errors=${1}_errors
-  label="Change to answer, $(commas "$2") domains, p50 / p99 (ms"
+# change_label NAME TEXT: TEXT with what churn NAME measured short of its
+# due: changes cut by the cap, API answers that failed and were retried.
+change_label() {
+  local changes=${1}_changes errors=${1}_errors label=$2
   [ "${!changes}" -lt "$CHURN_CHANGES" ] && label+="; ${!changes} of $CHURN_CHANGES changes in the ${CHURN_BUDGET} s cap"
   [ "${!errors}" -gt 0 ] && label+="; the API failed ${!errors} times, retried"
-  row "$label)" "${!p50} / ${!p99}" "budget (p99)" "50" "$(ratio "${!p99}" 50)x"
+  echo "$label"
+}
+# change_row NAME DOMAINS: the row of the changes churn NAME measured
+# through /v1.
+change_row() {
+  local p50=${1}_p50 p99=${1}_p99
+  row "$(change_label "$1" "Change to answer, $(commas "$2") domains, p50 / p99 (ms"))" "${!p50} / ${!p99}" "budget (p99)" "50" "$(ratio "${!p99}" 50)x"
 }
 
 small=10000
-say "Changes: $small domains; $CHURN_CHANGES changes one after another, then dnsperf while 50 a second are written"
+small_db="sqlite://$WORK/small/nameport.db"
+say "Changes: $small domains; $CHURN_CHANGES changes one after another through /v1, then through the database to the DNS role alone, then dnsperf at it while 50 a second are written"
 "$DB" prepare -dir "$WORK/small" -domains "$small" -queries 200000
-serve small "sqlite://$WORK/small/nameport.db" "${churn_flags[@]}"
+serve small "$small_db" "${churn_flags[@]}"
 CHURN_KEY=$("$NB" setup -url "$SERVE_URL" -fund 100) || die "setup failed"
-churn small -changes "$CHURN_CHANGES" -duration "${CHURN_BUDGET}s"
-# The writer is started first and sends for a little longer than dnsperf
-# runs, so changes flow for all of dnsperf's run; it asks DNS for its
-# changes only once it has sent them all, so that dnsperf's are the only
+churn small -url "$SERVE_URL" -key "$CHURN_KEY" -changes "$CHURN_CHANGES" -duration "${CHURN_BUDGET}s"
+stop "$SERVE_PID"
+# From here the DNS role runs alone over the same database, and dnsbench
+# churn -db, another process on the load generator's core, writes the
+# changes into it through the record service (zone.Service), as an API
+# node does; nothing pokes the server.
+serve small-dns "$small_db" "${dns_only_flags[@]}"
+# Each change waits a random time below the poll interval first: written
+# right after the answer to the one before, itself right after a poll, each
+# would wait a whole interval, where changes from users land anywhere in it.
+churn small_db -db "$small_db" -changes "$CHURN_CHANGES" -duration "${CHURN_BUDGET}s" -spread "${CHURN_POLL_MS}ms"
+# The writer is started first and writes for a little longer than dnsperf
+# runs, so changes flow for all of dnsperf's run; at a rate it asks DNS
+# only at the end (for its last change), so that dnsperf's are the only
 # queries meanwhile.
-taskset -c "$LOADGEN_CPU" "$DB" churn -url "$SERVE_URL" -key "$CHURN_KEY" -server "$SERVE_DNS" \
-  -rate 50 -duration "$((DURATION + 2))s" -await-at-end >"$WORK/churn-rate.txt" 2>"$WORK/churn-rate.err" &
+taskset -c "$LOADGEN_CPU" "$DB" churn -db "$small_db" -server "$SERVE_DNS" \
+  -rate 50 -duration "$((DURATION + 2))s" >"$WORK/churn-rate.txt" 2>"$WORK/churn-rate.err" &
 CHURN_PID=$!
 PIDS+=("$CHURN_PID")
 for _ in $(seq 300); do
@@ -305,7 +332,7 @@ done
 grep -q 'is served; changing it' "$WORK/churn-rate.err" || { cat "$WORK/churn-rate.err" >&2; die "churn -rate 50 did not start"; }
 churn_qps=$(dnsperf_qps "$SERVE_DNS" "$WORK/small/queries.txt" "$WORK/dnsperf-churn.txt")
 wait "$CHURN_PID" || { cat "$WORK/churn-rate.err" >&2; die "churn -rate 50 failed: $(cat "$WORK/churn-rate.txt")"; }
-say "  nameport under dnsperf: $churn_qps qps while writing: $(cat "$WORK/churn-rate.txt")"
+say "  nameport (dns role) under dnsperf: $churn_qps qps while writing: $(cat "$WORK/churn-rate.txt")"
 nsd_from small-nsd
 static_qps=$(dnsperf_qps "$NSD_ADDR" "$WORK/small/queries.txt" "$WORK/dnsperf-static.txt")
 say "  NSD, static: $static_qps qps"
@@ -315,20 +342,25 @@ say "Changes: $STARTUP_DOMAINS domains; $CHURN_CHANGES changes one after another
 "$DB" prepare -dir "$WORK/large" -domains "$STARTUP_DOMAINS" -queries 10
 serve large "sqlite://$WORK/large/nameport.db" "${churn_flags[@]}"
 CHURN_KEY=$("$NB" setup -url "$SERVE_URL" -fund 100) || die "setup failed"
-churn large -changes "$CHURN_CHANGES" -duration "${CHURN_BUDGET}s"
+churn large -url "$SERVE_URL" -key "$CHURN_KEY" -changes "$CHURN_CHANGES" -duration "${CHURN_BUDGET}s"
 # The rest of 1,000 changes at 50 a second, each awaited over DNS once all
 # are sent (they are not timed), so that the memory is that of a server
 # that has applied them all.
-if [ "$large_changes" -lt 1000 ]; then churn large_rest -changes "$((1000 - large_changes))" -rate 50 -await-at-end; fi
+if [ "$large_changes" -lt 1000 ]; then
+  churn large_rest -url "$SERVE_URL" -key "$CHURN_KEY" -changes "$((1000 - large_changes))" -rate 50 -await-at-end
+fi
 sleep 1
 large_rss=$(( $(rss_kb "$SERVE_PID") / 1024 ))
 nsd_from large-nsd
 sleep 1
 large_nsd_rss=$(( $(rss_kb "$NSD_PID") / 1024 ))
 stop "$NSD_PID"
+say "Changes done (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
 
 change_row small "$small"
 change_row large "$STARTUP_DOMAINS"
+row "$(change_label small_db "Change to answer through the database, another process ($(commas "$small") domains), p50 / p99 (ms"))" \
+  "$small_db_p50 / $small_db_p99" "poll interval (bound)" "$CHURN_POLL_MS" "$(ratio "$small_db_p99" "$CHURN_POLL_MS")x"
 row "Memory after 1,000 changes, $(commas "$STARTUP_DOMAINS") domains (MiB RSS)" "$large_rss" "NSD, same zone" "$large_nsd_rss" "$(ratio "$large_rss" "$large_nsd_rss")x"
 row "DNS queries per second while 50 changes a second are written ($(commas "$small") domains)" "$churn_qps" "NSD, static zone" "$static_qps" "$(ratio "$churn_qps" "$static_qps")x"
 fi
@@ -371,12 +403,20 @@ report() {
   echo "DNS zone change in one transaction) by one registrar, so each waits for the one before on its wallet"
   echo "row and on the zone version every change moves; pgbench runs its built-in tpcb-like script at scale 10"
   echo "(its updates spread over 10 branch rows)."
-  echo "Changes: each is a record set added through /v1 (a registrar's key) to a domain registered in the"
-  echo "run, timed from the request until a UDP answer holds the new record, asked every 1 ms; the server"
-  echo "runs every role in one process on SQLite. NSD takes no changes through an API, so the peer of"
-  echo "change to answer is the budget. The queries per second under changes are dnsperf's while"
-  echo "dnsbench churn sends 50 changes a second through /v1 (it checks each is answered after dnsperf's"
-  echo "run), beside NSD on the zone the server ends with."
+  echo "Changes: through /v1, each is a record set added with a registrar's key to a domain registered in"
+  echo "the run, timed from the request until a UDP answer holds the new record, asked every 1 ms; that"
+  echo "server runs every role in one process on SQLite, so the API role pokes its own DNS server (the"
+  echo "latency a user sees). NSD takes no changes through an API, so the peer there is the budget."
+  echo "Through the database, and for the queries per second under changes, the DNS role runs alone"
+  echo "(--roles dns, on the server core), as on its own nodes in production, and dnsbench churn -db, another"
+  echo "process on the load generator's core, writes through the record service (zone.Service) into the"
+  echo "same SQLite database, adding and removing A records of a domain it registered there; the server"
+  echo "notices each change only by polling, every ${CHURN_POLL_MS} ms (--dns-poll-interval), so that latency is"
+  echo "bounded by the poll interval, its peer (each change starts at a random time within an interval"
+  echo "after the answer to the one before, out of step with the polls). The queries per second under"
+  echo "changes are dnsperf's at that server while the writer writes 50 changes a second (it checks over"
+  echo "DNS after dnsperf's run that its last change is answered), beside NSD's on the static zone the"
+  echo "server ends with, in the same run."
   echo "Goals (issue #17): change to answer p99 <= 50 ms at both sizes; memory after changes <= NSD;"
   echo "queries per second under changes >= 0.9x NSD; startup to ready <= 1.5x NSD."
   echo "DNS details: $(grep -m1 '^dnsperf' "$WORK/dns.txt" 2>/dev/null || true)"

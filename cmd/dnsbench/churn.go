@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mathrand "math/rand/v2"
 	"net"
 	"net/http"
 	"net/netip"
@@ -24,28 +25,41 @@ import (
 
 type churnOptions struct {
 	url, key string // the server's API and a registrar's key with money for one domain
-	server   string // the same server's DNS, host:port
-	changes  int    // changes to make (0: as many as the duration takes)
+	// db, instead of url and key, is the database of the DNS server (made
+	// by dnsbench prepare): changes are written there through the record
+	// service, as another process of the product writes them (see churnDB).
+	db      string
+	server  string // the DNS server, host:port
+	changes int    // changes to make (0: as many as the duration takes)
 	// rate, when above 0, starts that many changes a second whether or
-	// not the ones before are done (open loop); 0 makes each change once
-	// the one before is answered (with awaitAtEnd: taken by the API).
+	// not the ones before are done (open loop; with db each write still
+	// waits for the one before to commit, and a late one starts at once);
+	// 0 makes each change once the one before is answered (with
+	// awaitAtEnd: taken by the API).
 	rate     float64
 	duration time.Duration // no change starts after this (0: no limit)
+	// spread, one after another, waits a random time below it before each
+	// change, so that changes do not fall in step with a server that
+	// polls: written right after the answer to the one before, which came
+	// right after a poll, each would wait a whole interval.
+	spread time.Duration
 	// awaitAtEnd sends every change first and asks DNS for each after the
 	// last is sent: far fewer questions and no pile-up of changes waiting
 	// for answers, for a run that wants changes applied, not timed (each
 	// latency then includes the wait for the changes sent after it).
 	awaitAtEnd bool
 	poll       time.Duration // between questions about one change
-	deadline   time.Duration // a change not answered this long after the API took it fails
+	deadline   time.Duration // a change not answered this long after it was written fails
 }
 
 // churnResult is what a churn run measured: from the moment each change is
-// sent to the API to the DNS answer that holds it.
+// sent (to the API, or to the database) to the DNS answer that holds it.
 type churnResult struct {
-	latencies []time.Duration // of the changes answered, sorted
-	api       []time.Duration // of the API calls, sorted
+	writer    string          // "api" or "db": how changes were sent
+	latencies []time.Duration // of the changes timed, sorted
+	writes    []time.Duration // of the API calls or database writes, sorted
 	started   int
+	answered  int           // changes a DNS answer showed applied, timed or not
 	elapsed   time.Duration // from the first change sent to the last answered
 	failures  []error
 	apiErrors int64 // failed answers of the API, retried or not
@@ -103,21 +117,30 @@ func churn(ctx context.Context, o churnOptions, out io.Writer) error {
 // registerChurnDomain registers a name of its own, so that no record of an
 // earlier run can answer for a change of this one.
 func registerChurnDomain(ctx context.Context, client *sdk.Client) (string, error) {
-	tag := make([]byte, 6)
-	if _, err := rand.Read(tag); err != nil {
+	label, err := churnLabel()
+	if err != nil {
 		return "", err
 	}
-	domain := "churn-" + hex.EncodeToString(tag) + extension
+	domain := label + extension
 	if _, err := client.Domains.Register(ctx, sdk.RegisterRequest{Domain: domain}); err != nil {
 		return "", fmt.Errorf("churn: register %s: %w", domain, err)
 	}
 	return domain, nil
 }
 
+// churnLabel is a label no earlier run has used: churn-<12 hex digits>.
+func churnLabel() (string, error) {
+	tag := make([]byte, 6)
+	if _, err := rand.Read(tag); err != nil {
+		return "", err
+	}
+	return "churn-" + hex.EncodeToString(tag), nil
+}
+
 func runChanges(ctx context.Context, client *sdk.Client, o churnOptions, domain string) churnResult {
 	var (
 		mu  sync.Mutex
-		res churnResult
+		res = churnResult{writer: "api"}
 		wg  sync.WaitGroup
 	)
 	var unanswered []sentChange // with awaitAtEnd
@@ -130,8 +153,9 @@ func runChanges(ctx context.Context, client *sdk.Client, o churnOptions, domain 
 			res.failures = append(res.failures, err)
 			return
 		}
+		res.answered++
 		res.latencies = append(res.latencies, latency)
-		res.api = append(res.api, c.api)
+		res.writes = append(res.writes, c.api)
 		if now := time.Now(); now.After(lastAnswer) {
 			lastAnswer = now
 		}
@@ -151,10 +175,7 @@ func runChanges(ctx context.Context, client *sdk.Client, o churnOptions, domain 
 		answered(c, latency, err)
 	}
 	for i := 1; o.changes < 1 || i <= o.changes; i++ {
-		at := time.Now()
-		if o.rate > 0 {
-			at = start.Add(time.Duration(float64(i-1) / o.rate * float64(time.Second)))
-		}
+		at := o.nextChange(start, i)
 		if o.duration > 0 && at.Sub(start) >= o.duration || !sleepUntil(ctx, at) {
 			break
 		}
@@ -176,8 +197,20 @@ func runChanges(ctx context.Context, client *sdk.Client, o churnOptions, domain 
 	}
 	res.elapsed = lastAnswer.Sub(start)
 	slices.Sort(res.latencies)
-	slices.Sort(res.api)
+	slices.Sort(res.writes)
 	return res
+}
+
+// nextChange is when change i (from 1) starts: on the schedule of the rate,
+// or now (after a random wait below spread) one after another.
+func (o churnOptions) nextChange(start time.Time, i int) time.Time {
+	switch {
+	case o.rate > 0:
+		return start.Add(time.Duration(float64(i-1) / o.rate * float64(time.Second)))
+	case o.spread > 0:
+		return time.Now().Add(mathrand.N(o.spread))
+	}
+	return time.Now()
 }
 
 // countingTransport counts the requests that fail: no answer, or a 5xx or
@@ -224,7 +257,7 @@ func send(ctx context.Context, client *sdk.Client, domain string, i int) (sentCh
 	return c, nil
 }
 
-func (c sentChange) label() string { return fmt.Sprintf("c%d", c.i) }
+func (c sentChange) label() string { return churnRecordLabel(c.i) }
 
 // await asks DNS until an answer holds the change, and returns the time from
 // sending the change to that answer.
@@ -242,11 +275,24 @@ func churnAddress(i int) netip.Addr {
 	return netip.AddrFrom4([4]byte{198, 18 + byte(i>>16&1), byte(i >> 8), byte(i)})
 }
 
-// awaitRecord asks server for the A records of name over UDP every poll,
-// without waiting for the answer to the question before (a lost datagram or
-// a slow answer must not hold the clock), until an answer holds want; it
-// returns when that answer arrived.
+// awaitRecord asks server for the A records of name until an answer holds
+// want (see awaitAnswer).
 func awaitRecord(ctx context.Context, server, name string, want netip.Addr, poll, deadline time.Duration) (time.Time, error) {
+	return awaitAnswer(ctx, server, name, "A "+want.String(), func(m *dns.Msg) bool { return holdsRecord(m, name, want) }, poll, deadline)
+}
+
+// awaitGone asks server for the A records of name until an answer of the
+// zone shows that gone is not among them (see awaitAnswer).
+func awaitGone(ctx context.Context, server, name string, gone netip.Addr, poll, deadline time.Duration) (time.Time, error) {
+	return awaitAnswer(ctx, server, name, "without A "+gone.String(), func(m *dns.Msg) bool { return lacksRecord(m, name, gone) }, poll, deadline)
+}
+
+// awaitAnswer asks server for the A records of name over UDP every poll,
+// without waiting for the answer to the question before (a lost datagram or
+// a slow answer must not hold the clock), until an answer passes done; it
+// returns when that answer arrived. want says what done looks for, for the
+// error.
+func awaitAnswer(ctx context.Context, server, name, want string, done func(*dns.Msg) bool, poll, deadline time.Duration) (time.Time, error) {
 	conn, err := net.Dial("udp", server)
 	if err != nil {
 		return time.Time{}, err
@@ -274,7 +320,7 @@ func awaitRecord(ctx context.Context, server, name string, want netip.Addr, poll
 				continue
 			}
 			replies.Add(1)
-			if holdsRecord(m, name, want) {
+			if done(m) {
 				answered <- at
 				return
 			}
@@ -298,7 +344,7 @@ func awaitRecord(ctx context.Context, server, name string, want netip.Addr, poll
 			return at, nil
 		case <-ctx.Done():
 			if ctx.Err() == context.DeadlineExceeded {
-				return time.Time{}, fmt.Errorf("%s A %s: not answered within %s (%d answers without it; the last: %v)",
+				return time.Time{}, fmt.Errorf("%s %s: not answered within %s (%d other answers; the last: %v)",
 					name, want, deadline.Round(time.Millisecond), replies.Load(), last.Load())
 			}
 			return time.Time{}, ctx.Err()
@@ -307,12 +353,29 @@ func awaitRecord(ctx context.Context, server, name string, want netip.Addr, poll
 	}
 }
 
+// lacksRecord says whether m is the zone's own answer (authoritative, no
+// error or NXDOMAIN) to name's A records without gone among them. Refusals
+// and failures say nothing of the zone and do not count.
+func lacksRecord(m *dns.Msg, name string, gone netip.Addr) bool {
+	if !m.Response || !m.Authoritative || m.Rcode != dns.RcodeSuccess && m.Rcode != dns.RcodeNameError ||
+		len(m.Question) != 1 || !strings.EqualFold(m.Question[0].Name, name) || m.Question[0].Qtype != dns.TypeA {
+		return false
+	}
+	return !answersWith(m, name, gone)
+}
+
 // holdsRecord says whether m answers name's A records with want among them.
 func holdsRecord(m *dns.Msg, name string, want netip.Addr) bool {
 	if !m.Response || m.Rcode != dns.RcodeSuccess || len(m.Question) != 1 ||
 		!strings.EqualFold(m.Question[0].Name, name) || m.Question[0].Qtype != dns.TypeA {
 		return false
 	}
+	return answersWith(m, name, want)
+}
+
+// answersWith says whether the answer section of m has the A record of name
+// with address want.
+func answersWith(m *dns.Msg, name string, want netip.Addr) bool {
 	for _, rr := range m.Answer {
 		a, ok := rr.(*dns.A)
 		if !ok || !strings.EqualFold(a.Hdr.Name, name) {
@@ -343,9 +406,13 @@ func (r churnResult) line() string {
 	}
 	rate := 0.0
 	if r.elapsed > 0 {
-		rate = float64(len(r.latencies)) / r.elapsed.Seconds()
+		rate = float64(r.answered) / r.elapsed.Seconds()
 	}
-	return fmt.Sprintf("changes=%d answered=%d failed=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f api_p50_ms=%.2f api_p99_ms=%.2f api_errors=%d rate=%.1f",
-		r.started, len(r.latencies), len(r.failures), pct(r.latencies, 0.50), pct(r.latencies, 0.99),
-		pct(r.latencies, 1), pct(r.api, 0.50), pct(r.api, 0.99), r.apiErrors, rate)
+	line := fmt.Sprintf("changes=%d answered=%d failed=%d timed=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f %s_p50_ms=%.2f %s_p99_ms=%.2f",
+		r.started, r.answered, len(r.failures), len(r.latencies), pct(r.latencies, 0.50), pct(r.latencies, 0.99),
+		pct(r.latencies, 1), r.writer, pct(r.writes, 0.50), r.writer, pct(r.writes, 0.99))
+	if r.writer == "api" {
+		line += fmt.Sprintf(" api_errors=%d", r.apiErrors)
+	}
+	return line + fmt.Sprintf(" rate=%.1f", rate)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -18,6 +19,7 @@ import (
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/dbtest"
 	"github.com/nameport/nameport/internal/servertest"
+	"github.com/nameport/nameport/internal/zone"
 	"github.com/nameport/nameport/sdk"
 )
 
@@ -185,6 +187,7 @@ func TestChurnAgainstTheServer(t *testing.T) {
 			f := churnFigures(t, out.String())
 			require.Equal(t, "3", f["changes"], out.String())
 			require.Equal(t, "3", f["answered"], out.String())
+			require.Equal(t, "3", f["timed"], out.String())
 			require.Equal(t, "0", f["failed"], out.String())
 
 			o.rate = 20
@@ -217,4 +220,151 @@ func TestChurnAgainstTheServer(t *testing.T) {
 			}
 		})
 	}
+}
+
+func authoritative(m *dns.Msg) *dns.Msg {
+	m.Authoritative = true
+	return m
+}
+
+// Only the zone's own answer without the record shows it gone: a refusal,
+// a failure or a non-authoritative answer says nothing of the zone.
+func TestLacksRecordOnlyInTheZonesAnswerWithoutIt(t *testing.T) {
+	q := new(dns.Msg).SetQuestion(churnName, dns.TypeA)
+	for _, tt := range []struct {
+		name string
+		m    *dns.Msg
+		want bool
+	}{
+		{"NXDOMAIN", authoritative(answer(q, dns.RcodeNameError)), true},
+		{"NODATA", authoritative(answer(q, dns.RcodeSuccess)), true},
+		{"another value only", authoritative(answer(q, dns.RcodeSuccess, churnName+" 300 IN A 198.18.0.6")), true},
+		{"still there", authoritative(answer(q, dns.RcodeSuccess, churnName+" 300 IN A 198.18.0.7")), false},
+		{"still there among others", authoritative(answer(q, dns.RcodeSuccess, churnName+" 300 IN A 192.0.2.1", churnName+" 300 IN A 198.18.0.7")), false},
+		{"not authoritative", answer(q, dns.RcodeNameError), false},
+		{"refused", authoritative(answer(q, dns.RcodeRefused)), false},
+		{"a failure", authoritative(answer(q, dns.RcodeServerFailure)), false},
+		{"another question", authoritative(answer(new(dns.Msg).SetQuestion("c8.churn-test.inf.nz.", dns.TypeA), dns.RcodeNameError)), false},
+		{"a query, not an answer", func() *dns.Msg {
+			m := authoritative(answer(q, dns.RcodeNameError))
+			m.Response = false
+			return m
+		}(), false},
+	} {
+		require.Equal(t, tt.want, lacksRecord(tt.m, churnName, churnWant), tt.name)
+	}
+}
+
+// The check at the end of a -db run at a rate: when the last change removed
+// c3, the newest record (c5) must be answered and c3 must be gone; a server
+// still answering c3 has not applied the last change.
+func TestAwaitLastNeedsTheNewestAndTheRemoval(t *testing.T) {
+	domain := zone.Domain{Name: "churn-test", Extension: extension}
+	c3, c5 := "c3."+domain.FQDN(), "c5."+domain.FQDN()
+	serve := func(removed bool) string {
+		return startFake(t, func(_ int, q *dns.Msg) *dns.Msg {
+			switch {
+			case q.Question[0].Name == c5:
+				return authoritative(answer(q, dns.RcodeSuccess, c5+" 300 IN A "+churnAddress(5).String()))
+			case q.Question[0].Name == c3 && !removed:
+				return authoritative(answer(q, dns.RcodeSuccess, c3+" 300 IN A "+churnAddress(3).String()))
+			}
+			return authoritative(answer(q, dns.RcodeNameError))
+		}).addr
+	}
+	w := &dbChurn{domain: domain, held: []heldRecord{{i: 5}}}
+	removal := dbChange{i: 6, record: 3}
+	o := churnOptions{server: serve(true), poll: time.Millisecond, deadline: 30 * time.Second}
+	_, err := w.awaitLast(context.Background(), o, removal)
+	require.NoError(t, err)
+
+	o.server, o.deadline = serve(false), 200*time.Millisecond
+	_, err = w.awaitLast(context.Background(), o, removal)
+	require.ErrorContains(t, err, "change 6: "+c3+" without A 198.18.0.3: not answered within 200ms")
+
+	// When the newest record is missing, all changes since are in doubt.
+	w.held = []heldRecord{{i: 7}}
+	_, err = w.awaitLast(context.Background(), o, dbChange{i: 7, record: 7, added: true})
+	require.ErrorContains(t, err, "not answered within 200ms")
+}
+
+// churn -db against a DNS-only server over a database of dnsbench prepare:
+// the changes are written through the record service by another handle on
+// the database, so the server learns of them only by polling. One after
+// another, each add and removal is answered; at a rate, the last is. The
+// records left are the base five and the two newest of each run.
+func TestChurnThroughTheDatabase(t *testing.T) {
+	t.Parallel()
+	for _, engine := range dbtest.Engines() {
+		t.Run(string(engine), func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			url := dbtest.URL(t, engine)
+			require.NoError(t, createDatabase(ctx, url, 3))
+			srv := servertest.Start(t, engine, func(c *config.Config) {
+				c.DatabaseURL = url
+				c.Roles = []string{config.RoleDNS}
+				c.DNSPollInterval = 20 * time.Millisecond
+			})
+
+			o := churnOptions{db: url, server: srv.DNSAddr, changes: 4, spread: 20 * time.Millisecond, poll: time.Millisecond, deadline: 30 * time.Second}
+			var out bytes.Buffer
+			require.NoError(t, churnDB(ctx, o, &out))
+			f := churnFigures(t, out.String())
+			for k, v := range map[string]string{"changes": "4", "answered": "4", "timed": "4", "failed": "0"} {
+				require.Equal(t, v, f[k], "%s in %s", k, out.String())
+			}
+			require.NotContains(t, f, "api_errors")
+			require.Contains(t, f, "db_p99_ms")
+
+			o.changes, o.rate = 5, 50
+			out.Reset()
+			require.NoError(t, churnDB(ctx, o, &out))
+			f = churnFigures(t, out.String())
+			for k, v := range map[string]string{"changes": "5", "answered": "5", "timed": "1", "failed": "0"} {
+				require.Equal(t, v, f[k], "%s in %s", k, out.String())
+			}
+
+			d := dbtest.Connect(t, url)
+			var domains []struct {
+				ID       int64  `bun:"id"`
+				Name     string `bun:"name"`
+				Username string `bun:"username"`
+			}
+			require.NoError(t, d.Bun.NewSelect().Table("domains").Join("JOIN users ON users.id = domains.user_id").
+				ColumnExpr("domains.id, domains.name, users.username").Where("domains.name LIKE 'churn-%'").
+				OrderExpr("domains.id").Scan(ctx, &domains))
+			require.Len(t, domains, 2, "each run registers its own domain")
+			records := zone.NewService(d, zone.Options{})
+			for run, want := range [][]string{{"c3 A 198.18.0.3"}, {"c3 A 198.18.0.3", "c5 A 198.18.0.5"}} {
+				dom := domains[run]
+				require.Equal(t, "bench", dom.Username)
+				list, err := records.List(ctx, zone.Domain{ID: dom.ID, Name: dom.Name, Extension: extension})
+				require.NoError(t, err)
+				var churned []string
+				for _, r := range list {
+					if strings.HasPrefix(r.Name, "c") {
+						churned = append(churned, r.Name+" "+r.Type+" "+r.Content)
+					}
+				}
+				require.ElementsMatch(t, want, churned, dom.Name)
+				require.Len(t, list, 5+len(want), "the five records of every prepared domain and the run's")
+			}
+		})
+	}
+}
+
+// -db wants a database of dnsbench prepare and writes only there.
+func TestChurnThroughTheDatabaseRefuses(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := dbtest.URL(t, dbtest.Engines()[0])
+	d := dbtest.Connect(t, url)
+	require.NoError(t, d.Migrate(ctx))
+	o := churnOptions{db: url, server: "127.0.0.1:1", changes: 1, poll: time.Millisecond, deadline: time.Second}
+	require.ErrorContains(t, churnDB(ctx, o, io.Discard), "no user bench")
+	o.url, o.key = "http://127.0.0.1:1", "k"
+	require.ErrorContains(t, churnDB(ctx, o, io.Discard), "-url and -key are for writing through the API")
+	o.url, o.key, o.awaitAtEnd = "", "", true
+	require.ErrorContains(t, churnDB(ctx, o, io.Discard), "-await-at-end is for the API")
 }

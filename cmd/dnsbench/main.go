@@ -17,9 +17,19 @@
 //	    registers a domain with the registrar's key, adds A records to it
 //	    through /v1 one after another (or -rate a second), N of them or
 //	    for D, and asks the server over UDP every -poll until each is
-//	    answered; prints one line: changes=… answered=… failed=…
+//	    answered; prints one line: changes=… answered=… failed=… timed=…
 //	    p50_ms=… p99_ms=… max_ms=… api_p50_ms=… api_p99_ms=… api_errors=…
 //	    rate=…
+//	dnsbench churn -db URL -server ADDR [-changes N] [-duration D] [-rate 0]
+//	    the same, written straight into the DNS server's database (one
+//	    dnsbench prepare made) through the record service, as another
+//	    process of the product writes: registers a domain there, adds and
+//	    removes A records of it (it holds at most two), and the server sees
+//	    them only by polling the database. One after another, each change
+//	    is awaited over DNS (-spread D waits a random time below D before
+//	    each, out of step with the polls); at -rate, only the last, at the
+//	    end. Prints
+//	    the line with db_p50_ms and db_p99_ms (the writes) instead of api_…
 //	dnsbench ports N
 //	    prints N loopback ports free for both UDP and TCP
 package main
@@ -52,6 +62,7 @@ const usage = `usage:
   dnsbench wait    -server ADDR [-zone inf.nz] [-timeout 60s]
   dnsbench verify  -a ADDR -b ADDR -queries FILE [-sample 5000] [-names A,B]
   dnsbench churn   -url URL -key KEY -server ADDR [-changes N] [-duration D] [-rate 0] [-await-at-end] [-poll 1ms] [-deadline 30s]
+  dnsbench churn   -db URL -server ADDR [-changes N] [-duration D] [-rate 0] [-spread 0] [-poll 1ms] [-deadline 30s]
   dnsbench ports   N`
 
 func run(ctx context.Context, args []string) error {
@@ -110,15 +121,20 @@ func run(ctx context.Context, args []string) error {
 		var o churnOptions
 		fs.StringVar(&o.url, "url", "", "the server's HTTP address, e.g. http://127.0.0.1:8080")
 		fs.StringVar(&o.key, "key", "", "a registrar's API key with money for one domain")
-		fs.StringVar(&o.server, "server", "", "the same server's DNS, host:port")
+		fs.StringVar(&o.db, "db", "", "instead of -url and -key: the DNS server's database (of dnsbench prepare), written through the record service")
+		fs.StringVar(&o.server, "server", "", "the DNS server, host:port")
 		fs.IntVar(&o.changes, "changes", 0, "changes to make (0: as many as -duration takes)")
 		fs.Float64Var(&o.rate, "rate", 0, "changes started a second, answered or not (0: one after another)")
 		fs.DurationVar(&o.duration, "duration", 0, "start no change after this (0: no limit)")
+		fs.DurationVar(&o.spread, "spread", 0, "one after another, wait a random time below this before each change (out of step with a polling server)")
 		fs.BoolVar(&o.awaitAtEnd, "await-at-end", false, "send every change first, then ask DNS for each (applied, not timed)")
 		fs.DurationVar(&o.poll, "poll", time.Millisecond, "between DNS questions about one change")
-		fs.DurationVar(&o.deadline, "deadline", 30*time.Second, "a change not answered this long after the API took it fails")
+		fs.DurationVar(&o.deadline, "deadline", 30*time.Second, "a change not answered this long after it was written fails")
 		if err := fs.Parse(args); err != nil {
 			return err
+		}
+		if o.db != "" {
+			return churnDB(ctx, o, os.Stdout)
 		}
 		return churn(ctx, o, os.Stdout)
 	case "ports":

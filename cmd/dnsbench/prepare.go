@@ -101,25 +101,40 @@ func createDatabase(ctx context.Context, url string, domains int) error {
 		}
 		const batch = 1000
 		for first := 1; first <= domains; first += batch {
-			rows := make([]benchDomain, 0, batch)
+			numbers := make([]int, 0, batch)
 			for i := first; i < first+batch && i <= domains; i++ {
-				rows = append(rows, benchDomain{UserID: owner.ID, Name: domainLabel(i), Extension: extension,
-					PriceCents: 800, AutoRenew: true, RegisteredAt: now, ExpiresAt: now.AddDate(1, 0, 0),
-					CreatedAt: now, UpdatedAt: now})
+				numbers = append(numbers, i)
 			}
-			if _, err := tx.NewInsert().Model(&rows).Returning("id").Exec(ctx); err != nil {
-				return fmt.Errorf("prepare: domains: %w", err)
-			}
-			records := make([]zone.Record, 0, 5*len(rows))
-			for i, row := range rows {
-				records = append(records, domainRecords(row.ID, first+i, now)...)
-			}
-			if _, err := tx.NewInsert().Model(&records).Exec(ctx); err != nil {
-				return fmt.Errorf("prepare: records: %w", err)
+			if _, err := insertDomains(ctx, tx, owner.ID, now, numbers, domainLabel); err != nil {
+				return fmt.Errorf("prepare: %w", err)
 			}
 		}
 		return zone.BumpVersion(ctx, tx, now)
 	})
+}
+
+// insertDomains inserts the domains numbered numbers, each named label(i)
+// in .inf.nz and owned by ownerID, with their five records (domainRecords),
+// and returns their rows. The caller bumps the zone version in the same
+// transaction (prepare and churn -db do).
+func insertDomains(ctx context.Context, tx bun.IDB, ownerID int64, now time.Time, numbers []int, label func(int) string) ([]benchDomain, error) {
+	rows := make([]benchDomain, len(numbers))
+	for j, i := range numbers {
+		rows[j] = benchDomain{UserID: ownerID, Name: label(i), Extension: extension,
+			PriceCents: 800, AutoRenew: true, RegisteredAt: now, ExpiresAt: now.AddDate(1, 0, 0),
+			CreatedAt: now, UpdatedAt: now}
+	}
+	if _, err := tx.NewInsert().Model(&rows).Returning("id").Exec(ctx); err != nil {
+		return nil, fmt.Errorf("domains: %w", err)
+	}
+	records := make([]zone.Record, 0, 5*len(rows))
+	for j, row := range rows {
+		records = append(records, domainRecords(row.ID, numbers[j], row.Name, now)...)
+	}
+	if _, err := tx.NewInsert().Model(&records).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("records: %w", err)
+	}
+	return rows, nil
 }
 
 type benchUser struct {
@@ -162,10 +177,10 @@ func benchIPv6(i int) string {
 	return netip.AddrFrom16(a).String()
 }
 
-// domainRecords are the five records of domain number i (stored form, as
-// zone.Service stores them): A, AAAA, MX and TXT at the apex, and www a
-// CNAME to the apex.
-func domainRecords(domainID int64, i int, now time.Time) []zone.Record {
+// domainRecords are the five records of domain number i, named label
+// (stored form, as zone.Service stores them): A, AAAA, MX and TXT at the
+// apex, and www a CNAME to the apex.
+func domainRecords(domainID int64, i int, label string, now time.Time) []zone.Record {
 	prio := 10
 	rec := func(name, typ, content string, p *int) zone.Record {
 		return zone.Record{DomainID: domainID, Name: name, Type: typ, Content: content, TTL: zone.DefaultTTL,
@@ -176,7 +191,7 @@ func domainRecords(domainID int64, i int, now time.Time) []zone.Record {
 		rec("@", zone.TypeAAAA, benchIPv6(i), nil),
 		rec("@", zone.TypeMX, "mail.example.com", &prio),
 		rec("@", zone.TypeTXT, fmt.Sprintf("v=spf1 include:_spf.example.com ~all id=%d", i), nil),
-		rec("www", zone.TypeCNAME, domainLabel(i)+".inf.nz", nil),
+		rec("www", zone.TypeCNAME, label+extension, nil),
 	}
 }
 

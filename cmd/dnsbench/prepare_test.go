@@ -11,7 +11,7 @@ import (
 func TestDomainAddressesAreValidAndDistinct(t *testing.T) {
 	seen := map[string]int{}
 	for _, i := range []int{0, 1, 65535, 65536, 99999, 1_000_000, 1<<32 - 1} {
-		records := domainRecords(1, i, time.Unix(0, 0))
+		records := domainRecords(1, i, domainLabel(i), time.Unix(0, 0))
 		v6 := records[1].Content
 		a, err := netip.ParseAddr(v6)
 		if err != nil || !a.Is6() || a.Is4In6() {
