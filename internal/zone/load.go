@@ -186,17 +186,27 @@ func loadZones(ctx context.Context, q bun.IDB, served []string, now time.Time) (
 	return head.Zones, nil
 }
 
+// versionsAndSerial reads the counters and the SOA serial they make: the
+// zone serial plus the catalog version, modulo 2³².
+func versionsAndSerial(ctx context.Context, q bun.IDB) (Versions, uint32, error) {
+	var v Versions
+	var zoneSerial int64
+	err := q.QueryRowContext(ctx, `SELECT z.version, z.serial, c.version FROM zone_version z, catalog_version c
+		WHERE z.id = 1 AND c.id = 1`).Scan(&v.Zone, &zoneSerial, &v.Catalog)
+	if err != nil {
+		return Versions{}, 0, fmt.Errorf("zone: load versions: %w", err)
+	}
+	return v, uint32(zoneSerial + v.Catalog), nil
+}
+
 // loadHead reads the counters, the active extensions' zones (without
 // domains) and when the first domain served expires.
 func loadHead(ctx context.Context, q bun.IDB, now time.Time) (*SnapshotData, error) {
 	data := &SnapshotData{}
-	var zoneSerial int64
-	err := q.QueryRowContext(ctx, `SELECT z.version, z.serial, c.version FROM zone_version z, catalog_version c
-		WHERE z.id = 1 AND c.id = 1`).Scan(&data.Versions.Zone, &zoneSerial, &data.Versions.Catalog)
-	if err != nil {
-		return nil, fmt.Errorf("zone: load versions: %w", err)
+	var err error
+	if data.Versions, data.Serial, err = versionsAndSerial(ctx, q); err != nil {
+		return nil, err
 	}
-	data.Serial = uint32(zoneSerial + data.Versions.Catalog)
 
 	var exts []struct {
 		Extension   string `bun:"extension"`
@@ -324,13 +334,10 @@ func LoadChanges(ctx context.Context, d *db.DB, since Versions, served []string,
 
 func loadChanges(ctx context.Context, q bun.IDB, since Versions, served []string, now time.Time) (*Changes, error) {
 	c := &Changes{}
-	var zoneSerial int64
-	err := q.QueryRowContext(ctx, `SELECT z.version, z.serial, c.version FROM zone_version z, catalog_version c
-		WHERE z.id = 1 AND c.id = 1`).Scan(&c.Versions.Zone, &zoneSerial, &c.Versions.Catalog)
-	if err != nil {
-		return nil, fmt.Errorf("zone: load versions: %w", err)
+	var err error
+	if c.Versions, c.Serial, err = versionsAndSerial(ctx, q); err != nil {
+		return nil, err
 	}
-	c.Serial = uint32(zoneSerial + c.Versions.Catalog)
 	if c.Versions.Catalog < since.Catalog || c.Versions.Zone < since.Zone {
 		return nil, ErrLoadAll
 	}
