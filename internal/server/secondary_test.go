@@ -7,13 +7,11 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -22,15 +20,11 @@ import (
 
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/dbtest"
-	"github.com/nameport/nameport/internal/servertest"
 )
 
 // envRequireNSD makes the NSD test fail, rather than skip, when nsd is not
 // installed: CI sets it, so that the test never skips there unnoticed.
 const envRequireNSD = "NAMEPORT_REQUIRE_NSD"
-
-// Eventual conditions get this long: generous, for a loaded 2-core machine.
-const secondaryWait = 20 * time.Second
 
 // NSD, a real secondary, transfers the zone from nameport, answers exactly
 // what nameport answers, and follows a change made through the API (NOTIFY,
@@ -41,7 +35,7 @@ const secondaryWait = 20 * time.Second
 // from both.
 func TestNSDAsSecondary(t *testing.T) {
 	t.Parallel()
-	nsd := requireNSD(t)
+	nsd := requireInstalled(t, "nsd", envRequireNSD, "nsd")
 	for _, engine := range dbtest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
@@ -53,59 +47,45 @@ func TestNSDAsSecondary(t *testing.T) {
 
 			// Data through the API: the extension, a user with funds, a
 			// domain and its records.
-			seedCatalog(t, ts)
-			alice := signedUp(t, ts, "alice", "user")
-			require.Equal(t, http.StatusCreated, alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 200}).status)
-			register := func(name string) any {
-				t.Helper()
-				r := alice.do("POST", "/api/domains", map[string]any{"name": name, "extension": ".inf.nz"})
-				require.Equal(t, http.StatusCreated, r.status, r.raw)
-				return data(t, r)["domain"].(map[string]any)["id"]
+			alice := fundedUser(t, ts)
+			shop := registerDomain(t, alice, "shop", ".inf.nz")
+			apexA := addRecord(t, alice, shop, map[string]any{"type": "A", "name": "@", "content": "192.0.2.10", "ttl": 600})
+			for _, rec := range []map[string]any{
+				{"type": "A", "name": "@", "content": "192.0.2.11", "ttl": 600},
+				{"type": "A", "name": "mail", "content": "192.0.2.25"},
+				{"type": "AAAA", "name": "@", "content": "2001:db8::10"},
+				{"type": "MX", "name": "@", "content": "mail.shop.inf.nz", "priority": 10},
+				{"type": "MX", "name": "@", "content": "backup.example.com", "priority": 20},
+				{"type": "TXT", "name": "@", "content": "v=spf1 mx -all"},
+				// Longer than one character-string: split in two on the wire.
+				{"type": "TXT", "name": "@", "content": "k=" + strings.Repeat("x0", 150)},
+				{"type": "CNAME", "name": "www", "content": "shop.inf.nz"},
+				{"type": "AAAA", "name": "mail", "content": "2001:db8::25"},
+				{"type": "A", "name": "*.dyn", "content": "192.0.2.99"},
+				{"type": "SRV", "name": "_sip._tcp", "content": "5 5060 mail.shop.inf.nz", "priority": 10},
+				{"type": "SRV", "name": "_imap._tcp", "content": "5 143 x.dyn.shop.inf.nz", "priority": 10},
+				{"type": "SRV", "name": "_xmpp._tcp", "content": "5 5222 ns1.deleg.inf.nz", "priority": 10},
+			} {
+				addRecord(t, alice, shop, rec)
 			}
-			addRecordTo := func(id any, rec map[string]any) map[string]any {
-				t.Helper()
-				r := alice.do("POST", fmt.Sprintf("/api/domains/%v/dns", id), rec)
-				require.Equal(t, http.StatusCreated, r.status, r.raw)
-				return data(t, r)
-			}
-			id := register("shop")
-			addRecord := func(rec map[string]any) map[string]any { t.Helper(); return addRecordTo(id, rec) }
-			apexA := addRecord(map[string]any{"type": "A", "name": "@", "content": "192.0.2.10", "ttl": 600})
-			addRecord(map[string]any{"type": "A", "name": "@", "content": "192.0.2.11", "ttl": 600})
-			addRecord(map[string]any{"type": "A", "name": "mail", "content": "192.0.2.25"})
-			addRecord(map[string]any{"type": "AAAA", "name": "@", "content": "2001:db8::10"})
-			addRecord(map[string]any{"type": "MX", "name": "@", "content": "mail.shop.inf.nz", "priority": 10})
-			addRecord(map[string]any{"type": "MX", "name": "@", "content": "backup.example.com", "priority": 20})
-			addRecord(map[string]any{"type": "TXT", "name": "@", "content": "v=spf1 mx -all"})
-			// Longer than one character-string: split in two on the wire.
-			addRecord(map[string]any{"type": "TXT", "name": "@", "content": "k=" + strings.Repeat("x0", 150)})
-			addRecord(map[string]any{"type": "CNAME", "name": "www", "content": "shop.inf.nz"})
-			addRecord(map[string]any{"type": "AAAA", "name": "mail", "content": "2001:db8::25"})
-			addRecord(map[string]any{"type": "A", "name": "*.dyn", "content": "192.0.2.99"})
-			addRecord(map[string]any{"type": "SRV", "name": "_sip._tcp", "content": "5 5060 mail.shop.inf.nz", "priority": 10})
-			addRecord(map[string]any{"type": "SRV", "name": "_imap._tcp", "content": "5 143 x.dyn.shop.inf.nz", "priority": 10})
-			addRecord(map[string]any{"type": "SRV", "name": "_xmpp._tcp", "content": "5 5222 ns1.deleg.inf.nz", "priority": 10})
 			// A domain without records: nothing of it is transferred, so NSD
 			// answers NXDOMAIN for it, and so must nameport.
-			register("empty")
+			registerDomain(t, alice, "empty", ".inf.nz")
 			// A delegated domain: its nameservers inside it (glue), in the
 			// zone outside it (one covered by shop's wildcard), and outside
 			// the zone.
-			deleg := register("deleg")
-			addRecordTo(deleg, map[string]any{"type": "A", "name": "ns1", "content": "192.0.2.53"})
-			addRecordTo(deleg, map[string]any{"type": "AAAA", "name": "ns1", "content": "2001:db8::53"})
+			deleg := registerDomain(t, alice, "deleg", ".inf.nz")
+			addRecord(t, alice, deleg, map[string]any{"type": "A", "name": "ns1", "content": "192.0.2.53"})
+			addRecord(t, alice, deleg, map[string]any{"type": "AAAA", "name": "ns1", "content": "2001:db8::53"})
 			for _, ns := range []string{"ns1.deleg.inf.nz", "mail.shop.inf.nz", "host.dyn.shop.inf.nz", "ns.elsewhere.net"} {
-				addRecordTo(deleg, map[string]any{"type": "NS", "name": "@", "content": ns})
+				addRecord(t, alice, deleg, map[string]any{"type": "NS", "name": "@", "content": ns})
 			}
 
 			// NSD starts with nothing and transfers the zone at once.
 			sec := startNSD(t, nsd, nsdAddr, ts.dnsAddr)
-			waitSameSerial(t, ts.dnsAddr, sec)
+			waitSameSerial(t, ts.dnsAddr, sec, "inf.nz.")
 
-			questions := []struct {
-				name  string
-				qtype uint16
-			}{
+			questions := []question{
 				{"shop.inf.nz.", dns.TypeA},
 				{"shop.inf.nz.", dns.TypeAAAA},
 				{"shop.inf.nz.", dns.TypeMX},
@@ -134,23 +114,7 @@ func TestNSDAsSecondary(t *testing.T) {
 				{"x.dyn.shop.inf.nz.", dns.TypeA},
 				{"dyn.shop.inf.nz.", dns.TypeA}, // NODATA: an empty non-terminal
 			}
-			sameAnswers := func() error {
-				for _, q := range questions {
-					want, err := dnsAsk(ts.dnsAddr, q.name, q.qtype)
-					if err != nil {
-						return fmt.Errorf("nameport %s %s: %w", q.name, dns.TypeToString[q.qtype], err)
-					}
-					got, err := dnsAsk(sec.addr, q.name, q.qtype)
-					if err != nil {
-						return fmt.Errorf("nsd %s %s: %w", q.name, dns.TypeToString[q.qtype], err)
-					}
-					if w, g := comparableAnswer(want), comparableAnswer(got); w != g {
-						return fmt.Errorf("%s %s:\nnameport: %s\nnsd:      %s", q.name, dns.TypeToString[q.qtype], w, g)
-					}
-				}
-				return nil
-			}
-			waitSameAnswers(t, sameAnswers)
+			waitSameAnswers(t, ts.dnsAddr, sec, questions)
 			// The comparison is not vacuous: the data is there.
 			m, err := dnsAsk(sec.addr, "shop.inf.nz.", dns.TypeMX)
 			require.NoError(t, err)
@@ -185,12 +149,12 @@ func TestNSDAsSecondary(t *testing.T) {
 			// again and serves the new data. (The SOA refresh is two hours:
 			// only the NOTIFY brings the change this soon.) It comes by
 			// IXFR.
-			before, err := soaSerial(sec.addr)
+			before, err := zoneSerial(sec.addr, "inf.nz.")
 			require.NoError(t, err)
-			r := alice.do("PUT", fmt.Sprintf("/api/domains/%v/dns/%v", id, apexA["id"]),
+			r := alice.do("PUT", fmt.Sprintf("/api/domains/%v/dns/%v", shop, apexA["id"]),
 				map[string]any{"type": "A", "name": "@", "content": "198.51.100.77", "ttl": 600})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
-			addRecord(map[string]any{"type": "TXT", "name": "new", "content": "added later"})
+			addRecord(t, alice, shop, map[string]any{"type": "TXT", "name": "new", "content": "added later"})
 			require.Eventually(t, func() bool {
 				m, err := dnsAsk(sec.addr, "new.shop.inf.nz.", dns.TypeTXT)
 				if err != nil || len(m.Answer) != 1 {
@@ -199,12 +163,8 @@ func TestNSDAsSecondary(t *testing.T) {
 				m, err = dnsAsk(sec.addr, "shop.inf.nz.", dns.TypeA)
 				return err == nil && slices.Contains(sortedRRs(m.Answer), "shop.inf.nz.\t600\tIN\tA\t198.51.100.77")
 			}, secondaryWait, 50*time.Millisecond, "NSD serves the change (NOTIFY, then a transfer)")
-			waitSameSerial(t, ts.dnsAddr, sec)
-			questions = append(questions, struct {
-				name  string
-				qtype uint16
-			}{"new.shop.inf.nz.", dns.TypeTXT})
-			waitSameAnswers(t, sameAnswers)
+			waitSameSerial(t, ts.dnsAddr, sec, "inf.nz.")
+			waitSameAnswers(t, ts.dnsAddr, sec, append(questions, question{"new.shop.inf.nz.", dns.TypeTXT}))
 			requireNSDReceivedIXFR(t, sec, before, "new.shop.inf.nz.", "added later")
 
 			// Transfers: refused to an address outside the allow list (it
@@ -228,61 +188,38 @@ func TestNSDAsSecondary(t *testing.T) {
 // unsigned transfer request, from the very address NSD uses, is refused.
 func TestNSDAsSecondaryWithTSIG(t *testing.T) {
 	t.Parallel()
-	nsd := requireNSD(t)
+	nsd := requireInstalled(t, "nsd", envRequireNSD, "nsd")
 	key := config.TSIGKey{Name: "xfr.inf.nz.", Algorithm: "hmac-sha256.", Secret: []byte("0123456789abcdef0123456789abcdef")}
 	for _, engine := range dbtest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
 			nsdAddr := freeDNSAddr(t)
 			ts := startWith(t, engine, func(cfg *config.Config) {
-				cfg.DNSTSIGKeys = []config.TSIGKey{key}
-				cfg.DNSTransferKeys = []string{key.Name}
-				cfg.DNSNotify = []config.NotifyTarget{{Addr: nsdAddr, Key: key.Name}}
+				allowSignedTransfersAndNotify(cfg, key, nsdAddr)
 			})
-			seedCatalog(t, ts)
-			alice := signedUp(t, ts, "alice", "user")
-			require.Equal(t, http.StatusCreated, alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 200}).status)
-			r := alice.do("POST", "/api/domains", map[string]any{"name": "shop", "extension": ".inf.nz"})
-			require.Equal(t, http.StatusCreated, r.status, r.raw)
-			id := data(t, r)["domain"].(map[string]any)["id"]
-			r = alice.do("POST", fmt.Sprintf("/api/domains/%v/dns", id), map[string]any{"type": "A", "name": "@", "content": "192.0.2.10", "ttl": 600})
-			require.Equal(t, http.StatusCreated, r.status, r.raw)
+			alice := fundedUser(t, ts)
+			shop := registerDomain(t, alice, "shop", ".inf.nz")
+			addRecord(t, alice, shop, map[string]any{"type": "A", "name": "@", "content": "192.0.2.10", "ttl": 600})
 
 			sec := startNSD(t, nsd, nsdAddr, ts.dnsAddr, key)
-			waitSameSerial(t, ts.dnsAddr, sec)
-			same := func() error {
-				for _, qtype := range []uint16{dns.TypeA, dns.TypeTXT} {
-					want, err := dnsAsk(ts.dnsAddr, "shop.inf.nz.", qtype)
-					if err != nil {
-						return err
-					}
-					got, err := dnsAsk(sec.addr, "shop.inf.nz.", qtype)
-					if err != nil {
-						return err
-					}
-					if w, g := comparableAnswer(want), comparableAnswer(got); w != g {
-						return fmt.Errorf("%s:\nnameport: %s\nnsd:      %s", dns.TypeToString[qtype], w, g)
-					}
-				}
-				return nil
-			}
-			waitSameAnswers(t, same)
+			waitSameSerial(t, ts.dnsAddr, sec, "inf.nz.")
+			questions := []question{{"shop.inf.nz.", dns.TypeA}, {"shop.inf.nz.", dns.TypeTXT}}
+			waitSameAnswers(t, ts.dnsAddr, sec, questions)
 			m, err := dnsAsk(sec.addr, "shop.inf.nz.", dns.TypeA)
 			require.NoError(t, err)
 			require.Len(t, m.Answer, 1, "the data is there: %s", m)
 
 			// A change: only the signed NOTIFY brings it this soon, and it
 			// comes by IXFR.
-			before, err := soaSerial(sec.addr)
+			before, err := zoneSerial(sec.addr, "inf.nz.")
 			require.NoError(t, err)
-			r = alice.do("POST", fmt.Sprintf("/api/domains/%v/dns", id), map[string]any{"type": "TXT", "name": "@", "content": "signed"})
-			require.Equal(t, http.StatusCreated, r.status, r.raw)
+			addRecord(t, alice, shop, map[string]any{"type": "TXT", "name": "@", "content": "signed"})
 			require.Eventually(t, func() bool {
 				m, err := dnsAsk(sec.addr, "shop.inf.nz.", dns.TypeTXT)
 				return err == nil && len(m.Answer) == 1
 			}, secondaryWait, 50*time.Millisecond, "NSD serves the change (signed NOTIFY, then a signed transfer)")
-			waitSameSerial(t, ts.dnsAddr, sec)
-			waitSameAnswers(t, same)
+			waitSameSerial(t, ts.dnsAddr, sec, "inf.nz.")
+			waitSameAnswers(t, ts.dnsAddr, sec, questions)
 			requireNSDReceivedIXFR(t, sec, before, "shop.inf.nz.", "signed")
 
 			m, err = axfrFrom(ts.dnsAddr, "127.0.0.1", "inf.nz.")
@@ -290,30 +227,6 @@ func TestNSDAsSecondaryWithTSIG(t *testing.T) {
 			require.Equal(t, dns.RcodeToString[dns.RcodeRefused], dns.RcodeToString[m.Rcode], "unsigned, and no address is allowed")
 		})
 	}
-}
-
-// requireNSD returns the path of nsd, or skips the test when it is not
-// installed (fails instead when NAMEPORT_REQUIRE_NSD=1).
-func requireNSD(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath("nsd")
-	if err != nil {
-		// Debian installs it in /usr/sbin, which a user's PATH may lack.
-		if _, statErr := os.Stat("/usr/sbin/nsd"); statErr == nil {
-			return "/usr/sbin/nsd"
-		}
-		if os.Getenv(envRequireNSD) == "1" {
-			t.Fatalf("nsd is not installed and %s=1 (Debian: apt-get install nsd)", envRequireNSD)
-		}
-		t.Skipf("nsd is not installed (Debian: apt-get install nsd); set %s=1 to make this a failure", envRequireNSD)
-	}
-	return path
-}
-
-// secondary is a running NSD.
-type secondary struct {
-	addr string
-	logs *lockedBuffer
 }
 
 // startNSD runs nsd in the foreground as a secondary of inf.nz that
@@ -335,10 +248,8 @@ func startNSD(t *testing.T, nsd, addr, primary string, key ...config.TSIGKey) *s
 			key[0].Name, strings.TrimSuffix(key[0].Algorithm, "."), base64.StdEncoding.EncodeToString(key[0].Secret))
 	}
 	dir := t.TempDir()
-	host, port, err := net.SplitHostPort(addr)
-	require.NoError(t, err)
-	primaryHost, primaryPort, err := net.SplitHostPort(primary)
-	require.NoError(t, err)
+	host, port := splitHostPort(t, addr)
+	primaryHost, primaryPort := splitHostPort(t, primary)
 	rrl := ""
 	if nsdHasRRL(nsd) {
 		rrl = "    rrl-ratelimit: 0\n"
@@ -371,48 +282,7 @@ remote-control:
     store-ixfr: yes
 `, host, port, dir, rrl, primaryHost, primaryPort, keySection, keyName)
 	confPath := filepath.Join(dir, "nsd.conf")
-	require.NoError(t, os.WriteFile(confPath, []byte(conf), 0o600))
-
-	logs := &lockedBuffer{}
-	cmd := exec.Command(nsd, "-d", "-c", confPath)
-	cmd.Stdout, cmd.Stderr = logs, logs
-	// Its own process group: NSD forks its server and xfrd processes, and
-	// the cleanup must end them all.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	require.NoError(t, cmd.Start())
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	pgid := cmd.Process.Pid
-	t.Cleanup(func() {
-		_ = syscall.Kill(-pgid, syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-			<-exited
-		}
-		// Children that outlived the parent.
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		if t.Failed() {
-			t.Logf("nsd config:\n%s\nnsd log:\n%s", conf, logs.String())
-		}
-	})
-	sec := &secondary{addr: addr, logs: logs}
-	require.Eventually(t, func() bool {
-		select {
-		case <-exited:
-			return true // reported below
-		default:
-		}
-		_, err := dnsAsk(addr, "inf.nz.", dns.TypeSOA)
-		return err == nil
-	}, secondaryWait, 50*time.Millisecond, "nsd answers")
-	select {
-	case <-exited:
-		t.Fatalf("nsd exited:\n%s", logs.String())
-	default:
-	}
-	return sec
+	return startSecondary(t, exec.Command(nsd, "-d", "-c", confPath), addr, confPath, conf)
 }
 
 var (
@@ -430,47 +300,6 @@ func nsdHasRRL(nsd string) bool {
 	return rrlSupport
 }
 
-// waitSameSerial waits until the secondary serves the SOA serial that
-// nameport serves: it has transferred the zone as it is now.
-func waitSameSerial(t *testing.T, primary string, sec *secondary) {
-	t.Helper()
-	var last string
-	ok := pollUntil(secondaryWait, func() bool {
-		want, err := soaSerial(primary)
-		if err != nil {
-			last = "nameport: " + err.Error()
-			return false
-		}
-		got, err := soaSerial(sec.addr)
-		if err != nil {
-			last = "nsd: " + err.Error()
-			return false
-		}
-		last = fmt.Sprintf("nameport serial %d, nsd serial %d", want, got)
-		return want == got
-	})
-	require.True(t, ok, "nsd did not reach nameport's serial: %s", last)
-}
-
-// waitSameAnswers waits until same reports no difference twice in a row.
-// Right after a transfer NSD briefly runs its old server process next to
-// the new one, and a query may still meet the old data; so one pass after
-// the serial matches is not yet the answer NSD settles on.
-func waitSameAnswers(t *testing.T, same func() error) {
-	t.Helper()
-	var err error
-	passes := 0
-	ok := pollUntil(secondaryWait, func() bool {
-		if err = same(); err != nil {
-			passes = 0
-			return false
-		}
-		passes++
-		return passes == 2
-	})
-	require.True(t, ok, "nsd does not answer as nameport does: %v", err)
-}
-
 // requireNSDReceivedIXFR requires that NSD took the changes since serial
 // by IXFR, among them the TXT record of owner added with text. NSD 4.6
 // does not log whether a transfer it received was incremental; but with
@@ -484,7 +313,7 @@ func requireNSDReceivedIXFR(t *testing.T, sec *secondary, serial uint32, owner, 
 	t.Helper()
 	var last string
 	ok := pollUntil(secondaryWait, func() bool {
-		current, err := soaSerial(sec.addr)
+		current, err := zoneSerial(sec.addr, "inf.nz.")
 		if err != nil {
 			last = err.Error()
 			return false
@@ -534,66 +363,6 @@ func soaSerialOf(rr dns.RR) uint32 {
 	return 0
 }
 
-// requireLoggedSince waits until a line of the secondary's log past its
-// first from bytes (its length before a change) holds want, then requires
-// that none holds any of unwanted: the secondary's own word on how it took
-// the change.
-func requireLoggedSince(t *testing.T, who string, sec *secondary, from int, want string, unwanted ...string) {
-	t.Helper()
-	since := func() string { return sec.logs.String()[from:] }
-	require.True(t, pollUntil(secondaryWait, func() bool { return strings.Contains(since(), want) }),
-		"%s logs %q after the change:\n%s", who, want, since())
-	for _, u := range unwanted {
-		require.NotContains(t, since(), u, "%s after the change", who)
-	}
-}
-
-// pollUntil polls cond every 50 ms until it holds or wait passes.
-func pollUntil(wait time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(wait)
-	for {
-		if cond() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func soaSerial(addr string) (uint32, error) {
-	m, err := dnsAsk(addr, "inf.nz.", dns.TypeSOA)
-	if err != nil {
-		return 0, err
-	}
-	if m.Rcode != dns.RcodeSuccess || len(m.Answer) != 1 {
-		return 0, fmt.Errorf("SOA: %s, %d answers", dns.RcodeToString[m.Rcode], len(m.Answer))
-	}
-	soa, ok := m.Answer[0].(*dns.SOA)
-	if !ok {
-		return 0, fmt.Errorf("SOA: answer is %T", m.Answer[0])
-	}
-	return soa.Serial, nil
-}
-
-// dnsAsk sends one UDP query (with EDNS, as resolvers do), trying again on a
-// timeout: a busy machine may drop a datagram.
-func dnsAsk(addr, name string, qtype uint16) (*dns.Msg, error) {
-	m := new(dns.Msg).SetQuestion(name, qtype)
-	m.RecursionDesired = false
-	m.SetEdns0(1232, false)
-	c := &dns.Client{Timeout: 2 * time.Second}
-	var err error
-	for range 3 {
-		var resp *dns.Msg
-		if resp, _, err = c.Exchange(m, addr); err == nil {
-			return resp, nil
-		}
-	}
-	return nil, err
-}
-
 // axfrFrom asks addr for a transfer of zone over TCP from the local address
 // from, and returns the first message of the answer.
 func axfrFrom(addr, from, zone string) (*dns.Msg, error) {
@@ -601,34 +370,6 @@ func axfrFrom(addr, from, zone string) (*dns.Msg, error) {
 		Dialer: &net.Dialer{Timeout: 5 * time.Second, LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}}
 	resp, _, err := c.Exchange(new(dns.Msg).SetAxfr(zone), addr)
 	return resp, err
-}
-
-// comparableAnswer is what two authoritative servers must agree on: the
-// rcode, the AA bit, the answer section (as a set), the SOA of a negative
-// answer, the NS records of a referral, and the additional section (as a
-// set, without OPT). (NSD also puts the zone's NS records in the authority
-// section of positive answers; nameport leaves them out, as RFC 2181 allows.)
-func comparableAnswer(m *dns.Msg) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "rcode=%s aa=%t answer=%q", dns.RcodeToString[m.Rcode], m.Authoritative, sortedRRs(m.Answer))
-	if len(m.Answer) == 0 {
-		var soa []dns.RR
-		for _, rr := range m.Ns {
-			if rr.Header().Rrtype == dns.TypeSOA {
-				soa = append(soa, rr)
-			}
-		}
-		fmt.Fprintf(&b, " authority-soa=%q", sortedRRs(soa))
-	}
-	if !m.Authoritative {
-		fmt.Fprintf(&b, " referral=%q", sortedRRs(m.Ns))
-	}
-	fmt.Fprintf(&b, " additional=%q", sortedRRs(withoutOPT(m.Extra)))
-	return b.String()
-}
-
-func withoutOPT(rrs []dns.RR) []dns.RR {
-	return slices.DeleteFunc(slices.Clone(rrs), func(rr dns.RR) bool { return rr.Header().Rrtype == dns.TypeOPT })
 }
 
 type rawQuery struct {
@@ -689,18 +430,3 @@ func rawAsk(addr string, pkt []byte) (*dns.Msg, error) {
 	}
 	return nil, err
 }
-
-// sortedRRs returns the records in presentation format, owner names in
-// lower case, sorted.
-func sortedRRs(rrs []dns.RR) []string {
-	out := make([]string, 0, len(rrs))
-	for _, rr := range rrs {
-		rr = dns.Copy(rr)
-		rr.Header().Name = strings.ToLower(rr.Header().Name)
-		out = append(out, rr.String())
-	}
-	slices.Sort(out)
-	return out
-}
-
-type lockedBuffer = servertest.LockedBuffer
