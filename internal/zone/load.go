@@ -130,7 +130,21 @@ func domainRecords(ctx context.Context, q bun.IDB, where string, args []any,
 		name, extension string
 		curName, curExt string
 		priority        sql.NullInt64
+		owner, typ      sql.RawBytes
+		// Record names ("@", "www") and types recur: one string each
+		// rather than one per record (a full load reads every record).
+		common = map[string]string{}
 	)
+	intern := func(b []byte) string {
+		if v, ok := common[string(b)]; ok {
+			return v
+		}
+		v := string(b)
+		if len(common) < 4096 {
+			common[v] = v
+		}
+		return v
+	}
 	flush := func() error {
 		if cur.ID == 0 {
 			return nil
@@ -140,9 +154,10 @@ func domainRecords(ctx context.Context, q bun.IDB, where string, args []any,
 	}
 	for rows.Next() {
 		var r Record
-		if err := rows.Scan(&r.DomainID, &name, &extension, &r.ID, &r.Name, &r.Type, &r.Content, &r.TTL, &priority); err != nil {
+		if err := rows.Scan(&r.DomainID, &name, &extension, &r.ID, &owner, &typ, &r.Content, &r.TTL, &priority); err != nil {
 			return fmt.Errorf("zone: load records: %w", err)
 		}
+		r.Name, r.Type = intern(owner), intern(typ)
 		if priority.Valid {
 			p := int(priority.Int64)
 			r.Priority = &p
