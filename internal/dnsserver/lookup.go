@@ -16,12 +16,17 @@ type Result struct {
 	Extra         []dns.RR
 
 	// dom is the domain that holds the question's name, if any; volatile
-	// says the result depends on more than dom (a negative answer's SOA,
-	// whose serial every change moves; the zone's apex; another domain's
-	// records). Only a result that depends on dom alone may outlive its
+	// says the result depends on more than dom (the zone's apex, another
+	// domain's records). Only a result that depends on dom alone may outlive its
 	// snapshot in the packet cache (see durableCache).
-	dom      *domain
-	origin   string // of dom's zone
+	dom    *domain
+	origin string // of dom's zone (or of absent's)
+	// absent is the domain whose absence the result depends on (an
+	// NXDOMAIN for a name under a domain not registered), instead of dom.
+	absent string
+	// negative says the result carries the zone's SOA (NXDOMAIN, NODATA),
+	// whose serial the cache writes anew for each snapshot.
+	negative bool
 	volatile bool
 }
 
@@ -131,7 +136,12 @@ func (s *Snapshot) resolve(res *Result, z *servedZone, qname, lname string, zone
 			return
 		}
 	}
-	res.depends(dom, z.origin)
+	if dom == nil && i == k-1 && i >= 0 && depth == 0 && z.apex.wildcard == nil && res.dom == nil {
+		// Below no domain: the answer holds while that domain is absent.
+		res.absent, res.origin = lname[offs[i]:], z.origin
+	} else {
+		res.depends(dom, z.origin)
+	}
 	switch {
 	case i < 0:
 		s.answer(res, z, closest, qname, qtype, depth)
@@ -140,7 +150,7 @@ func (s *Snapshot) resolve(res *Result, z *servedZone, qname, lname string, zone
 	default:
 		res.Rcode = dns.RcodeNameError
 		res.Ns = owned(res.Ns, z.negSOA, qname[zoneOff:])
-		res.volatile = true
+		res.negative = true
 	}
 }
 
@@ -151,7 +161,7 @@ func (s *Snapshot) answer(res *Result, z *servedZone, n *node, owner string, qty
 	if qtype == dns.TypeANY {
 		if len(n.sets) == 0 {
 			res.Ns = owned(res.Ns, z.negSOA, zoneOwner)
-			res.volatile = true
+			res.negative = true
 			return
 		}
 		res.Answer = owned(res.Answer, n.sets[0].records(), owner)
@@ -169,7 +179,7 @@ func (s *Snapshot) answer(res *Result, z *servedZone, n *node, owner string, qty
 		return
 	}
 	res.Ns = owned(res.Ns, z.negSOA, zoneOwner)
-	res.volatile = true
+	res.negative = true
 }
 
 // chase follows a CNAME to target when target is in one of our zones; the

@@ -54,11 +54,15 @@ type cacheShard struct {
 }
 
 // cacheEntry is a packed answer, and for a durable one the domain it was
-// made from and that domain's zone.
+// made from (or the domain whose absence it reports) and that domain's
+// zone, and where its SOA serial is, if it has one (a negative answer):
+// the serial is written anew from the zone it is served from.
 type cacheEntry struct {
-	packed []byte
-	dom    *domain
-	origin string
+	packed   []byte
+	dom      *domain
+	absent   string
+	origin   string
+	serialAt int // 0: none
 }
 
 func (c *packetCache) init() {
@@ -117,31 +121,51 @@ func (c *packetCache) put(key []byte, v cacheEntry) {
 	}
 }
 
-// cached returns the packed answer to key in snap's caches, or nil.
-func (s *Snapshot) cached(key []byte) []byte {
+// cached returns the packed answer to key in snap's caches, or nil, and
+// where to write the serial of its SOA (0: nowhere) and which.
+func (s *Snapshot) cached(key []byte) (packed []byte, serialAt int, serial uint32) {
 	if e := s.cache.get(key); e.packed != nil {
-		return e.packed
+		return e.packed, 0, 0
 	}
 	if s.durable == nil {
-		return nil
+		return nil, 0, 0
 	}
 	e := s.durable.get(key)
 	if e.packed == nil {
-		return nil
+		return nil, 0, 0
 	}
-	// Made from the domain this snapshot holds, or from one a change has
-	// replaced since (or one a later snapshot holds, while this one still
-	// answers): then it is not this snapshot's answer.
-	if z := s.zones[e.origin]; z == nil || z.domains.get(e.dom.apex.name) != e.dom {
-		return nil
+	// Made from the domain this snapshot holds (or the absence it still
+	// has), not from one a change has replaced since (or one a later
+	// snapshot holds, while this one still answers).
+	z := s.zones[e.origin]
+	switch {
+	case z == nil:
+		return nil, 0, 0
+	case e.dom != nil && z.domains.get(e.dom.apex.name) != e.dom:
+		return nil, 0, 0
+	case e.dom == nil && (z.domains.get(e.absent) != nil || z.apex.wildcard != nil):
+		return nil, 0, 0
 	}
-	return e.packed
+	return e.packed, e.serialAt, z.soa.Serial
 }
 
-// remember stores the packed answer to key, made from res.
+// remember stores the packed answer to key, made from res: in the durable
+// cache when it depends on one domain (or one's absence) alone, and, if it
+// carries the zone's SOA, that SOA is where a negative answer has it: the
+// last record, with nothing after it.
 func (s *Snapshot) remember(key, packed []byte, res *Result) {
-	if res.dom != nil && !res.volatile && s.durable != nil {
-		s.durable.put(key, cacheEntry{packed: packed, dom: res.dom, origin: res.origin})
+	durable := s.durable != nil && !res.volatile && (res.dom != nil || res.absent != "")
+	serialAt := 0
+	if durable && res.negative {
+		serialAt = len(packed) - 20 // serial, refresh, retry, expire, minimum
+		z := s.zones[res.origin]
+		if z == nil || serialAt < headerSize || binary.BigEndian.Uint16(packed[10:]) != 0 ||
+			binary.BigEndian.Uint32(packed[serialAt:]) != z.soa.Serial {
+			durable = false
+		}
+	}
+	if durable {
+		s.durable.put(key, cacheEntry{packed: packed, dom: res.dom, absent: res.absent, origin: res.origin, serialAt: serialAt})
 		return
 	}
 	s.cache.put(key, cacheEntry{packed: packed})
@@ -334,7 +358,7 @@ func (s *Server) answerPacket(snap *Snapshot, pkt, out []byte, from netip.Addr, 
 			limit = q.limit(s.opts.maxUDP)
 		}
 		key := keyBuf[:q.keyLen]
-		cached := snap.cached(key)
+		cached, serialAt, serial := snap.cached(key)
 		if cached == nil {
 			if !snap.holdsWire(key[:q.nameEnd-12]) {
 				return refused(out, pkt, &q, s.opts.maxUDP)
@@ -346,6 +370,9 @@ func (s *Server) answerPacket(snap *Snapshot, pkt, out []byte, from netip.Addr, 
 		}
 		if cached != nil {
 			if resp := patch(out, cached, pkt, &q, limit, s.opts.maxUDP); resp != nil {
+				if serialAt > 0 {
+					binary.BigEndian.PutUint32(resp[serialAt:], serial)
+				}
 				return resp
 			}
 		}
