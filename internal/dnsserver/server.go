@@ -2,11 +2,14 @@
 // immutable in-memory snapshot of the zones, swapped atomically when the
 // zones change, so no packet ever waits on the database.
 //
-// The pieces: NewSnapshot builds the zones from zone.SnapshotData; Lookup
-// answers one question from a snapshot (a pure function); the Server maps
-// its results to messages over UDP and TCP, serves zone transfers (AXFR) to
-// allowed addresses, sends NOTIFY to secondaries on every change, and
-// reloads when the zone or catalog version moves (Watch). Over UDP it can
+// The pieces: NewSnapshot (and load, streaming from the database) builds
+// the zones; apply makes the next snapshot from a change, sharing every
+// domain it does not touch (delta.go); Lookup answers one question from a
+// snapshot (a pure function); the Server maps its results to messages over
+// UDP and TCP, serves zone transfers (AXFR, and IXFR from the changes kept)
+// to allowed addresses and keys, sends NOTIFY to secondaries on every
+// change, and applies changes when the zone or catalog version moves
+// (Watch, Update). Over UDP it can
 // limit its answers per client network (rrl.go), so that forged queries
 // cannot turn it into an amplifier.
 package dnsserver

@@ -1,11 +1,12 @@
 // Package zone owns the DNS records of registered domains: their validation
 // per type, their storage relative to the domain ("@", "www", "*"), import
 // and export as BIND zone files, and the consistent read of everything the
-// authoritative DNS server serves (see LoadSnapshotData).
+// authoritative DNS server serves (see Stream).
 //
-// Every change to records bumps the single-row zone_version counter in the
-// same transaction; DNS servers poll it (with catalog_version) and rebuild
-// their in-memory zones when either moves.
+// Every change to what DNS serves bumps the single-row zone_version counter
+// in the same transaction and journals the domains it touched
+// (zone_changes); DNS servers poll the counters (with catalog_version) and
+// apply what the journal names as deltas (see LoadChanges).
 package zone
 
 import (
