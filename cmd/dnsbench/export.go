@@ -52,7 +52,8 @@ func export(server, zoneName, out string) error {
 	return nil
 }
 
-// wait polls server for the SOA of zone until it answers with one.
+// wait polls server for the SOA of zone, every 10 ms (start times are
+// measured with it), until it answers with one.
 func wait(ctx context.Context, server, zoneName string, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -72,7 +73,7 @@ func wait(ctx context.Context, server, zoneName string, timeout time.Duration) e
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("wait: %s does not answer the SOA of %s (last: %s)", server, zoneName, last)
-		case <-time.After(100 * time.Millisecond):
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
 }
