@@ -23,6 +23,7 @@ const (
 	RoleAPI    = "api"
 	RoleDNS    = "dns"
 	RoleWorker = "worker"
+	RoleMail   = "mail"
 )
 
 // Config is everything `nameport serve` needs.
@@ -112,6 +113,17 @@ type Config struct {
 	SMTPURL   string
 	MailFrom  string
 	PublicURL string
+	// Email forwarding (the mail role): where its SMTP server listens, its
+	// certificate for STARTTLS (both or neither), the largest message, its
+	// host name ("" is mx. plus each extension's zone) and the rules a
+	// domain may have (end users, registrars).
+	MailListen            string
+	MailTLSCert           string
+	MailTLSKey            string
+	MailMaxSize           int
+	MailHost              string
+	MailMaxRules          int
+	MailMaxRulesRegistrar int
 	// RenewInterval is how often the lifecycle scan runs; RenewAhead how
 	// long before expiry auto-renewing domains are renewed.
 	RenewInterval time.Duration
@@ -145,7 +157,7 @@ var Flags = []Flag{
 	{"dns-addr", "127.0.0.1:5353", "address of the authoritative DNS server (UDP and TCP)"},
 	{"database-url", "sqlite://./data/nameport.db", "sqlite://PATH or postgres://USER@HOST:PORT/DB"},
 	{"data-dir", "./data", "directory for the SQLite file and the generated server secret"},
-	{"roles", "api,dns,worker", "roles this process runs: api, dns, worker"},
+	{"roles", "api,dns,worker", "roles this process runs: api, dns, worker, mail (email forwarding's SMTP server)"},
 	{"demo", false, "load demo data (demo accounts and catalog) at start; implies --demo-payments unless that is set"},
 	{"demo-payments", false, "deposits complete at once without payment for methods without a provider (never in production); without it deposits need Stripe or an admin-enabled bank transfer"},
 	{"migrate", true, "apply database migrations at start"},
@@ -178,6 +190,13 @@ var Flags = []Flag{
 	{"stripe-api-url", "", "Stripe API base URL override, e.g. a stripe-mock address; empty: api.stripe.com"},
 	{"smtp-url", "", "mail server, smtp://user:pass@host:port (STARTTLS when offered) or smtps://... (TLS); empty: mail is only kept in the outbox"},
 	{"mail-from", "Nameport <no-reply@nameport.localhost>", "sender of outgoing mail"},
+	{"mail-listen", "127.0.0.1:2525", "address of the mail role's SMTP server, which takes mail for forwarding domains (port 25 in production)"},
+	{"mail-tls-cert", "", "certificate (PEM file) for STARTTLS on the mail role's SMTP server; with --mail-tls-key"},
+	{"mail-tls-key", "", "private key (PEM file) of --mail-tls-cert"},
+	{"mail-max-size", 25 << 20, "largest message the mail role takes, in bytes"},
+	{"mail-host", "", "host name of the mail role's server (greeting, Received headers, rewritten senders); empty: mx. plus each extension's zone, e.g. mx.inf.nz"},
+	{"mail-max-rules", 20, "email forwarding rules a domain of an end user may have"},
+	{"mail-max-rules-registrar", 100, "email forwarding rules a domain of a registrar may have"},
 	{"public-url", "", "address users reach the web app at, for links in mail; default: http:// plus --http-addr"},
 	{"renew-interval", time.Hour, "how often the domain lifecycle scan runs (renewals, expiry warnings, releases)"},
 	{"renew-ahead", 30 * 24 * time.Hour, "auto-renewing domains are renewed this long before they expire"},
@@ -265,6 +284,15 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	c.SMTPURL, c.MailFrom, c.PublicURL = v.GetString("smtp-url"), v.GetString("mail-from"), v.GetString("public-url")
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.HTTPAddr
+	}
+	c.MailListen, c.MailHost = v.GetString("mail-listen"), strings.TrimSuffix(v.GetString("mail-host"), ".")
+	c.MailTLSCert, c.MailTLSKey = v.GetString("mail-tls-cert"), v.GetString("mail-tls-key")
+	c.MailMaxSize, c.MailMaxRules, c.MailMaxRulesRegistrar = v.GetInt("mail-max-size"), v.GetInt("mail-max-rules"), v.GetInt("mail-max-rules-registrar")
+	if c.MailMaxSize < 1024 || c.MailMaxRules < 1 || c.MailMaxRulesRegistrar < 1 {
+		return Config{}, errors.New("config: --mail-max-size must be at least 1024 bytes; --mail-max-rules and --mail-max-rules-registrar at least 1")
+	}
+	if (c.MailTLSCert == "") != (c.MailTLSKey == "") {
+		return Config{}, errors.New("config: --mail-tls-cert and --mail-tls-key go together")
 	}
 	hashes, hashErr := strconv.Atoi(strings.TrimSpace(v.GetString("password-hash-concurrency")))
 	signUps, signUpErr := strconv.Atoi(strings.TrimSpace(v.GetString("signup-limit")))
@@ -388,8 +416,8 @@ func (c Config) validate() error {
 		return errors.New("config: --roles names no role")
 	}
 	for _, r := range c.Roles {
-		if r != RoleAPI && r != RoleDNS && r != RoleWorker {
-			return fmt.Errorf("config: unknown role %q (want api, dns or worker)", r)
+		if r != RoleAPI && r != RoleDNS && r != RoleWorker && r != RoleMail {
+			return fmt.Errorf("config: unknown role %q (want api, dns, worker or mail)", r)
 		}
 	}
 	if c.SessionTTL < time.Minute {

@@ -10,8 +10,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/mail"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -48,6 +50,11 @@ const (
 	// KindVerifyEmail: verificationId (which verification; the link is made
 	// at send time, like a password reset's).
 	KindVerifyEmail = "verify_email"
+	// KindVerifyForwarding: destinationId (which forwarding destination; the
+	// link is made at send time), address (the destination, which must be
+	// Message.To), domain (whose forwarding rule named it). It goes to
+	// someone who may not be the account holder, so it names no one.
+	KindVerifyForwarding = "verify_forwarding"
 	// KindTierApproved: tier (the registrar tier granted).
 	KindTierApproved = "tier_approved"
 	// KindTierDeclined: tier (the tier applied for), currentTier; optional
@@ -66,6 +73,7 @@ var requiredData = map[string][]string{
 	KindDomainReleased:      {"domain"},
 	KindPasswordReset:       {"resetId"},
 	KindVerifyEmail:         {"verificationId"},
+	KindVerifyForwarding:    {"destinationId", "address", "domain"},
 	KindTierApproved:        {"tier"},
 	KindTierDeclined:        {"tier", "currentTier"},
 }
@@ -75,7 +83,12 @@ var requiredData = map[string][]string{
 // made when the mail is sent, by the SecretFunc the owning service gives
 // (Options.Secrets), so neither the job table, River UI, the jobs API nor a
 // backup of the database can open an account.
-var secretKinds = map[string]bool{KindPasswordReset: true, KindVerifyEmail: true}
+var secretKinds = map[string]bool{KindPasswordReset: true, KindVerifyEmail: true, KindVerifyForwarding: true}
+
+// strangerKinds go to an address whose owner may not be the account holder
+// (Message.To): they greet no one by name and put no name beside the
+// address, so the mail tells a stranger nothing about the account.
+var strangerKinds = map[string]bool{KindVerifyForwarding: true}
 
 // secretData are Data keys that grant access (a link with a token). They
 // never enter job arguments (Enqueue refuses them), and when the mail really
@@ -97,6 +110,9 @@ type Message struct {
 	UserID int64
 	Kind   string
 	Data   map[string]string
+	// To, when set, the mail goes to this address instead of the account's;
+	// the account is still whose it is (outbox, name in the greeting).
+	To string
 }
 
 // Cents writes an amount of cents for Message.Data.
@@ -115,7 +131,7 @@ func Enqueue(ctx context.Context, tx *db.Tx, m Message) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	return tx.Enqueue(ctx, SendArgs{UserID: m.UserID, Template: m.Kind, Data: m.Data}, nil)
+	return tx.Enqueue(ctx, SendArgs{UserID: m.UserID, Template: m.Kind, Data: m.Data, To: m.To}, nil)
 }
 
 func (m Message) check() error {
@@ -136,6 +152,19 @@ func (m Message) check() error {
 			return fmt.Errorf("notify: %s message with %s: secrets never go into job arguments", m.Kind, key)
 		}
 	}
+	if m.To != "" {
+		// A bare address, exactly (equal to what parses from it: no display
+		// name, no comment, no line break): To becomes an SMTP recipient and
+		// a header, where anything more could add recipients.
+		if a, err := mail.ParseAddress(m.To); err != nil || a.Address != m.To {
+			return fmt.Errorf("notify: %s message to %q: not a bare email address", m.Kind, m.To)
+		}
+	}
+	// The forwarding link must reach the destination it confirms: sent to the
+	// account, it would let the account holder confirm someone else's address.
+	if m.Kind == KindVerifyForwarding && !strings.EqualFold(m.To, m.Data["address"]) {
+		return fmt.Errorf("notify: %s message must go to its address %q, not %q", m.Kind, m.Data["address"], m.To)
+	}
 	return nil
 }
 
@@ -145,6 +174,8 @@ type SendArgs struct {
 	// Template is the Message kind (Kind is taken by the job kind).
 	Template string            `json:"kind"`
 	Data     map[string]string `json:"data,omitempty"`
+	// To is Message.To.
+	To string `json:"to,omitempty"`
 }
 
 // Kind identifies the job.

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"mime/quotedprintable"
 	"net/mail"
+	"net/textproto"
 	"strings"
 	"testing"
 	"time"
@@ -131,12 +132,34 @@ func TestEnqueueRefusesMalformedMessages(t *testing.T) {
 		{UserID: 1, Kind: "newsletter"},
 		{UserID: 0, Kind: notify.KindDomainReleased, Data: map[string]string{"domain": "a.inf.nz"}},
 		{UserID: 1, Kind: notify.KindExpiryWarning, Data: map[string]string{"domain": "a.inf.nz", "expiresAt": notify.Time(fixedNow)}},
+		// To is one bare address: no header injection, no display name.
+		{UserID: 1, Kind: notify.KindDomainReleased, Data: map[string]string{"domain": "a.inf.nz"}, To: "a@b\r\nBcc: x@y"},
+		{UserID: 1, Kind: notify.KindDomainReleased, Data: map[string]string{"domain": "a.inf.nz"}, To: "Name <a@b.c>"},
+		{UserID: 1, Kind: notify.KindDomainReleased, Data: map[string]string{"domain": "a.inf.nz"}, To: "<a@b.c>"},
+		{UserID: 1, Kind: notify.KindDomainReleased, Data: map[string]string{"domain": "a.inf.nz"}, To: "a@b.c, x@y.z"},
+		{UserID: 1, Kind: notify.KindDomainReleased, Data: map[string]string{"domain": "a.inf.nz"}, To: "not an address"},
+		// A forwarding confirmation goes to the address it confirms, never to the account.
+		{UserID: 1, Kind: notify.KindVerifyForwarding, Data: forwardingData},
+		{UserID: 1, Kind: notify.KindVerifyForwarding, Data: forwardingData, To: "ann@example.com"},
 	} {
 		err := d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return notify.Enqueue(ctx, tx, m) })
 		require.Error(t, err, "%+v", m)
 	}
 	require.Empty(t, queuedMail(t, d))
+
+	// The same messages, well formed, are accepted: the refusals above are
+	// about To alone.
+	for _, m := range []notify.Message{
+		{UserID: 1, Kind: notify.KindDomainReleased, Data: map[string]string{"domain": "a.inf.nz"}, To: "a@b.c"},
+		{UserID: 1, Kind: notify.KindVerifyForwarding, Data: forwardingData, To: forwardingData["address"]},
+	} {
+		require.NoError(t, d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return notify.Enqueue(ctx, tx, m) }), "%+v", m)
+	}
+	require.Len(t, queuedMail(t, d), 2)
 }
+
+// forwardingData is the Data of a forwarding confirmation.
+var forwardingData = map[string]string{"destinationId": "5", "address": "bob@elsewhere.example", "domain": "acme.inf.nz"}
 
 // resetLinks stands in for the account service's secrets: the link of
 // reset id X has token tok_X.
@@ -149,6 +172,9 @@ var resetLinks = map[string]notify.SecretFunc{
 	},
 	notify.KindVerifyEmail: func(_ context.Context, _ int64, data map[string]string) (map[string]string, error) {
 		return map[string]string{"link": "https://nameport.example/verify-email?token=tok_" + data["verificationId"]}, nil
+	},
+	notify.KindVerifyForwarding: func(_ context.Context, _ int64, data map[string]string) (map[string]string, error) {
+		return map[string]string{"link": "https://nameport.example/email-forwarding/confirm?token=tok_" + data["destinationId"]}, nil
 	},
 }
 
@@ -230,14 +256,24 @@ func TestEveryKindReadsWell(t *testing.T) {
 		{notify.KindTierDeclined, map[string]string{"tier": "premium", "currentTier": "basic", "reason": "Tell us\r\nmore\nabout volumes."},
 			"Your Premium tier application",
 			[]string{"the Premium registrar tier", "stays on the Basic tier", "Our note: Tell us more about volumes.\n"}},
+		{notify.KindVerifyForwarding, forwardingData,
+			"Confirm forwarding to bob@elsewhere.example",
+			[]string{"The owner of acme.inf.nz on Nameport asked to forward mail to this address\n(bob@elsewhere.example).",
+				"Nothing is forwarded until you confirm it", "https://nameport.example/email-forwarding/confirm?token=tok_5",
+				"If you did not expect this, ignore this email: nothing will be\nforwarded to you."}},
 	}
 	ctx := context.Background()
 	for i, c := range cases {
-		require.NoError(t, work(ctx, s, int64(100+i), notify.SendArgs{UserID: user, Template: c.kind, Data: c.data}))
+		args := notify.SendArgs{UserID: user, Template: c.kind, Data: c.data}
+		greeting := "Hello Bo Tester,\n\n"
+		if c.kind == notify.KindVerifyForwarding { // to someone who may not be Bo
+			args.To, greeting = c.data["address"], "Hello,\n\n"
+		}
+		require.NoError(t, work(ctx, s, int64(100+i), args))
 		got := outbox(t, s)[0]
 		require.Equal(t, c.kind, got.Kind)
 		require.Equal(t, c.subject, got.Subject)
-		require.True(t, strings.HasPrefix(got.Body, "Hello Bo Tester,\n\n"), got.Body)
+		require.True(t, strings.HasPrefix(got.Body, greeting), got.Body)
 		require.Contains(t, got.Body, "The Nameport team")
 		for _, want := range c.body {
 			require.Contains(t, got.Body, want, "%s:\n%s", c.kind, got.Body)
@@ -366,4 +402,155 @@ func TestBadSMTPSettingsAreRefusedAtStart(t *testing.T) {
 		_, err := notify.NewService(d, opts)
 		require.Error(t, err, "%+v", opts)
 	}
+}
+
+// enqueueAndWork sends m as business code does (Enqueue in a transaction)
+// and works its job, as River would; it returns the job's arguments.
+func enqueueAndWork(t *testing.T, d *db.DB, s *notify.Service, m notify.Message) notify.SendArgs {
+	t.Helper()
+	ctx := context.Background()
+	require.NoError(t, d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error { return notify.Enqueue(ctx, tx, m) }))
+	jobs := queuedMail(t, d)
+	require.Len(t, jobs, 1)
+	var args notify.SendArgs
+	require.NoError(t, json.Unmarshal(jobs[0].Args, &args))
+	require.NoError(t, work(ctx, s, jobs[0].ID, args))
+	return args
+}
+
+func TestMailWithToGoesToThatAddressForTheAccount(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		require.NoError(t, d.SetupJobs(db.JobsConfig{})) // insert-only: the test works the job
+		server := mailtest.Start(t, false)
+		s := newService(t, d, notify.Options{SMTPURL: "smtp://" + server.Addr})
+		ann := addUser(t, d, "ann", "Ann Example")
+		args := enqueueAndWork(t, d, s, notify.Message{UserID: ann, Kind: notify.KindDomainReleased,
+			Data: map[string]string{"domain": "old.inf.nz"}, To: "ann.work@elsewhere.example"})
+		require.Equal(t, "ann.work@elsewhere.example", args.To, "To rides in the job")
+
+		mails := server.Received()
+		require.Len(t, mails, 1)
+		require.Equal(t, "TO:<ann.work@elsewhere.example>", mails[0].To)
+		to, err := mail.ParseAddress(mails[0].Header(t, "To"))
+		require.NoError(t, err)
+		require.Equal(t, mail.Address{Name: "Ann Example", Address: "ann.work@elsewhere.example"}, *to)
+		require.True(t, strings.HasPrefix(mails[0].Body(t), "Hello Ann Example,\n"), "still the account's mail")
+
+		list := outbox(t, s)
+		require.Len(t, list, 1)
+		require.Equal(t, "ann.work@elsewhere.example", list[0].ToAddress)
+		require.Equal(t, ann, list[0].UserID)
+		require.Equal(t, notify.StatusSent, list[0].Status)
+	})
+}
+
+func TestForwardingConfirmationReachesOnlyTheDestination(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		require.NoError(t, d.SetupJobs(db.JobsConfig{}))
+		server := mailtest.Start(t, false)
+		s := newService(t, d, notify.Options{SMTPURL: "smtp://" + server.Addr, Secrets: resetLinks})
+		bo := addUser(t, d, "bo", "Bo Tester")
+		link := "https://nameport.example/email-forwarding/confirm?token=tok_5"
+		enqueueAndWork(t, d, s, notify.Message{UserID: bo, Kind: notify.KindVerifyForwarding,
+			Data: forwardingData, To: forwardingData["address"]})
+
+		mails := server.Received()
+		require.Len(t, mails, 1)
+		require.Equal(t, "TO:<bob@elsewhere.example>", mails[0].To)
+		subject, err := new(mime.WordDecoder).DecodeHeader(mails[0].Header(t, "Subject"))
+		require.NoError(t, err)
+		require.Equal(t, "Confirm forwarding to bob@elsewhere.example", subject)
+		to, err := mail.ParseAddress(mails[0].Header(t, "To"))
+		require.NoError(t, err)
+		require.Equal(t, mail.Address{Address: "bob@elsewhere.example"}, *to, "no account name beside a stranger's address")
+		body := mails[0].Body(t)
+		require.True(t, strings.HasPrefix(body, "Hello,\n\nThe owner of acme.inf.nz on Nameport"), body)
+		require.Contains(t, body, link)
+		require.NotContains(t, body, "you have a Nameport account", "the destination may have none")
+		for _, account := range []string{"Tester", "bo@example.com", "username"} {
+			require.NotContains(t, string(mails[0].Data), account, "the mail names nothing of the account")
+		}
+
+		// The outbox keeps it for the account, without the link.
+		list := outbox(t, s)
+		require.Len(t, list, 1)
+		require.Equal(t, bo, list[0].UserID)
+		require.Equal(t, "bob@elsewhere.example", list[0].ToAddress)
+		require.Equal(t, notify.StatusSent, list[0].Status)
+		require.Equal(t, subject, list[0].Subject)
+		require.NotContains(t, list[0].Body, "tok_5")
+		require.Contains(t, list[0].Body, "removed from the outbox")
+	})
+}
+
+// forwarded is a message as the forwarder receives it: CRLF line ends,
+// headers notify never writes, a signature over the bytes, 8-bit text that
+// is not even UTF-8, a line that SMTP must dot-stuff and one that is a lone
+// dot.
+var forwarded = []byte("Received: from mx.sender.example by mx.nameport.example; Sat, 14 Mar 2026 09:30:00 +0000\r\n" +
+	"DKIM-Signature: v=1; a=rsa-sha256; d=sender.example; s=s1; bh=abc=; b=def=\r\n" +
+	"From: Alice <alice@sender.example>\r\n" +
+	"To: info@acme.inf.nz\r\n" +
+	"Subject: =?utf-8?q?Caf=C3=A9?=\r\n" +
+	"Content-Type: text/plain; charset=iso-8859-1\r\n" +
+	"Content-Transfer-Encoding: 8bit\r\n" +
+	"\r\n" +
+	"Caf\xe9 at noon?\r\n" +
+	".leading dot\r\n" +
+	".\r\n" +
+	"  trailing spaces  \r\n")
+
+func TestRelaySendsTheBytesGivenWithTheEnvelopeSender(t *testing.T) {
+	t.Parallel()
+	d := dbtest.Open(t, db.SQLite)
+	server := mailtest.Start(t, true)
+	s := newService(t, d, notify.Options{SMTPURL: "smtp://mailer:s3cret@" + server.Addr})
+	require.True(t, s.HasRelay())
+	ctx := context.Background()
+
+	require.NoError(t, s.Relay(ctx, "srs0=ab12@fwd.nameport.example", "bob@elsewhere.example", forwarded))
+	require.NoError(t, s.Relay(ctx, "", "bob@elsewhere.example", forwarded), "the null sender, for bounces")
+
+	require.Equal(t, []string{"PLAIN \x00mailer\x00s3cret", "PLAIN \x00mailer\x00s3cret"}, server.Auth())
+	mails := server.Received()
+	require.Len(t, mails, 2)
+	require.Equal(t, "FROM:<srs0=ab12@fwd.nameport.example>", strings.Fields(mails[0].From)[0])
+	require.Equal(t, "FROM:<>", strings.Fields(mails[1].From)[0])
+	// mailtest reads DATA with textproto's dot reader, which undoes the dot
+	// stuffing and gives line ends as LF: apart from that, the bytes are ours.
+	want := strings.ReplaceAll(string(forwarded), "\r\n", "\n")
+	for _, m := range mails {
+		require.Equal(t, "TO:<bob@elsewhere.example>", m.To)
+		require.Equal(t, want, string(m.Data), "not a header added, not a byte changed")
+	}
+}
+
+func TestRelayWithoutSMTPURLCannotSend(t *testing.T) {
+	t.Parallel()
+	s := newService(t, dbtest.Open(t, db.SQLite), notify.Options{})
+	require.False(t, s.HasRelay())
+	require.ErrorIs(t, s.Relay(context.Background(), "", "bob@elsewhere.example", forwarded), notify.ErrNoRelay)
+}
+
+func TestRelayErrorsKeepTheSMTPReplyCode(t *testing.T) {
+	t.Parallel()
+	server := mailtest.Start(t, false)
+	s := newService(t, dbtest.Open(t, db.SQLite), notify.Options{SMTPURL: "smtp://" + server.Addr})
+	for _, reply := range []struct {
+		line string
+		code int
+	}{
+		{"451 4.3.0 Mailbox temporarily unavailable", 451},
+		{"550 5.1.1 No such user", 550},
+	} {
+		server.RejectRecipients(reply.line)
+		err := s.Relay(context.Background(), "srs0=ab12@fwd.nameport.example", "bob@elsewhere.example", forwarded)
+		var smtpErr *textproto.Error
+		require.ErrorAs(t, err, &smtpErr, "%v", err)
+		require.Equal(t, reply.code, smtpErr.Code)
+		require.NotErrorIs(t, err, notify.ErrNoRelay)
+	}
+	require.Empty(t, server.Received())
 }

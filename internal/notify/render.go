@@ -13,7 +13,8 @@ type rendered struct {
 	Body    string
 }
 
-// recipient is who a message goes to.
+// recipient is who a message goes to: the account's holder, or only an
+// address (no names) for the kinds that may reach a stranger.
 type recipient struct {
 	Email    string `bun:"email"`
 	FullName string `bun:"full_name"`
@@ -25,6 +26,9 @@ func (r recipient) greeting() string {
 	if name == "" {
 		name = r.Username
 	}
+	if name == "" {
+		return "Hello,"
+	}
 	return "Hello " + name + ","
 }
 
@@ -35,6 +39,7 @@ func render(kind string, data map[string]string, r recipient, publicURL string) 
 	dashboard := strings.TrimRight(publicURL, "/") + "/dashboard"
 	wallet := strings.TrimRight(publicURL, "/") + "/wallet"
 	var subject string
+	why := "You receive this email because you have a Nameport account."
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	line("%s", r.greeting())
@@ -175,6 +180,18 @@ func render(kind string, data map[string]string, r recipient, publicURL string) 
 		line("")
 		line("If you did not sign up for Nameport, ignore this email.")
 
+	case KindVerifyForwarding:
+		subject = fmt.Sprintf("Confirm forwarding to %s", d("address"))
+		line("The owner of %s on Nameport asked to forward mail to this address", d("domain"))
+		line("(%s). Nothing is forwarded until you confirm it by opening this", d("address"))
+		line("link:")
+		line("")
+		line("%s", d("link"))
+		line("")
+		line("If you did not expect this, ignore this email: nothing will be")
+		line("forwarded to you.")
+		why = "You receive this email because this address was named on Nameport to\nreceive forwarded mail."
+
 	case KindTierApproved:
 		tier := tierName(d("tier"))
 		registrar := strings.TrimRight(publicURL, "/") + "/registrar-dashboard"
@@ -206,7 +223,7 @@ func render(kind string, data map[string]string, r recipient, publicURL string) 
 	line("The Nameport team")
 	line("")
 	line("-- ")
-	line("You receive this email because you have a Nameport account.")
+	line("%s", why)
 	return rendered{Subject: subject, Body: b.String()}, nil
 }
 

@@ -161,6 +161,12 @@ func (s *Service) deliver(ctx context.Context, jobID int64, args SendArgs) error
 		return river.JobCancel(fmt.Errorf("notify: %s for user %d: no such user", args.Template, args.UserID))
 	}
 	to := st.recipient
+	if args.To != "" {
+		to.Email = args.To
+	}
+	if strangerKinds[args.Template] {
+		to = recipient{Email: to.Email}
+	}
 
 	data, err := s.withSecrets(ctx, args)
 	if err != nil {
@@ -190,7 +196,7 @@ func (s *Service) deliver(ctx context.Context, jobID int64, args SendArgs) error
 	if kept, err := render(args.Template, redacted, to, s.publicURL); err == nil {
 		row.Body = kept.Body
 	}
-	sendErr := s.smtp.send(ctx, s.from, to.Email, buildMessage(s.from, to, msg, jobID, s.clock()))
+	sendErr := s.smtp.send(ctx, heloName(s.from.Address), s.from.Address, to.Email, buildMessage(s.from, to, msg, jobID, s.clock()))
 	if sendErr != nil {
 		row.Status, row.Error = StatusFailed, sendErr.Error()
 	} else {
@@ -201,6 +207,29 @@ func (s *Service) deliver(ctx context.Context, jobID int64, args SendArgs) error
 	}
 	if sendErr != nil {
 		return fmt.Errorf("notify: send %s to user %d: %w", args.Template, args.UserID, sendErr)
+	}
+	return nil
+}
+
+// ErrNoRelay: no --smtp-url is configured, so mail cannot leave.
+var ErrNoRelay = errors.New("notify: no outbound SMTP relay is configured (--smtp-url)")
+
+// HasRelay tells whether mail can leave.
+func (s *Service) HasRelay() bool { return s.smtp != nil }
+
+// Relay sends msg as is (bytes unchanged; SMTP carries its line ends as
+// CRLF) through the outbound relay, with envelope sender envelopeFrom (""
+// is the null sender, MAIL FROM:<>) to one recipient. It neither renders
+// nor records anything: the caller owns the message and its retries.
+// ErrNoRelay when none is configured. Errors from the relay keep the SMTP
+// reply: errors.As(err, *textproto.Error) gives its code, so the caller
+// tells 4xx (retry) from 5xx (permanent).
+func (s *Service) Relay(ctx context.Context, envelopeFrom, to string, msg []byte) error {
+	if s.smtp == nil {
+		return ErrNoRelay
+	}
+	if err := s.smtp.send(ctx, heloName(envelopeFrom), envelopeFrom, to, msg); err != nil {
+		return fmt.Errorf("notify: relay to %s: %w", to, err)
 	}
 	return nil
 }

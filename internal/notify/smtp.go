@@ -70,8 +70,11 @@ func (s *smtpServer) tlsFor() *tls.Config {
 	return &tls.Config{ServerName: s.host, MinVersion: tls.VersionTLS12}
 }
 
-// send delivers msg to one recipient in one SMTP session.
-func (s *smtpServer) send(ctx context.Context, from *mail.Address, to string, msg []byte) error {
+// send delivers msg to one recipient in one SMTP session, greeting the
+// server as helo, with envelope sender envelopeFrom ("" is the null sender:
+// net/smtp writes MAIL FROM:<>). Server replies come back wrapped as the
+// *textproto.Error net/smtp returns, so callers can read their code.
+func (s *smtpServer) send(ctx context.Context, helo, envelopeFrom, to string, msg []byte) error {
 	addr := net.JoinHostPort(s.host, s.port)
 	dialer := &net.Dialer{Timeout: s.dialTimeout}
 	var conn net.Conn
@@ -96,7 +99,7 @@ func (s *smtpServer) send(ctx context.Context, from *mail.Address, to string, ms
 		return fmt.Errorf("smtp: greeting from %s: %w", addr, err)
 	}
 	defer c.Close()
-	if err := c.Hello(heloName(from)); err != nil {
+	if err := c.Hello(helo); err != nil {
 		return fmt.Errorf("smtp: hello: %w", err)
 	}
 	if !s.implicitTLS {
@@ -115,7 +118,7 @@ func (s *smtpServer) send(ctx context.Context, from *mail.Address, to string, ms
 			return fmt.Errorf("smtp: auth: %w", err)
 		}
 	}
-	if err := c.Mail(from.Address); err != nil {
+	if err := c.Mail(envelopeFrom); err != nil {
 		return fmt.Errorf("smtp: MAIL FROM: %w", err)
 	}
 	if err := c.Rcpt(to); err != nil {
@@ -137,9 +140,10 @@ func (s *smtpServer) send(ctx context.Context, from *mail.Address, to string, ms
 	return nil
 }
 
-// heloName is the sender's domain, a fair name for ourselves.
-func heloName(from *mail.Address) string {
-	if _, domain, ok := strings.Cut(from.Address, "@"); ok && domain != "" {
+// heloName is the domain of the sender's address, a fair name for
+// ourselves; "localhost" when it has none (the null sender).
+func heloName(address string) string {
+	if _, domain, ok := strings.Cut(address, "@"); ok && domain != "" {
 		return domain
 	}
 	return "localhost"
@@ -157,7 +161,7 @@ func buildMessage(from *mail.Address, to recipient, m rendered, jobID int64, now
 	header("To", toAddr.String())
 	header("Subject", mime.QEncoding.Encode("utf-8", m.Subject))
 	header("Date", now.Format(time.RFC1123Z))
-	header("Message-ID", fmt.Sprintf("<%d.%s@%s>", jobID, hex.EncodeToString(random[:]), heloName(from)))
+	header("Message-ID", fmt.Sprintf("<%d.%s@%s>", jobID, hex.EncodeToString(random[:]), heloName(from.Address)))
 	header("MIME-Version", "1.0")
 	header("Content-Type", `text/plain; charset="utf-8"`)
 	header("Content-Transfer-Encoding", "quoted-printable")

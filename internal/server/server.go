@@ -5,6 +5,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -25,8 +26,10 @@ import (
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dnsserver"
 	"github.com/nameport/nameport/internal/idempotency"
+	"github.com/nameport/nameport/internal/mailfwd"
 	"github.com/nameport/nameport/internal/notify"
 	"github.com/nameport/nameport/internal/registration"
+	"github.com/nameport/nameport/internal/sealer"
 	"github.com/nameport/nameport/internal/settings"
 	"github.com/nameport/nameport/internal/stats"
 	"github.com/nameport/nameport/internal/zone"
@@ -55,6 +58,10 @@ type Services struct {
 	Audit    *audit.Service
 	Stats    *stats.Service
 	Settings *settings.Service
+	// Forwarding owns the email forwarding rules; Forwarder forwards what
+	// the mail role accepts (the worker role's jobs).
+	Forwarding *mailfwd.Service
+	Forwarder  *mailfwd.Forwarder
 }
 
 // NewServices builds every capability service from the configuration.
@@ -70,11 +77,26 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
+	forwarding := mailfwd.NewService(d, mailfwd.Options{Notify: notify.Enqueue,
+		MaxRules: cfg.MailMaxRules, MaxRulesRegistrar: cfg.MailMaxRulesRegistrar})
+	secrets := accounts.MailSecrets()
+	secrets[notify.KindVerifyForwarding] = forwarding.VerificationLink(cfg.PublicURL)
 	mail, err := notify.NewService(d, notify.Options{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom, PublicURL: cfg.PublicURL,
-		Secrets: accounts.MailSecrets()})
+		Secrets: secrets})
 	if err != nil {
 		return Services{}, err
 	}
+	// The SRS key is the server secret's, for this purpose alone: every
+	// node rewrites and reverses alike.
+	srsKey, err := sealer.New(secret, "mail-srs")
+	if err != nil {
+		return Services{}, err
+	}
+	srs, err := mailfwd.NewSRS([]byte(srsKey.Hash("srs")), 0, nil)
+	if err != nil {
+		return Services{}, err
+	}
+	forwarder := mailfwd.NewForwarder(d, mailfwd.ForwarderOptions{Relay: mail, SRS: srs, MailHost: cfg.MailHost})
 	names := registration.NewNames(d, nil)
 	cat, err := catalog.NewService(d, names, catalog.Options{Secret: secret})
 	if err != nil {
@@ -109,7 +131,7 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 		Catalog: cat, Records: zone.NewService(d, zone.Options{Changed: zoneChanged}),
 		Requests: idempotency.NewStore(d, nil), Mail: mail,
 		Audit: audit.NewService(d), Stats: stats.NewService(d),
-		Settings: siteSettings}, nil
+		Settings: siteSettings, Forwarding: forwarding, Forwarder: forwarder}, nil
 }
 
 // dnsGCPercent is the garbage collector's target (GOGC) in a process that
@@ -167,6 +189,7 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs,
 			svc.Domains.AddWorkers(jobsCfg.Workers, cfg.RenewInterval, cfg.RenewAhead)...)
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Wallets.AddWorkers(jobsCfg.Workers)...)
+		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Forwarder.AddWorkers(jobsCfg.Workers)...)
 	}
 	if err := d.SetupJobs(jobsCfg); err != nil {
 		return err
@@ -240,6 +263,24 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		}
 	}
 
+	var mailSrv *mailfwd.Server
+	if cfg.HasRole(config.RoleMail) {
+		opts := mailfwd.ServerOptions{Addr: cfg.MailListen, MaxSize: int64(cfg.MailMaxSize), Hostname: cfg.MailHost,
+			Logger: logger.With("component", "mail")}
+		if cfg.MailTLSCert != "" {
+			cert, err := tls.LoadX509KeyPair(cfg.MailTLSCert, cfg.MailTLSKey)
+			if err != nil {
+				return fmt.Errorf("server: --mail-tls-cert: %w", err)
+			}
+			opts.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+		}
+		mailSrv = mailfwd.NewServer(svc.Forwarder, opts)
+		if err := mailSrv.Start(); err != nil {
+			return err
+		}
+		logger.Info("smtp listening", "addr", mailSrv.Addr(), "starttls", opts.TLS != nil)
+	}
+
 	// Every process serves HTTP: health and metrics always, the API and the
 	// web app with the api role.
 	tcpListener, err := net.Listen("tcp", cfg.HTTPAddr)
@@ -282,6 +323,11 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 	var errs []error
 	if err := httpSrv.Shutdown(shutdownCtx); err != nil {
 		errs = append(errs, fmt.Errorf("server: http shutdown: %w", err))
+	}
+	if mailSrv != nil {
+		if err := mailSrv.Shutdown(shutdownCtx); err != nil {
+			errs = append(errs, fmt.Errorf("server: smtp shutdown: %w", err))
+		}
 	}
 	if dnsSrv != nil {
 		if err := dnsSrv.Shutdown(shutdownCtx); err != nil {

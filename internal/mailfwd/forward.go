@@ -1,0 +1,423 @@
+package mailfwd
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/textproto"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/uptrace/bun"
+
+	"github.com/nameport/nameport/internal/db"
+)
+
+// LogKeep is how many log entries a domain keeps, newest first.
+const LogKeep = 100
+
+// Log outcomes.
+const (
+	OutcomeForwarded = "forwarded"
+	OutcomeFailed    = "failed"
+	OutcomeRefused   = "refused"
+)
+
+// Relay sends a message on, bytes unchanged (notify.Service in production).
+type Relay interface {
+	Relay(ctx context.Context, envelopeFrom, to string, msg []byte) error
+}
+
+// Forwarder takes messages from the SMTP server and forwards them.
+type Forwarder struct {
+	db     *db.DB
+	relay  Relay
+	srs    *SRS
+	host   string // --mail-host; "" is "mx" + the extension
+	now    func() time.Time
+	logger *slog.Logger
+}
+
+// ForwarderOptions configure a Forwarder.
+type ForwarderOptions struct {
+	Relay Relay
+	SRS   *SRS
+	// MailHost names this mail server (--mail-host): the greeting, Received
+	// headers and the domain of rewritten senders. Empty: "mx." and the
+	// zone of the recipient's extension ("mx.inf.nz").
+	MailHost string
+	Now      func() time.Time
+	Logger   *slog.Logger
+}
+
+// NewForwarder returns the forwarding pipeline over d.
+func NewForwarder(d *db.DB, opts ForwarderOptions) *Forwarder {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Forwarder{db: d, relay: opts.Relay, srs: opts.SRS, host: strings.TrimSuffix(opts.MailHost, "."),
+		now: opts.Now, logger: opts.Logger}
+}
+
+func (f *Forwarder) clock() time.Time { return f.now().UTC().Truncate(time.Microsecond) }
+
+// MailHost is the mail server's name for a domain of extension (".inf.nz").
+func (f *Forwarder) MailHost(extension string) string {
+	if f.host != "" {
+		return f.host
+	}
+	return "mx" + extension
+}
+
+// Refusal is why a recipient or message is refused, as SMTP says it.
+type Refusal struct {
+	Code     int
+	Enhanced [3]int
+	Message  string
+	Reason   string // the metrics label: relay, unknown, size, rate, recipients
+}
+
+func (r *Refusal) Error() string {
+	return fmt.Sprintf("%d %d.%d.%d %s", r.Code, r.Enhanced[0], r.Enhanced[1], r.Enhanced[2], r.Message)
+}
+
+var (
+	refuseRelay   = &Refusal{550, [3]int{5, 7, 1}, "Relaying denied: this server only takes mail for domains that forward through it", "relay"}
+	refuseUnknown = &Refusal{550, [3]int{5, 1, 1}, "No such mailbox here", "unknown"}
+)
+
+// Target is a recipient that forwards: its domain and the confirmed
+// addresses its mail goes to.
+type Target struct {
+	Rcpt         string
+	DomainID     int64
+	Extension    string
+	Destinations []string
+}
+
+// Resolve tells where mail for rcpt goes: a Refusal for a domain that does
+// not forward here (never an open relay) or an address without a rule
+// whose destinations someone confirmed (refused now, so no bounce is ever
+// sent to a forged sender later). "alias+tag" falls back to "alias", then
+// to the catch-all.
+func (f *Forwarder) Resolve(ctx context.Context, rcpt string) (*Target, error) {
+	local, host, ok := strings.Cut(rcpt, "@")
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	label, extension, dotted := strings.Cut(host, ".")
+	if !ok || local == "" || !dotted || label == "" {
+		return nil, refuseRelay
+	}
+	extension = "." + extension
+	var dom struct {
+		ID      int64 `bun:"id"`
+		Enabled bool  `bun:"enabled"`
+	}
+	err := f.db.Bun.NewSelect().Table("domains").
+		ColumnExpr("id, EXISTS (SELECT 1 FROM mail_domains m WHERE m.domain_id = domains.id) AS enabled").
+		Where("name = ? AND extension = ?", label, extension).Scan(ctx, &dom)
+	if errors.Is(err, errNoRows) || err == nil && !dom.Enabled {
+		return nil, refuseRelay
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mailfwd: resolve %s: %w", host, err)
+	}
+	local = strings.ToLower(local)
+	aliases := []string{local}
+	if base, _, plus := strings.Cut(local, "+"); plus && base != "" {
+		aliases = append(aliases, base)
+	}
+	aliases = append(aliases, CatchAll)
+	var rows []struct {
+		Alias   string `bun:"alias"`
+		Address string `bun:"address"`
+	}
+	err = f.db.Bun.NewSelect().TableExpr("mail_rules AS r").
+		Join("JOIN mail_rule_destinations AS rd ON rd.rule_id = r.id").
+		Join("JOIN mail_destinations AS dst ON dst.id = rd.destination_id").
+		ColumnExpr("r.alias, dst.address").
+		Where("r.domain_id = ? AND r.alias IN (?) AND dst.verified_at IS NOT NULL", dom.ID, bun.In(aliases)).
+		Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("mailfwd: resolve %s: %w", rcpt, err)
+	}
+	// The most specific alias with a confirmed destination wins.
+	for _, alias := range aliases {
+		var to []string
+		for _, r := range rows {
+			if r.Alias == alias {
+				to = append(to, r.Address)
+			}
+		}
+		if len(to) > 0 {
+			return &Target{Rcpt: rcpt, DomainID: dom.ID, Extension: extension, Destinations: to}, nil
+		}
+	}
+	f.log(ctx, f.db.Bun, logEntry{DomainID: dom.ID, RcptTo: rcpt, Outcome: OutcomeRefused, Detail: "no rule with a confirmed address for this alias"})
+	return nil, refuseUnknown
+}
+
+// Envelope is one message as the SMTP server received it.
+type Envelope struct {
+	From    string // "" for the null sender
+	Helo    string
+	Remote  string // the client's address
+	Targets []*Target
+	Data    []byte
+}
+
+// Accept stores msg with a Received header of its own on top and queues one
+// delivery per destination, all in one transaction: once it returns nil the
+// message is ours to forward.
+func (f *Forwarder) Accept(ctx context.Context, env Envelope) error {
+	now := f.clock()
+	id := newID()
+	err := f.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		for _, t := range env.Targets {
+			data := append(received(env, t, f.MailHost(t.Extension), id, now), env.Data...)
+			row := &messageRow{DomainID: t.DomainID, MailFrom: env.From, Data: data, Pending: len(t.Destinations), CreatedAt: now}
+			if _, err := tx.NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
+				return err
+			}
+			msgID := row.ID
+			for _, to := range t.Destinations {
+				if err := tx.Enqueue(ctx, DeliverArgs{MessageID: msgID, Rcpt: t.Rcpt, To: to}, nil); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("mailfwd: accept a message from %q: %w", env.From, err)
+	}
+	counters.accepted.Add(1)
+	return nil
+}
+
+type messageRow struct {
+	bun.BaseModel `bun:"table:mail_messages"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	DomainID      int64     `bun:"domain_id"`
+	MailFrom      string    `bun:"mail_from"`
+	Data          []byte    `bun:"data"`
+	Pending       int       `bun:"pending"`
+	CreatedAt     time.Time `bun:"created_at"`
+}
+
+// received is the trace header this server adds (RFC 5321 4.4).
+func received(env Envelope, t *Target, host, id string, now time.Time) []byte {
+	helo := sanitize(env.Helo)
+	if helo == "" {
+		helo = "unknown"
+	}
+	return fmt.Appendf(nil, "Received: from %s (%s)\r\n\tby %s (Nameport) with ESMTP id %s\r\n\tfor <%s>; %s\r\n",
+		helo, sanitize(env.Remote), host, id, sanitize(t.Rcpt), now.Format(time.RFC1123Z))
+}
+
+// sanitize keeps what a client said to printable ASCII without the
+// characters that would end or break a header.
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x21 || r > 0x7e || r == '<' || r == '>' || r == '(' || r == ')' || r == ';' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func newID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return strings.ToUpper(hex.EncodeToString(b[:]))
+}
+
+// DeliverArgs is the job of forwarding one message to one destination.
+type DeliverArgs struct {
+	MessageID int64  `json:"messageId"`
+	Rcpt      string `json:"rcpt"` // the address the message came for
+	To        string `json:"to"`
+}
+
+// Kind identifies the job.
+func (DeliverArgs) Kind() string { return "mailfwd.deliver" }
+
+// InsertOpts: a destination's server that refuses for a while (greylisting,
+// an outage) is tried again with River's growing back-off, about 4 hours in
+// all, as mail servers do.
+func (DeliverArgs) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 10} }
+
+// DeliverWorker works DeliverArgs jobs.
+type DeliverWorker struct {
+	river.WorkerDefaults[DeliverArgs]
+	Forwarder *Forwarder
+}
+
+// Timeout bounds one attempt.
+func (w *DeliverWorker) Timeout(*river.Job[DeliverArgs]) time.Duration { return 5 * time.Minute }
+
+// Work relays the message. A permanent refusal (5xx) or the last attempt
+// ends it as failed; a temporary one is returned so that River retries.
+func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
+	return w.Forwarder.deliver(ctx, job.Args, job.Attempt >= job.MaxAttempts)
+}
+
+// AddWorkers registers the forwarding job.
+func (f *Forwarder) AddWorkers(workers *river.Workers) []*river.PeriodicJob {
+	river.AddWorker(workers, &DeliverWorker{Forwarder: f})
+	return nil
+}
+
+func (f *Forwarder) deliver(ctx context.Context, args DeliverArgs, last bool) error {
+	var msg struct {
+		DomainID int64  `bun:"domain_id"`
+		MailFrom string `bun:"mail_from"`
+		Data     []byte `bun:"data"`
+	}
+	err := f.db.Bun.NewSelect().Table("mail_messages").Column("domain_id", "mail_from", "data").
+		Where("id = ?", args.MessageID).Scan(ctx, &msg)
+	if errors.Is(err, errNoRows) {
+		// Its domain was released, or an earlier attempt finished it and
+		// only the job's completion was lost.
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("mailfwd: read message %d: %w", args.MessageID, err)
+	}
+	entry := logEntry{DomainID: msg.DomainID, MailFrom: msg.MailFrom, RcptTo: args.Rcpt, ForwardTo: args.To, Size: int64(len(msg.Data))}
+	_, extension, _ := strings.Cut(args.Rcpt[strings.LastIndexByte(args.Rcpt, '@')+1:], ".")
+	from, err := f.srs.Forward(msg.MailFrom, f.MailHost("."+strings.ToLower(extension)))
+	if err != nil {
+		// A sender that SRS cannot rewrite gets no bounce either.
+		from = ""
+	}
+	sendErr := f.relay.Relay(ctx, from, args.To, msg.Data)
+	var reply *textproto.Error
+	permanent := errors.As(sendErr, &reply) && reply.Code >= 500
+	switch {
+	case sendErr == nil:
+		entry.Outcome = OutcomeForwarded
+		counters.forwarded.Add(1)
+	case permanent || last:
+		entry.Outcome, entry.Detail = OutcomeFailed, sendErr.Error()
+		counters.failed.Add(1)
+		f.logger.Warn("mail forwarding failed", "message", args.MessageID, "to", args.To, "err", sendErr)
+	default:
+		counters.deferred.Add(1)
+		return fmt.Errorf("mailfwd: forward message %d to %s: %w", args.MessageID, args.To, sendErr)
+	}
+	err = f.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.NewUpdate().Table("mail_messages").Set("pending = pending - 1").Where("id = ?", args.MessageID).Exec(ctx); err != nil {
+			return err
+		}
+		if _, err := tx.NewDelete().Table("mail_messages").Where("id = ? AND pending <= 0", args.MessageID).Exec(ctx); err != nil {
+			return err
+		}
+		return f.log(ctx, tx, entry)
+	})
+	if err != nil {
+		return fmt.Errorf("mailfwd: finish message %d: %w", args.MessageID, err)
+	}
+	if entry.Outcome == OutcomeFailed {
+		return river.JobCancel(sendErr)
+	}
+	return nil
+}
+
+type logEntry struct {
+	bun.BaseModel `bun:"table:mail_log"`
+	ID            int64     `bun:"id,pk,autoincrement"`
+	DomainID      int64     `bun:"domain_id"`
+	MailFrom      string    `bun:"mail_from"`
+	RcptTo        string    `bun:"rcpt_to"`
+	ForwardTo     string    `bun:"forward_to"`
+	Size          int64     `bun:"size"`
+	Outcome       string    `bun:"outcome"`
+	Detail        string    `bun:"detail"`
+	CreatedAt     time.Time `bun:"created_at"`
+}
+
+// log records e and keeps the domain's newest LogKeep entries. A refusal's
+// entry is best effort: the refusal stands without it.
+func (f *Forwarder) log(ctx context.Context, q bun.IDB, e logEntry) error {
+	e.CreatedAt = f.clock()
+	e.MailFrom, e.RcptTo, e.Detail = clipTo(e.MailFrom, 320), clipTo(e.RcptTo, 320), clipTo(e.Detail, 500)
+	if _, err := q.NewInsert().Model(&e).Exec(ctx); err != nil {
+		return err
+	}
+	_, err := q.NewDelete().Table("mail_log").Where("domain_id = ?", e.DomainID).
+		Where("id <= (SELECT id FROM mail_log WHERE domain_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)", e.DomainID, LogKeep).
+		Exec(ctx)
+	return err
+}
+
+func clipTo(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// LogEntry is one line of a domain's forwarding log.
+type LogEntry struct {
+	Time      time.Time `json:"time"`
+	From      string    `json:"from"`
+	To        string    `json:"to"`
+	ForwardTo string    `json:"forwardTo,omitempty"`
+	Size      int64     `json:"size"`
+	Outcome   string    `json:"outcome"`
+	Detail    string    `json:"detail,omitempty"`
+}
+
+// Log returns the domain's last LogKeep log entries, newest first.
+func (s *Service) Log(ctx context.Context, d Domain) ([]LogEntry, error) {
+	var rows []logEntry
+	if err := s.db.Bun.NewSelect().Model(&rows).Where("domain_id = ?", d.ID).Order("id DESC").Limit(LogKeep).Scan(ctx); err != nil {
+		return nil, wrap("read the log of", d, err)
+	}
+	out := make([]LogEntry, len(rows))
+	for i, r := range rows {
+		out[i] = LogEntry{Time: r.CreatedAt.UTC(), From: r.MailFrom, To: r.RcptTo, ForwardTo: r.ForwardTo, Size: r.Size, Outcome: r.Outcome, Detail: r.Detail}
+	}
+	return out, nil
+}
+
+// counters are the process's message counts, for the metrics.
+var counters struct {
+	accepted, forwarded, deferred, failed atomic.Uint64
+}
+
+// refusedCounts counts refusals by Refusal.Reason (a fixed set, so the map
+// itself is only read).
+var refusedCounts = map[string]*atomic.Uint64{
+	"relay": {}, "unknown": {}, "size": {}, "recipients": {}, "sender": {},
+}
+
+func countRefusal(reason string) {
+	if c := refusedCounts[reason]; c != nil {
+		c.Add(1)
+	}
+}
+
+// Counts are the message counts since the process started.
+type Counts struct {
+	Accepted, Forwarded, Deferred, Failed uint64
+	Refused                               map[string]uint64 // by reason
+}
+
+// Totals returns the counts so far.
+func Totals() Counts {
+	out := Counts{Accepted: counters.accepted.Load(), Forwarded: counters.forwarded.Load(),
+		Deferred: counters.deferred.Load(), Failed: counters.failed.Load(), Refused: map[string]uint64{}}
+	for reason, c := range refusedCounts {
+		out.Refused[reason] = c.Load()
+	}
+	return out
+}

@@ -1,0 +1,363 @@
+package mailfwd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/smtp"
+	"net/textproto"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/dbtest"
+	"github.com/nameport/nameport/internal/mailtest"
+	"github.com/nameport/nameport/internal/notify"
+)
+
+// pipeline is everything between a sender and the destination's server:
+// the rules, the inbound SMTP server, the forwarder and a real SMTP server
+// standing for the outbound relay.
+type pipeline struct {
+	d      *db.DB
+	rules  *Service
+	fwd    *Forwarder
+	srs    *SRS
+	server *Server
+	relay  *mailtest.Server
+	domain Domain
+}
+
+func newPipeline(t *testing.T, d *db.DB) *pipeline {
+	t.Helper()
+	require.NoError(t, d.SetupJobs(db.JobsConfig{})) // insert-only: the test works the jobs
+	relay := mailtest.Start(t, false)
+	mail, err := notify.NewService(d, notify.Options{SMTPURL: "smtp://" + relay.Addr})
+	require.NoError(t, err)
+	srs, err := NewSRS([]byte("a test secret of sixteen bytes or more"), 0, nil)
+	require.NoError(t, err)
+	fwd := NewForwarder(d, ForwarderOptions{Relay: mail, SRS: srs})
+	server := NewServer(fwd, ServerOptions{Addr: "127.0.0.1:0", MaxSize: 64 << 10})
+	require.NoError(t, server.Start())
+	t.Cleanup(func() { _ = server.Shutdown(context.Background()) })
+
+	id := dbtest.Domain(t, d, "acme", ".inf.nz", time.Now().AddDate(1, 0, 0))
+	var owner int64
+	require.NoError(t, d.Bun.NewSelect().Table("domains").Column("user_id").Where("id = ?", id).Scan(context.Background(), &owner))
+	return &pipeline{d: d, rules: NewService(d, Options{Notify: notify.Enqueue}), fwd: fwd, srs: srs,
+		server: server, relay: relay, domain: Domain{ID: id, UserID: owner, Name: "acme.inf.nz"}}
+}
+
+// confirm follows the confirmation link of address, as its reader would.
+func (p *pipeline) confirm(t *testing.T, address string) {
+	t.Helper()
+	ctx := context.Background()
+	var id int64
+	require.NoError(t, p.d.Bun.NewSelect().Table("mail_destinations").Column("id").
+		Where("user_id = ? AND address = ?", p.domain.UserID, address).Scan(ctx, &id))
+	secrets, err := p.rules.VerificationLink("https://nameport.test")(ctx, p.domain.UserID, map[string]string{"destinationId": strconv.FormatInt(id, 10)})
+	require.NoError(t, err)
+	link, err := url.Parse(secrets["link"])
+	require.NoError(t, err)
+	require.Equal(t, ConfirmPath, link.Path)
+	got, err := p.rules.Confirm(ctx, link.Query().Get("token"))
+	require.NoError(t, err)
+	require.Equal(t, address, got)
+	_, err = p.rules.Confirm(ctx, link.Query().Get("token"))
+	require.ErrorIs(t, err, errTokenInvalid, "a link works once")
+}
+
+// deliverAll works the queued forwarding jobs once each, as River would,
+// and returns their errors.
+func (p *pipeline) deliverAll(t *testing.T, last bool) []error {
+	t.Helper()
+	var rows []struct {
+		ID   int64  `bun:"id"`
+		Args []byte `bun:"args"`
+	}
+	require.NoError(t, p.d.Bun.NewSelect().Table("river_job").Column("id").ColumnExpr(jobArgs(p.d)+" AS args").
+		Where("kind = ? AND state = 'available'", DeliverArgs{}.Kind()).Order("id").Scan(context.Background(), &rows))
+	var errs []error
+	for _, row := range rows {
+		var args DeliverArgs
+		require.NoError(t, json.Unmarshal(row.Args, &args))
+		err := p.fwd.deliver(context.Background(), args, last)
+		errs = append(errs, err)
+		if err == nil || isCancel(err) {
+			dbtest.MustExec(t, p.d, "UPDATE river_job SET state = 'completed', finalized_at = ? WHERE id = ?", time.Now().UTC(), row.ID)
+		}
+	}
+	return errs
+}
+
+// jobArgs reads River's job arguments as JSON text on either engine:
+// riversqlite keeps them as binary JSON (jsonb).
+func jobArgs(d *db.DB) string {
+	if d.Engine == db.SQLite {
+		return "json(args)"
+	}
+	return "args::text"
+}
+
+// path is the address in a MAIL or RCPT argument as the relay got it
+// ("FROM:<a@b.c>").
+func path(arg string) string {
+	_, rest, _ := strings.Cut(arg, "<")
+	address, _, _ := strings.Cut(rest, ">")
+	return address
+}
+
+func isCancel(err error) bool { return err != nil && strings.Contains(err.Error(), "JobCancelError") }
+
+// send speaks SMTP to the server with net/smtp and returns the reply to the
+// first command that failed.
+func send(t *testing.T, addr, from string, to []string, msg []byte) error {
+	t.Helper()
+	c, err := smtp.Dial(addr)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Hello("sender.example"))
+	if err := c.Mail(from); err != nil {
+		return err
+	}
+	for _, rcpt := range to {
+		if err := c.Rcpt(rcpt); err != nil {
+			return err
+		}
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(msg); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
+}
+
+func replyCode(t *testing.T, err error) (int, string) {
+	t.Helper()
+	var tp *textproto.Error
+	require.True(t, errors.As(err, &tp), "want an SMTP reply, got %v", err)
+	return tp.Code, tp.Msg
+}
+
+const message = "From: Alice <alice@origin.example>\r\nTo: hello@acme.inf.nz\r\nSubject: hi\r\n" +
+	"DKIM-Signature: v=1; a=rsa-sha256; d=origin.example; s=s1; bh=abc=; b=def=\r\n\r\n" +
+	"Hello there.\r\n.leading dot stays\r\n\r\nBye\r\n"
+
+func TestForwardingOverSMTP(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		p := newPipeline(t, d)
+		addr := p.server.Addr()
+
+		// Forwarding off: the domain is not ours to take mail for.
+		code, msg := replyCode(t, send(t, addr, "alice@origin.example", []string{"hello@acme.inf.nz"}, []byte(message)))
+		require.Equal(t, 550, code)
+		require.Contains(t, msg, "5.7.1")
+
+		require.NoError(t, p.rules.Enable(ctx, p.domain))
+		rule, err := p.rules.AddRule(ctx, p.domain, "Hello", []string{"me@Dest.example"})
+		require.NoError(t, err)
+		require.Equal(t, "hello", rule.Alias)
+		require.Equal(t, []Destination{{Address: "me@dest.example", Verified: false}}, rule.Destinations)
+		require.Equal(t, 1, dbtest.Count(t, d, "SELECT COUNT(*) FROM river_job WHERE kind = 'notify.send' AND "+jobArgs(d)+" LIKE ?",
+			"%me@dest.example%"), "the new destination is sent its confirmation link")
+
+		// Unconfirmed: the address receives nothing; the alias is refused at RCPT.
+		code, msg = replyCode(t, send(t, addr, "alice@origin.example", []string{"hello@acme.inf.nz"}, []byte(message)))
+		require.Equal(t, 550, code)
+		require.Contains(t, msg, "5.1.1")
+
+		p.confirm(t, "me@dest.example")
+		// Foreign domains and unknown aliases are refused at RCPT, never relayed.
+		for rcpt, want := range map[string]string{
+			"someone@gmail.com": "5.7.1", "nobody@acme.inf.nz": "5.1.1", "hello@other.inf.nz": "5.7.1", "no-at-sign": "5.",
+		} {
+			code, msg := replyCode(t, send(t, addr, "alice@origin.example", []string{rcpt}, []byte(message)))
+			require.GreaterOrEqual(t, code, 500, rcpt)
+			require.Contains(t, msg, want, rcpt)
+		}
+
+		require.NoError(t, send(t, addr, "alice@origin.example", []string{"hello+news@ACME.inf.nz"}, []byte(message)))
+		require.Empty(t, p.relay.Received(), "nothing leaves before the job runs")
+		require.Equal(t, []error{nil}, p.deliverAll(t, false))
+
+		got := p.relay.Received()
+		require.Len(t, got, 1)
+		require.Equal(t, "me@dest.example", path(got[0].To))
+		sender := path(got[0].From)
+		require.True(t, strings.HasPrefix(sender, "SRS0="), sender)
+		require.True(t, strings.HasSuffix(sender, "@mx.inf.nz"), sender)
+		original, err := p.srs.Reverse(sender)
+		require.NoError(t, err)
+		require.Equal(t, "alice@origin.example", original)
+		// Byte for byte below our own Received header (DKIM stays valid);
+		// mailtest reads DATA with textproto, which ends lines with LF.
+		lf := bytes.ReplaceAll([]byte(message), []byte("\r\n"), []byte("\n"))
+		require.True(t, bytes.HasPrefix(got[0].Data, []byte("Received: from sender.example (127.0.0.1")), string(got[0].Data))
+		require.True(t, bytes.HasSuffix(got[0].Data, lf), string(got[0].Data))
+		require.Contains(t, string(got[0].Data), "for <hello+news@ACME.inf.nz>")
+		require.Equal(t, 0, dbtest.Count(t, d, "SELECT COUNT(*) FROM mail_messages"), "a forwarded message is not kept")
+
+		log, err := p.rules.Log(ctx, p.domain)
+		require.NoError(t, err)
+		require.Equal(t, OutcomeForwarded, log[0].Outcome)
+		require.Equal(t, "me@dest.example", log[0].ForwardTo)
+		require.Equal(t, int64(len(got[0].Data)+bytes.Count(got[0].Data, []byte("\n"))), log[0].Size, "the size in CRLF form")
+		require.Equal(t, OutcomeRefused, log[1].Outcome, "the refused unknown alias is in the log too")
+
+		// The null sender (a bounce) is forwarded with the null sender.
+		require.NoError(t, send(t, addr, "", []string{"hello@acme.inf.nz"}, []byte(message)))
+		require.Equal(t, []error{nil}, p.deliverAll(t, false))
+		require.Equal(t, "", path(p.relay.Received()[1].From))
+
+		// Turned off: refused again, rules kept.
+		require.NoError(t, p.rules.Disable(ctx, p.domain))
+		code, _ = replyCode(t, send(t, addr, "alice@origin.example", []string{"hello@acme.inf.nz"}, []byte(message)))
+		require.Equal(t, 550, code)
+		rules, err := p.rules.Rules(ctx, p.domain)
+		require.NoError(t, err)
+		require.Len(t, rules, 1)
+	})
+}
+
+func TestForwardingRetriesTheRelay(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		p := newPipeline(t, d)
+		require.NoError(t, p.rules.Enable(ctx, p.domain))
+		_, err := p.rules.AddRule(ctx, p.domain, CatchAll, []string{"me@dest.example"})
+		require.NoError(t, err)
+		p.confirm(t, "me@dest.example")
+
+		// A relay that answers 4xx: the job fails, to be retried, and the
+		// message waits.
+		require.NoError(t, send(t, p.server.Addr(), "alice@origin.example", []string{"anything@acme.inf.nz"}, []byte(message)))
+		p.relay.RejectRecipients("451 4.7.1 Try again later")
+		errs := p.deliverAll(t, false)
+		require.Len(t, errs, 1)
+		require.Error(t, errs[0])
+		require.False(t, isCancel(errs[0]))
+		require.Equal(t, 1, dbtest.Count(t, d, "SELECT COUNT(*) FROM mail_messages"))
+		// The relay recovers: the retry forwards it.
+		p.relay.RejectRecipients("")
+		require.Equal(t, []error{nil}, p.deliverAll(t, false))
+		require.Len(t, p.relay.Received(), 1)
+
+		// A permanent refusal (5xx) ends the job at once, as failed.
+		require.NoError(t, send(t, p.server.Addr(), "alice@origin.example", []string{"x@acme.inf.nz"}, []byte(message)))
+		p.relay.RejectRecipients("550 5.1.1 No such user")
+		errs = p.deliverAll(t, false)
+		require.True(t, isCancel(errs[0]), "%v", errs[0])
+		log, err := p.rules.Log(ctx, p.domain)
+		require.NoError(t, err)
+		require.Equal(t, OutcomeFailed, log[0].Outcome)
+		require.Contains(t, log[0].Detail, "550")
+		require.Equal(t, 0, dbtest.Count(t, d, "SELECT COUNT(*) FROM mail_messages"))
+	})
+}
+
+func TestSMTPRefusesAbuse(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		p := newPipeline(t, d)
+		require.NoError(t, p.rules.Enable(ctx, p.domain))
+		_, err := p.rules.AddRule(ctx, p.domain, "hello", []string{"me@dest.example"})
+		require.NoError(t, err)
+		p.confirm(t, "me@dest.example")
+
+		// Oversize: refused, nothing stored.
+		big := []byte(message + strings.Repeat(strings.Repeat("x", 98)+"\r\n", 700))
+		code, _ := replyCode(t, send(t, p.server.Addr(), "alice@origin.example", []string{"hello@acme.inf.nz"}, big))
+		require.Equal(t, 552, code)
+		// A sender address that is not one.
+		code, _ = replyCode(t, send(t, p.server.Addr(), "not an address", []string{"hello@acme.inf.nz"}, []byte(message)))
+		require.GreaterOrEqual(t, code, 500)
+		// 1,000 recipients: the server takes 100 and refuses the rest.
+		var many []string
+		for i := 0; i < 1000; i++ {
+			many = append(many, "hello@acme.inf.nz")
+		}
+		code, _ = replyCode(t, send(t, p.server.Addr(), "alice@origin.example", many, []byte(message)))
+		require.Equal(t, 452, code)
+		require.Equal(t, 0, dbtest.Count(t, d, "SELECT COUNT(*) FROM mail_messages"))
+	})
+}
+
+func TestRulesRefuseBadInput(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		p := newPipeline(t, d)
+		tooMany := make([]string, MaxDestinations+1)
+		for i := range tooMany {
+			tooMany[i] = "a" + strconv.Itoa(i) + "@dest.example"
+		}
+		for name, tc := range map[string]struct {
+			alias string
+			to    []string
+			want  string
+		}{
+			"control characters": {"hello", []string{"me@dest.example\r\nBcc: x@y.z"}, "control character"},
+			"an IDN address":     {"hello", []string{"me@bücher.example"}, "xn--"},
+			"a display name":     {"hello", []string{"Me<me@dest.example>"}, "name@example.com"},
+			"a loop":             {"hello", []string{"other@ACME.inf.nz"}, "loop"},
+			"no address":         {"hello", nil, "at least one"},
+			"too many addresses": {"hello", tooMany, "at most 10"},
+			"a bad alias":        {"he llo", []string{"me@dest.example"}, "letters, digits"},
+			"an alias with @":    {"a@b", []string{"me@dest.example"}, "letters, digits"},
+			"a long alias":       {strings.Repeat("a", 65), []string{"me@dest.example"}, "at most 64"},
+			"an address literal": {"hello", []string{"me@[127.0.0.1]"}, "domain name"},
+		} {
+			_, err := p.rules.AddRule(ctx, p.domain, tc.alias, tc.to)
+			var appErr *apperr.Error
+			require.True(t, errors.As(err, &appErr), "%s: %v", name, err)
+			require.Equal(t, apperr.Invalid, appErr.Code, name)
+			require.Contains(t, appErr.Error(), tc.want, name)
+		}
+		require.Equal(t, 0, dbtest.Count(t, d, "SELECT COUNT(*) FROM mail_rules"), "nothing stored")
+		require.Equal(t, 0, dbtest.Count(t, d, "SELECT COUNT(*) FROM mail_destinations"), "nothing stored")
+
+		// The limit per domain counts, and an alias has one rule.
+		limited := NewService(d, Options{MaxRules: 2})
+		_, err := limited.AddRule(ctx, p.domain, "a", []string{"me@dest.example"})
+		require.NoError(t, err)
+		_, err = limited.AddRule(ctx, p.domain, "A", []string{"me@dest.example"})
+		require.ErrorIs(t, err, errRuleExists)
+		_, err = limited.AddRule(ctx, p.domain, "b", []string{"me@dest.example"})
+		require.NoError(t, err)
+		_, err = limited.AddRule(ctx, p.domain, "c", []string{"me@dest.example"})
+		require.ErrorContains(t, err, "at most 2 forwarding rules")
+		// Registrars get their own limit.
+		reg := p.domain
+		reg.Registrar = true
+		_, err = NewService(d, Options{MaxRules: 2, MaxRulesRegistrar: 3}).AddRule(ctx, reg, "c", []string{"me@dest.example"})
+		require.NoError(t, err)
+
+		// Deleting another domain's rule, or one that is gone: not found.
+		rules, err := p.rules.Rules(ctx, p.domain)
+		require.NoError(t, err)
+		other := Domain{ID: p.domain.ID + 1000, UserID: p.domain.UserID, Name: "other.inf.nz"}
+		require.ErrorIs(t, p.rules.DeleteRule(ctx, other, rules[0].ID), errRuleNotFound)
+		require.NoError(t, p.rules.DeleteRule(ctx, p.domain, rules[0].ID))
+		require.ErrorIs(t, p.rules.DeleteRule(ctx, p.domain, rules[0].ID), errRuleNotFound)
+
+		_, err = p.rules.Confirm(ctx, "not-a-token")
+		require.ErrorIs(t, err, errTokenInvalid)
+	})
+}
