@@ -70,12 +70,7 @@ func NewForwarder(d *db.DB, opts ForwarderOptions) *Forwarder {
 func (f *Forwarder) clock() time.Time { return f.now().UTC().Truncate(time.Microsecond) }
 
 // MailHost is the mail server's name for a domain of extension (".inf.nz").
-func (f *Forwarder) MailHost(extension string) string {
-	if f.host != "" {
-		return f.host
-	}
-	return "mx" + extension
-}
+func (f *Forwarder) MailHost(extension string) string { return MailHost(f.host, extension) }
 
 // Refusal is why a recipient or message is refused, as SMTP says it.
 type Refusal struct {

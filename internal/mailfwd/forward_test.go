@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/smtp"
 	"net/textproto"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,6 +22,7 @@ import (
 	"github.com/nameport/nameport/internal/dbtest"
 	"github.com/nameport/nameport/internal/mailtest"
 	"github.com/nameport/nameport/internal/notify"
+	"github.com/nameport/nameport/internal/zone"
 )
 
 // pipeline is everything between a sender and the destination's server:
@@ -51,8 +54,8 @@ func newPipeline(t *testing.T, d *db.DB) *pipeline {
 	id := dbtest.Domain(t, d, "acme", ".inf.nz", time.Now().AddDate(1, 0, 0))
 	var owner int64
 	require.NoError(t, d.Bun.NewSelect().Table("domains").Column("user_id").Where("id = ?", id).Scan(context.Background(), &owner))
-	return &pipeline{d: d, rules: NewService(d, Options{Notify: notify.Enqueue}), fwd: fwd, srs: srs,
-		server: server, relay: relay, domain: Domain{ID: id, UserID: owner, Name: "acme.inf.nz"}}
+	return &pipeline{d: d, rules: NewService(d, Options{Notify: notify.Enqueue, Records: zone.NewService(d, zone.Options{})}),
+		fwd: fwd, srs: srs, server: server, relay: relay, domain: Domain{ID: id, UserID: owner, Label: "acme", Extension: ".inf.nz"}}
 }
 
 // confirm follows the confirmation link of address, as its reader would.
@@ -168,7 +171,7 @@ func TestForwardingOverSMTP(t *testing.T) {
 		require.Equal(t, 550, code)
 		require.Contains(t, msg, "5.7.1")
 
-		require.NoError(t, p.rules.Enable(ctx, p.domain))
+		require.NoError(t, p.rules.Enable(ctx, p.domain, false))
 		rule, err := p.rules.AddRule(ctx, p.domain, "Hello", []string{"me@Dest.example"})
 		require.NoError(t, err)
 		require.Equal(t, "hello", rule.Alias)
@@ -239,7 +242,7 @@ func TestForwardingRetriesTheRelay(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		p := newPipeline(t, d)
-		require.NoError(t, p.rules.Enable(ctx, p.domain))
+		require.NoError(t, p.rules.Enable(ctx, p.domain, false))
 		_, err := p.rules.AddRule(ctx, p.domain, CatchAll, []string{"me@dest.example"})
 		require.NoError(t, err)
 		p.confirm(t, "me@dest.example")
@@ -276,7 +279,7 @@ func TestSMTPRefusesAbuse(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		p := newPipeline(t, d)
-		require.NoError(t, p.rules.Enable(ctx, p.domain))
+		require.NoError(t, p.rules.Enable(ctx, p.domain, false))
 		_, err := p.rules.AddRule(ctx, p.domain, "hello", []string{"me@dest.example"})
 		require.NoError(t, err)
 		p.confirm(t, "me@dest.example")
@@ -334,7 +337,7 @@ func TestRulesRefuseBadInput(t *testing.T) {
 		require.Equal(t, 0, dbtest.Count(t, d, "SELECT COUNT(*) FROM mail_destinations"), "nothing stored")
 
 		// The limit per domain counts, and an alias has one rule.
-		limited := NewService(d, Options{MaxRules: 2})
+		limited := NewService(d, Options{MaxRules: 2, Records: zone.NewService(d, zone.Options{})})
 		_, err := limited.AddRule(ctx, p.domain, "a", []string{"me@dest.example"})
 		require.NoError(t, err)
 		_, err = limited.AddRule(ctx, p.domain, "A", []string{"me@dest.example"})
@@ -346,18 +349,83 @@ func TestRulesRefuseBadInput(t *testing.T) {
 		// Registrars get their own limit.
 		reg := p.domain
 		reg.Registrar = true
-		_, err = NewService(d, Options{MaxRules: 2, MaxRulesRegistrar: 3}).AddRule(ctx, reg, "c", []string{"me@dest.example"})
+		_, err = NewService(d, Options{MaxRules: 2, MaxRulesRegistrar: 3, Records: zone.NewService(d, zone.Options{})}).AddRule(ctx, reg, "c", []string{"me@dest.example"})
 		require.NoError(t, err)
 
 		// Deleting another domain's rule, or one that is gone: not found.
 		rules, err := p.rules.Rules(ctx, p.domain)
 		require.NoError(t, err)
-		other := Domain{ID: p.domain.ID + 1000, UserID: p.domain.UserID, Name: "other.inf.nz"}
+		other := Domain{ID: p.domain.ID + 1000, UserID: p.domain.UserID, Label: "other", Extension: ".inf.nz"}
 		require.ErrorIs(t, p.rules.DeleteRule(ctx, other, rules[0].ID), errRuleNotFound)
 		require.NoError(t, p.rules.DeleteRule(ctx, p.domain, rules[0].ID))
 		require.ErrorIs(t, p.rules.DeleteRule(ctx, p.domain, rules[0].ID), errRuleNotFound)
 
 		_, err = p.rules.Confirm(ctx, "not-a-token")
 		require.ErrorIs(t, err, errTokenInvalid)
+	})
+}
+
+// mailRecords lists d's MX and TXT records as "TYPE [priority] content".
+func mailRecords(t *testing.T, d *db.DB, domain Domain) []string {
+	t.Helper()
+	records, err := zone.NewService(d, zone.Options{}).List(context.Background(), domain.zone())
+	require.NoError(t, err)
+	var out []string
+	for _, r := range records {
+		switch {
+		case r.Type == "MX":
+			out = append(out, fmt.Sprintf("MX %d %s", *r.Priority, r.Content))
+		case r.Type == "TXT":
+			out = append(out, "TXT "+r.Content)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestForwardingManagesMailRecords(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		p := newPipeline(t, d)
+		records := zone.NewService(d, zone.Options{})
+		prio := 5
+		_, err := records.Create(ctx, p.domain.zone(), zone.Input{Type: "MX", Name: "@", Content: "mail.other.example.", Priority: &prio})
+		require.NoError(t, err)
+		_, err = records.Create(ctx, p.domain.zone(), zone.Input{Type: "TXT", Name: "@", Content: "google-site-verification=abc"})
+		require.NoError(t, err)
+		before := mailRecords(t, d, p.domain)
+
+		// Another service's MX is never replaced without saying so.
+		st, err := p.rules.Status(ctx, p.domain)
+		require.NoError(t, err)
+		require.False(t, st.Enabled)
+		require.Equal(t, "mx.inf.nz", st.MailHost)
+		require.Equal(t, []string{"MX 5 mail.other.example"}, st.Replaces)
+		err = p.rules.Enable(ctx, p.domain, false)
+		var appErr *apperr.Error
+		require.True(t, errors.As(err, &appErr), "%v", err)
+		require.Equal(t, apperr.Conflict, appErr.Code)
+		require.Contains(t, appErr.Error(), "MX 5 mail.other.example")
+		require.Equal(t, before, mailRecords(t, d, p.domain), "nothing changed")
+		st, err = p.rules.Status(ctx, p.domain)
+		require.NoError(t, err)
+		require.False(t, st.Enabled)
+
+		require.NoError(t, p.rules.Enable(ctx, p.domain, true))
+		after := mailRecords(t, d, p.domain)
+		require.Contains(t, after, "MX 10 mx.inf.nz")
+		require.NotContains(t, after, "MX 5 mail.other.example")
+		require.Len(t, after, 3, "MX, SPF and the verification TXT: %v", after)
+		// Turning it on again changes nothing.
+		require.NoError(t, p.rules.Enable(ctx, p.domain, false))
+		require.Equal(t, after, mailRecords(t, d, p.domain))
+		st, err = p.rules.Status(ctx, p.domain)
+		require.NoError(t, err)
+		require.True(t, st.Enabled)
+		require.Empty(t, st.Replaces)
+
+		require.NoError(t, p.rules.Disable(ctx, p.domain))
+		require.Equal(t, []string{"TXT google-site-verification=abc"}, mailRecords(t, d, p.domain), "only the user's own TXT stays")
 	})
 }

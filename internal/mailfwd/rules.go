@@ -25,6 +25,7 @@ import (
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/notify"
+	"github.com/nameport/nameport/internal/zone"
 )
 
 // Limits of the rules.
@@ -50,7 +51,11 @@ type Options struct {
 	MaxRulesRegistrar int // per domain of a registrar; DefaultMaxRulesRegistrar when 0
 	// Notify sends the confirmation link to a new destination.
 	Notify notify.Func
-	Now    func() time.Time
+	// Records edits the MX and SPF records that bring a domain's mail here.
+	Records *zone.Service
+	// MailHost is --mail-host (see MailHost).
+	MailHost string
+	Now      func() time.Time
 }
 
 // Service owns the forwarding rules and destinations.
@@ -75,14 +80,21 @@ func NewService(d *db.DB, opts Options) *Service {
 
 func (s *Service) clock() time.Time { return s.opts.Now().UTC().Truncate(time.Microsecond) }
 
-// Domain is a domain as the caller proved it is the account's: its id, its
-// full name ("example.inf.nz") and whether the account is a registrar (more
-// rules).
+// Domain is a domain as the caller proved it is the account's, and whether
+// the account is a registrar (more rules).
 type Domain struct {
 	ID        int64
 	UserID    int64
-	Name      string
+	Label     string // "example"
+	Extension string // ".inf.nz"
 	Registrar bool
+}
+
+// Name is the domain's full name: "example.inf.nz".
+func (d Domain) Name() string { return d.Label + d.Extension }
+
+func (d Domain) zone() zone.Domain {
+	return zone.Domain{ID: d.ID, Name: d.Label, Extension: d.Extension}
 }
 
 // Rule is one alias of a domain and where its mail goes.
@@ -280,7 +292,7 @@ func (s *Service) AddRule(ctx context.Context, d Domain, alias string, destinati
 	}
 	var addresses []string
 	for _, a := range destinations {
-		n, err := normalizeDestination(a, d.Name)
+		n, err := normalizeDestination(a, d.Name())
 		if err != nil {
 			return nil, err
 		}
@@ -370,7 +382,7 @@ func (s *Service) sendLink(ctx context.Context, tx *db.Tx, d Domain, row *destin
 		return nil
 	}
 	return s.opts.Notify(ctx, tx, notify.Message{UserID: d.UserID, Kind: notify.KindVerifyForwarding, To: row.Address,
-		Data: map[string]string{"destinationId": fmt.Sprint(row.ID), "address": row.Address, "domain": d.Name}})
+		Data: map[string]string{"destinationId": fmt.Sprint(row.ID), "address": row.Address, "domain": d.Name()}})
 }
 
 // unusableToken is a random hash no token has: the row's unique index wants
@@ -445,7 +457,7 @@ func (s *Service) Confirm(ctx context.Context, token string) (string, error) {
 // Resend mails a new confirmation link to address, one of d's unconfirmed
 // destinations; at most once a minute.
 func (s *Service) Resend(ctx context.Context, d Domain, address string) error {
-	address, err := normalizeDestination(address, d.Name)
+	address, err := normalizeDestination(address, d.Name())
 	if err != nil {
 		return err
 	}
@@ -497,21 +509,125 @@ func wrap(op string, d Domain, err error) error {
 	if errors.As(err, &appErr) {
 		return appErr
 	}
-	return fmt.Errorf("mailfwd: %s %s: %w", op, d.Name, err)
+	return fmt.Errorf("mailfwd: %s %s: %w", op, d.Name(), err)
 }
 
-// Enable turns forwarding on for d: from then on its rules take mail.
-// (Turning it on does not yet add the MX and SPF records that bring mail
-// here; see the README's email forwarding section.)
-func (s *Service) Enable(ctx context.Context, d Domain) error {
-	_, err := s.db.Bun.NewInsert().Model(&mailDomainRow{DomainID: d.ID, CreatedAt: s.clock()}).
-		On("CONFLICT (domain_id) DO NOTHING").Exec(ctx)
-	return wrap("turn forwarding on for", d, err)
+// SPF is the SPF record forwarding adds: the hosts of the domain's MX (this
+// mail server) may send for it.
+const SPF = "v=spf1 mx ~all"
+
+// MXPriority is the preference of the MX record forwarding adds.
+const MXPriority = 10
+
+// MailHost is the mail server's name for domains of extension (".inf.nz"):
+// configured (--mail-host), or "mx" plus the extension ("mx.inf.nz").
+func MailHost(configured, extension string) string {
+	if configured != "" {
+		return strings.TrimSuffix(configured, ".")
+	}
+	return "mx" + extension
 }
 
-// Disable turns forwarding off for d: mail for it is refused as for any
-// domain that is not ours. Its rules stay, for when it is turned on again.
+// mailRecord tells whether r brings mail somewhere: an MX, or an SPF TXT.
+// ours says whether it is the one forwarding adds.
+func mailRecord(r zone.Record, host string) (mail, ours bool) {
+	switch r.Type {
+	case "MX":
+		return true, strings.EqualFold(strings.TrimSuffix(r.Content, "."), host)
+	case "TXT":
+		text := strings.Trim(strings.TrimSpace(r.Content), `"`)
+		if strings.HasPrefix(strings.ToLower(text), "v=spf1") {
+			return true, text == SPF
+		}
+	}
+	return false, false
+}
+
+// Status is what the Email Forwarding tab shows.
+type Status struct {
+	Enabled  bool   `json:"enabled"`
+	MailHost string `json:"mailHost"`
+	// Replaces lists the mail records of the domain that are not
+	// forwarding's (another mail service's MX, an SPF of its own): turning
+	// forwarding on replaces them, and says so first.
+	Replaces []string `json:"replaces"`
+	Rules    []Rule   `json:"rules"`
+	MaxRules int      `json:"maxRules"`
+}
+
+// Status returns d's forwarding state.
+func (s *Service) Status(ctx context.Context, d Domain) (*Status, error) {
+	enabled, err := s.db.Bun.NewSelect().Table("mail_domains").Where("domain_id = ?", d.ID).Exists(ctx)
+	if err != nil {
+		return nil, wrap("read forwarding of", d, err)
+	}
+	records, err := s.opts.Records.List(ctx, d.zone())
+	if err != nil {
+		return nil, err
+	}
+	rules, err := s.Rules(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	host := MailHost(s.opts.MailHost, d.Extension)
+	st := &Status{Enabled: enabled, MailHost: host, Replaces: foreignMail(records, host), Rules: rules, MaxRules: s.opts.MaxRules}
+	if d.Registrar {
+		st.MaxRules = s.opts.MaxRulesRegistrar
+	}
+	return st, nil
+}
+
+func foreignMail(records []zone.Record, host string) []string {
+	out := []string{}
+	for _, r := range records {
+		if mail, ours := mailRecord(r, host); mail && !ours {
+			text := r.Type + " " + r.Content
+			if r.Priority != nil {
+				text = fmt.Sprintf("MX %d %s", *r.Priority, r.Content)
+			}
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// Enable turns forwarding on for d: it adds the MX record that brings d's
+// mail to this server and the SPF record, and from then on d's rules take
+// mail. Mail records of another service (MX, SPF) are replaced only when
+// replace is set; otherwise Enable refuses with a conflict naming them.
+func (s *Service) Enable(ctx context.Context, d Domain, replace bool) error {
+	host := MailHost(s.opts.MailHost, d.Extension)
+	prio := MXPriority
+	return s.opts.Records.Apply(ctx, d.zone(), zone.Change{
+		Remove: func(r zone.Record) bool {
+			mail, ours := mailRecord(r, host)
+			return ours || mail && replace
+		},
+		Add: []zone.Input{{Type: "MX", Name: "@", Content: host + ".", Priority: &prio}, {Type: "TXT", Name: "@", Content: SPF}},
+		Also: func(ctx context.Context, tx *db.Tx, before []zone.Record) error {
+			if foreign := foreignMail(before, host); len(foreign) > 0 && !replace {
+				return apperr.New(apperr.Conflict, "Turning forwarding on replaces this domain's mail records: %s", strings.Join(foreign, "; "))
+			}
+			_, err := tx.NewInsert().Model(&mailDomainRow{DomainID: d.ID, CreatedAt: s.clock()}).
+				On("CONFLICT (domain_id) DO NOTHING").Exec(ctx)
+			return err
+		},
+	})
+}
+
+// Disable turns forwarding off for d: its MX and SPF records go, and mail
+// for it is refused as for any domain that is not ours. Its rules stay, for
+// when it is turned on again.
 func (s *Service) Disable(ctx context.Context, d Domain) error {
-	_, err := s.db.Bun.NewDelete().Table("mail_domains").Where("domain_id = ?", d.ID).Exec(ctx)
-	return wrap("turn forwarding off for", d, err)
+	host := MailHost(s.opts.MailHost, d.Extension)
+	return s.opts.Records.Apply(ctx, d.zone(), zone.Change{
+		Remove: func(r zone.Record) bool {
+			_, ours := mailRecord(r, host)
+			return ours
+		},
+		Also: func(ctx context.Context, tx *db.Tx, _ []zone.Record) error {
+			_, err := tx.NewDelete().Table("mail_domains").Where("domain_id = ?", d.ID).Exec(ctx)
+			return err
+		},
+	})
 }

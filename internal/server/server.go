@@ -77,7 +77,8 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
-	forwarding := mailfwd.NewService(d, mailfwd.Options{Notify: notify.Enqueue,
+	records := zone.NewService(d, zone.Options{Changed: zoneChanged})
+	forwarding := mailfwd.NewService(d, mailfwd.Options{Notify: notify.Enqueue, Records: records, MailHost: cfg.MailHost,
 		MaxRules: cfg.MailMaxRules, MaxRulesRegistrar: cfg.MailMaxRulesRegistrar})
 	secrets := accounts.MailSecrets()
 	secrets[notify.KindVerifyForwarding] = forwarding.VerificationLink(cfg.PublicURL)
@@ -128,7 +129,7 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 		return catalog.Buyer{Tier: u.Tier}, nil
 	}
 	return Services{Accounts: accounts, Domains: domains, Wallets: wallets,
-		Catalog: cat, Records: zone.NewService(d, zone.Options{Changed: zoneChanged}),
+		Catalog: cat, Records: records,
 		Requests: idempotency.NewStore(d, nil), Mail: mail,
 		Audit: audit.NewService(d), Stats: stats.NewService(d),
 		Settings: siteSettings, Forwarding: forwarding, Forwarder: forwarder}, nil
