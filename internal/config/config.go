@@ -124,6 +124,10 @@ type Config struct {
 	MailHost              string
 	MailMaxRules          int
 	MailMaxRulesRegistrar int
+	// MailRateClient and MailRateDomain are messages a minute per client
+	// network and per forwarding domain (0: no limit).
+	MailRateClient int
+	MailRateDomain int
 	// RenewInterval is how often the lifecycle scan runs; RenewAhead how
 	// long before expiry auto-renewing domains are renewed.
 	RenewInterval time.Duration
@@ -197,6 +201,8 @@ var Flags = []Flag{
 	{"mail-host", "", "host name of the mail role's server (greeting, Received headers, rewritten senders); empty: mx. plus each extension's zone, e.g. mx.inf.nz"},
 	{"mail-max-rules", 20, "email forwarding rules a domain of an end user may have"},
 	{"mail-max-rules-registrar", 100, "email forwarding rules a domain of a registrar may have"},
+	{"mail-rate-client", 60, "messages a minute one client network (IPv4 address, IPv6 /64) may send to the mail role; more are deferred with 451 4.7.1; 0: no limit"},
+	{"mail-rate-domain", 600, "messages a minute one forwarding domain may receive (counted per recipient); more are deferred with 451 4.7.1; 0: no limit"},
 	{"public-url", "", "address users reach the web app at, for links in mail; default: http:// plus --http-addr"},
 	{"renew-interval", time.Hour, "how often the domain lifecycle scan runs (renewals, expiry warnings, releases)"},
 	{"renew-ahead", 30 * 24 * time.Hour, "auto-renewing domains are renewed this long before they expire"},
@@ -288,8 +294,9 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	c.MailListen, c.MailHost = v.GetString("mail-listen"), strings.TrimSuffix(v.GetString("mail-host"), ".")
 	c.MailTLSCert, c.MailTLSKey = v.GetString("mail-tls-cert"), v.GetString("mail-tls-key")
 	c.MailMaxSize, c.MailMaxRules, c.MailMaxRulesRegistrar = v.GetInt("mail-max-size"), v.GetInt("mail-max-rules"), v.GetInt("mail-max-rules-registrar")
-	if c.MailMaxSize < 1024 || c.MailMaxRules < 1 || c.MailMaxRulesRegistrar < 1 {
-		return Config{}, errors.New("config: --mail-max-size must be at least 1024 bytes; --mail-max-rules and --mail-max-rules-registrar at least 1")
+	c.MailRateClient, c.MailRateDomain = v.GetInt("mail-rate-client"), v.GetInt("mail-rate-domain")
+	if c.MailMaxSize < 1024 || c.MailMaxRules < 1 || c.MailMaxRulesRegistrar < 1 || c.MailRateClient < 0 || c.MailRateDomain < 0 {
+		return Config{}, errors.New("config: --mail-max-size must be at least 1024 bytes; --mail-max-rules and --mail-max-rules-registrar at least 1; --mail-rate-client and --mail-rate-domain at least 0")
 	}
 	if (c.MailTLSCert == "") != (c.MailTLSKey == "") {
 		return Config{}, errors.New("config: --mail-tls-cert and --mail-tls-key go together")

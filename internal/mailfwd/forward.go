@@ -321,6 +321,7 @@ func (f *Forwarder) deliver(ctx context.Context, args DeliverArgs, last bool) er
 		return fmt.Errorf("mailfwd: finish message %d: %w", args.MessageID, err)
 	}
 	if entry.Outcome == OutcomeFailed {
+		f.bounce(ctx, msg.MailFrom, args.Rcpt, "."+strings.ToLower(extension), msg.Data, sendErr)
 		return river.JobCancel(sendErr)
 	}
 	return nil
@@ -386,13 +387,13 @@ func (s *Service) Log(ctx context.Context, d Domain) ([]LogEntry, error) {
 
 // counters are the process's message counts, for the metrics.
 var counters struct {
-	accepted, forwarded, deferred, failed atomic.Uint64
+	accepted, forwarded, deferred, failed, bounced atomic.Uint64
 }
 
 // refusedCounts counts refusals by Refusal.Reason (a fixed set, so the map
 // itself is only read).
 var refusedCounts = map[string]*atomic.Uint64{
-	"relay": {}, "unknown": {}, "size": {}, "recipients": {}, "sender": {},
+	"relay": {}, "unknown": {}, "size": {}, "recipients": {}, "sender": {}, "rate": {},
 }
 
 func countRefusal(reason string) {
@@ -403,14 +404,14 @@ func countRefusal(reason string) {
 
 // Counts are the message counts since the process started.
 type Counts struct {
-	Accepted, Forwarded, Deferred, Failed uint64
-	Refused                               map[string]uint64 // by reason
+	Accepted, Forwarded, Deferred, Failed, Bounced uint64
+	Refused                                        map[string]uint64 // by reason
 }
 
 // Totals returns the counts so far.
 func Totals() Counts {
 	out := Counts{Accepted: counters.accepted.Load(), Forwarded: counters.forwarded.Load(),
-		Deferred: counters.deferred.Load(), Failed: counters.failed.Load(), Refused: map[string]uint64{}}
+		Deferred: counters.deferred.Load(), Failed: counters.failed.Load(), Bounced: counters.bounced.Load(), Refused: map[string]uint64{}}
 	for reason, c := range refusedCounts {
 		out.Refused[reason] = c.Load()
 	}

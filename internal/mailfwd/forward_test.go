@@ -6,12 +6,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/mail"
 	"net/smtp"
 	"net/textproto"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -261,14 +266,56 @@ func TestForwardingRetriesTheRelay(t *testing.T) {
 		require.Equal(t, []error{nil}, p.deliverAll(t, false))
 		require.Len(t, p.relay.Received(), 1)
 
-		// A permanent refusal (5xx) ends the job at once, as failed.
+		// A permanent refusal (5xx) ends the job at once, as failed, and the
+		// real sender gets a delivery status notification from the null
+		// sender.
 		require.NoError(t, send(t, p.server.Addr(), "alice@origin.example", []string{"x@acme.inf.nz"}, []byte(message)))
-		p.relay.RejectRecipients("550 5.1.1 No such user")
+		p.relay.RejectRecipient("me@dest.example", "550 5.1.1 No such user")
 		errs = p.deliverAll(t, false)
 		require.True(t, isCancel(errs[0]), "%v", errs[0])
+		got := p.relay.Received()
+		require.Len(t, got, 2)
+		dsn := got[1]
+		require.Equal(t, "", path(dsn.From), "a bounce goes from the null sender")
+		require.Equal(t, "alice@origin.example", path(dsn.To))
+		parsed, err := mail.ReadMessage(bytes.NewReader(dsn.Data))
+		require.NoError(t, err)
+		mediaType, params, err := mime.ParseMediaType(parsed.Header.Get("Content-Type"))
+		require.NoError(t, err)
+		require.Equal(t, "multipart/report", mediaType)
+		require.Equal(t, "delivery-status", params["report-type"])
+		parts := multipart.NewReader(parsed.Body, params["boundary"])
+		var kinds []string
+		for {
+			part, err := parts.NextPart()
+			if err != nil {
+				break
+			}
+			body, _ := io.ReadAll(part)
+			kinds = append(kinds, part.Header.Get("Content-Type"))
+			if part.Header.Get("Content-Type") == "message/delivery-status" {
+				require.Contains(t, string(body), "Final-Recipient: rfc822; x@acme.inf.nz")
+				require.Contains(t, string(body), "Action: failed")
+				require.Contains(t, string(body), "Status: 5.1.1")
+			}
+			if part.Header.Get("Content-Type") == "text/rfc822-headers" {
+				require.Contains(t, string(body), "Subject: hi")
+				require.NotContains(t, string(body), "Hello there", "headers only")
+			}
+		}
+		require.Equal(t, []string{`text/plain; charset="utf-8"`, "message/delivery-status", "text/rfc822-headers"}, kinds)
+
+		// No bounce to the null sender or to a mailer daemon.
+		for _, sender := range []string{"", "MAILER-DAEMON@origin.example"} {
+			require.NoError(t, send(t, p.server.Addr(), sender, []string{"x@acme.inf.nz"}, []byte(message)))
+			errs = p.deliverAll(t, false)
+			require.True(t, isCancel(errs[0]), "%v", errs[0])
+			require.Len(t, p.relay.Received(), 2, "no bounce for %q", sender)
+		}
 		log, err := p.rules.Log(ctx, p.domain)
 		require.NoError(t, err)
 		require.Equal(t, OutcomeFailed, log[0].Outcome)
+		require.Equal(t, OutcomeFailed, log[2].Outcome)
 		require.Contains(t, log[0].Detail, "550")
 		require.Equal(t, 0, dbtest.Count(t, d, "SELECT COUNT(*) FROM mail_messages"))
 	})
@@ -427,5 +474,41 @@ func TestForwardingManagesMailRecords(t *testing.T) {
 
 		require.NoError(t, p.rules.Disable(ctx, p.domain))
 		require.Equal(t, []string{"TXT google-site-verification=abc"}, mailRecords(t, d, p.domain), "only the user's own TXT stays")
+	})
+}
+
+func TestSMTPRateLimits(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		p := newPipeline(t, d)
+		require.NoError(t, p.rules.Enable(ctx, p.domain, false))
+		_, err := p.rules.AddRule(ctx, p.domain, "hello", []string{"me@dest.example"})
+		require.NoError(t, err)
+		p.confirm(t, "me@dest.example")
+		var offset atomic.Int64 // the servers read the clock on their own goroutines
+		start := time.Now()
+		clock := func() time.Time { return start.Add(time.Duration(offset.Load())) }
+
+		perClient := NewServer(p.fwd, ServerOptions{Addr: "127.0.0.1:0", ClientRate: 2, Now: clock})
+		require.NoError(t, perClient.Start())
+		t.Cleanup(func() { _ = perClient.Shutdown(ctx) })
+		for range 2 {
+			require.NoError(t, send(t, perClient.Addr(), "alice@origin.example", []string{"hello@acme.inf.nz"}, []byte(message)))
+		}
+		code, msg := replyCode(t, send(t, perClient.Addr(), "alice@origin.example", []string{"hello@acme.inf.nz"}, []byte(message)))
+		require.Equal(t, 451, code)
+		require.Contains(t, msg, "4.7.1")
+		offset.Store(int64(time.Minute))
+		require.NoError(t, send(t, perClient.Addr(), "alice@origin.example", []string{"hello@acme.inf.nz"}, []byte(message)), "a minute later")
+
+		perDomain := NewServer(p.fwd, ServerOptions{Addr: "127.0.0.1:0", DomainRate: 1, Now: clock})
+		require.NoError(t, perDomain.Start())
+		t.Cleanup(func() { _ = perDomain.Shutdown(ctx) })
+		require.NoError(t, send(t, perDomain.Addr(), "alice@origin.example", []string{"hello@acme.inf.nz"}, []byte(message)))
+		code, msg = replyCode(t, send(t, perDomain.Addr(), "bob@origin.example", []string{"hello@acme.inf.nz"}, []byte(message)))
+		require.Equal(t, 451, code)
+		require.Contains(t, msg, "4.7.1")
+		require.Equal(t, 4, dbtest.Count(t, d, "SELECT COUNT(*) FROM mail_messages"), "only the messages taken are stored")
 	})
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-smtp"
+
+	"github.com/nameport/nameport/internal/ratelimit"
 )
 
 // Server defaults.
@@ -30,7 +32,13 @@ type ServerOptions struct {
 	MaxSize int64       // DefaultMaxSize when 0
 	// Hostname is the name in the greeting (--mail-host, or "localhost").
 	Hostname string
-	Logger   *slog.Logger
+	// ClientRate is how many messages one client network (an IPv4
+	// address, an IPv6 /64) may send a minute; DomainRate how many a
+	// forwarding domain may receive (counted per recipient). Over either,
+	// mail is deferred with 451 4.7.1. 0: no limit.
+	ClientRate, DomainRate int
+	Logger                 *slog.Logger
+	Now                    func() time.Time
 }
 
 // Server is the inbound SMTP server of the mail role.
@@ -51,8 +59,9 @@ func NewServer(f *Forwarder, opts ServerOptions) *Server {
 	if opts.Hostname == "" {
 		opts.Hostname = "localhost"
 	}
+	limits := ratelimit.New(time.Minute, opts.Now)
 	s := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
-		return &session{f: f, conn: c, maxSize: opts.MaxSize, logger: opts.Logger}, nil
+		return &session{f: f, conn: c, opts: &opts, limits: limits}, nil
 	}))
 	s.Addr = opts.Addr
 	s.Domain = opts.Hostname
@@ -93,10 +102,10 @@ func (a slogAdapter) Println(v ...any)               { a.l.Warn(fmt.Sprint(v...)
 
 // session is one SMTP conversation.
 type session struct {
-	f       *Forwarder
-	conn    *smtp.Conn
-	maxSize int64
-	logger  *slog.Logger
+	f      *Forwarder
+	conn   *smtp.Conn
+	opts   *ServerOptions
+	limits *ratelimit.Limiter
 
 	from    string
 	targets []*Target
@@ -106,6 +115,11 @@ func smtpError(r *Refusal) error {
 	countRefusal(r.Reason)
 	return &smtp.SMTPError{Code: r.Code, EnhancedCode: smtp.EnhancedCode(r.Enhanced), Message: r.Message}
 }
+
+var (
+	refuseClientRate = &Refusal{451, [3]int{4, 7, 1}, "Too many messages from your network; try again later", "rate"}
+	refuseDomainRate = &Refusal{451, [3]int{4, 7, 1}, "Too many messages for this domain; try again later", "rate"}
+)
 
 var errTemporary = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Temporary failure, try again later"}
 
@@ -121,8 +135,14 @@ func (s *session) Mail(from string, opts *smtp.MailOptions) error {
 			return smtpError(&Refusal{553, [3]int{5, 1, 7}, "The sender address is not valid", "sender"})
 		}
 	}
-	if opts != nil && opts.Size > s.maxSize {
-		return smtpError(&Refusal{552, [3]int{5, 3, 4}, fmt.Sprintf("Messages are limited to %d bytes", s.maxSize), "size"})
+	if opts != nil && opts.Size > s.opts.MaxSize {
+		return smtpError(&Refusal{552, [3]int{5, 3, 4}, fmt.Sprintf("Messages are limited to %d bytes", s.opts.MaxSize), "size"})
+	}
+	if s.opts.ClientRate > 0 {
+		host, _, _ := net.SplitHostPort(s.conn.Conn().RemoteAddr().String())
+		if !s.limits.Allow("client "+ratelimit.ClientNetwork(host), s.opts.ClientRate).Allowed {
+			return smtpError(refuseClientRate)
+		}
 	}
 	s.from = from
 	return nil
@@ -135,8 +155,11 @@ func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 		return smtpError(refusal)
 	}
 	if err != nil {
-		s.logger.Error("mail: resolve a recipient", "rcpt", to, "err", err)
+		s.opts.Logger.Error("mail: resolve a recipient", "rcpt", to, "err", err)
 		return errTemporary
+	}
+	if s.opts.DomainRate > 0 && !s.limits.Allow(fmt.Sprint("domain ", t.DomainID), s.opts.DomainRate).Allowed {
+		return smtpError(refuseDomainRate)
 	}
 	s.targets = append(s.targets, t)
 	return nil
@@ -152,7 +175,7 @@ func (s *session) Data(r io.Reader) error {
 	}
 	env := Envelope{From: s.from, Helo: s.conn.Hostname(), Remote: s.conn.Conn().RemoteAddr().String(), Targets: s.targets, Data: data}
 	if err := s.f.Accept(context.Background(), env); err != nil {
-		s.logger.Error("mail: accept a message", "err", err)
+		s.opts.Logger.Error("mail: accept a message", "err", err)
 		return errTemporary
 	}
 	return nil

@@ -24,7 +24,8 @@ type Server struct {
 	offerAuth bool
 
 	mu        sync.Mutex
-	rcptReply string // "" accepts
+	rcptReply string            // "" accepts
+	rcptFor   map[string]string // replies to RCPT for one address
 	auth      []string
 	mails     []Mail
 }
@@ -79,6 +80,24 @@ func (f *Server) RejectRecipients(reply string) {
 	f.rcptReply = reply
 }
 
+// pathOf is the address of a MAIL or RCPT argument ("TO:<a@b.c>").
+func pathOf(arg string) string {
+	_, rest, _ := strings.Cut(arg, "<")
+	address, _, _ := strings.Cut(rest, ">")
+	return address
+}
+
+// RejectRecipient makes the server answer RCPT for address alone with
+// reply (e.g. "550 5.1.1 No such user"); "" accepts it again.
+func (f *Server) RejectRecipient(address, reply string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.rcptFor == nil {
+		f.rcptFor = map[string]string{}
+	}
+	f.rcptFor[strings.ToLower(address)] = reply
+}
+
 // Auth returns the AUTH attempts: mechanism, a space, decoded credentials.
 func (f *Server) Auth() []string {
 	f.mu.Lock()
@@ -127,6 +146,9 @@ func (f *Server) serve(conn net.Conn) {
 		case "RCPT":
 			f.mu.Lock()
 			r := f.rcptReply
+			if one := f.rcptFor[strings.ToLower(pathOf(arg))]; one != "" {
+				r = one
+			}
 			f.mu.Unlock()
 			if r != "" {
 				reply(r)

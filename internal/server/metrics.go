@@ -14,6 +14,7 @@ import (
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/connlimit"
 	"github.com/nameport/nameport/internal/dnsserver"
+	"github.com/nameport/nameport/internal/mailfwd"
 )
 
 // metrics are the Prometheus metrics of one process.
@@ -34,7 +35,7 @@ func newMetrics(conns ...connSource) *metrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"method", "route"}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, dnsRateLimitCollector{}, connCollector(conns),
+	m.registry.MustRegister(m.requests, m.duration, dnsRateLimitCollector{}, mailCollector{}, connCollector(conns),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -61,6 +62,33 @@ func (m *metrics) middleware(next http.Handler) http.Handler {
 
 func (m *metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+var (
+	mailMessagesDesc = prometheus.NewDesc("nameport_mail_messages_total",
+		"Email forwarding: messages accepted by the mail role, and deliveries forwarded, deferred (to be retried) and failed, and bounces sent for those that failed.",
+		[]string{"outcome"}, nil)
+	mailRefusedDesc = prometheus.NewDesc("nameport_mail_refused_total",
+		"Email forwarding: SMTP commands refused, by reason (relay, unknown, size, recipients, sender, rate).",
+		[]string{"reason"}, nil)
+)
+
+// mailCollector reads email forwarding's counts at scrape time.
+type mailCollector struct{}
+
+func (mailCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- mailMessagesDesc
+	ch <- mailRefusedDesc
+}
+
+func (mailCollector) Collect(ch chan<- prometheus.Metric) {
+	t := mailfwd.Totals()
+	for outcome, n := range map[string]uint64{"accepted": t.Accepted, "forwarded": t.Forwarded, "deferred": t.Deferred, "failed": t.Failed, "bounced": t.Bounced} {
+		ch <- prometheus.MustNewConstMetric(mailMessagesDesc, prometheus.CounterValue, float64(n), outcome)
+	}
+	for reason, n := range t.Refused {
+		ch <- prometheus.MustNewConstMetric(mailRefusedDesc, prometheus.CounterValue, float64(n), reason)
+	}
 }
 
 var dnsRateLimitedDesc = prometheus.NewDesc("nameport_dns_rrl_responses_total",

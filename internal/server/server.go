@@ -267,7 +267,7 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 	var mailSrv *mailfwd.Server
 	if cfg.HasRole(config.RoleMail) {
 		opts := mailfwd.ServerOptions{Addr: cfg.MailListen, MaxSize: int64(cfg.MailMaxSize), Hostname: cfg.MailHost,
-			Logger: logger.With("component", "mail")}
+			ClientRate: cfg.MailRateClient, DomainRate: cfg.MailRateDomain, Logger: logger.With("component", "mail")}
 		if cfg.MailTLSCert != "" {
 			cert, err := tls.LoadX509KeyPair(cfg.MailTLSCert, cfg.MailTLSKey)
 			if err != nil {
