@@ -283,6 +283,16 @@ func (s *Service) CheckDNSManagement(ext string) error {
 	return nil
 }
 
+// CheckEmailForwarding refuses (forbidden) email forwarding for names under
+// ext when the extension does not allow it. The forwarding service asks it
+// before turning forwarding on or adding a rule, and for every recipient.
+func (s *Service) CheckEmailForwarding(ext string) error {
+	if e := s.Extension(ext); e != nil && !e.AllowsEmailForwarding {
+		return apperr.New(apperr.Forbidden, "Email forwarding is not available for %s domains", e.Extension)
+	}
+	return nil
+}
+
 // Renewal is what keeping a registered name costs.
 type Renewal struct {
 	PriceCents int64 // for one period

@@ -35,12 +35,13 @@ type Relay interface {
 
 // Forwarder takes messages from the SMTP server and forwards them.
 type Forwarder struct {
-	db     *db.DB
-	relay  Relay
-	srs    *SRS
-	host   string // --mail-host; "" is "mx" + the extension
-	now    func() time.Time
-	logger *slog.Logger
+	db      *db.DB
+	relay   Relay
+	srs     *SRS
+	host    string // --mail-host; "" is "mx" + the extension
+	allowed func(extension string) error
+	now     func() time.Time
+	logger  *slog.Logger
 }
 
 // ForwarderOptions configure a Forwarder.
@@ -51,8 +52,11 @@ type ForwarderOptions struct {
 	// headers and the domain of rewritten senders. Empty: "mx." and the
 	// zone of the recipient's extension ("mx.inf.nz").
 	MailHost string
-	Now      func() time.Time
-	Logger   *slog.Logger
+	// Allowed refuses forwarding for an extension that no longer allows it
+	// (catalog.Service.CheckEmailForwarding); nil allows every extension.
+	Allowed func(extension string) error
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
 
 // NewForwarder returns the forwarding pipeline over d.
@@ -63,8 +67,11 @@ func NewForwarder(d *db.DB, opts ForwarderOptions) *Forwarder {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.Allowed == nil {
+		opts.Allowed = func(string) error { return nil }
+	}
 	return &Forwarder{db: d, relay: opts.Relay, srs: opts.SRS, host: strings.TrimSuffix(opts.MailHost, "."),
-		now: opts.Now, logger: opts.Logger}
+		allowed: opts.Allowed, now: opts.Now, logger: opts.Logger}
 }
 
 func (f *Forwarder) clock() time.Time { return f.now().UTC().Truncate(time.Microsecond) }
@@ -111,6 +118,9 @@ func (f *Forwarder) Resolve(ctx context.Context, rcpt string) (*Target, error) {
 		return nil, refuseRelay
 	}
 	extension = "." + extension
+	if f.allowed(extension) != nil {
+		return nil, refuseRelay
+	}
 	var dom struct {
 		ID      int64 `bun:"id"`
 		Enabled bool  `bun:"enabled"`

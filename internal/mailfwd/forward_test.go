@@ -512,3 +512,32 @@ func TestSMTPRateLimits(t *testing.T) {
 		require.Equal(t, 4, dbtest.Count(t, d, "SELECT COUNT(*) FROM mail_messages"), "only the messages taken are stored")
 	})
 }
+
+func TestForwardingFollowsTheExtension(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		p := newPipeline(t, d)
+		require.NoError(t, p.rules.Enable(ctx, p.domain, false))
+		_, err := p.rules.AddRule(ctx, p.domain, "hello", []string{"me@dest.example"})
+		require.NoError(t, err)
+		p.confirm(t, "me@dest.example")
+
+		forbidden := func(ext string) error {
+			return apperr.New(apperr.Forbidden, "Email forwarding is not available for %s domains", ext)
+		}
+		rules := NewService(d, Options{Records: zone.NewService(d, zone.Options{}), Allowed: forbidden})
+		require.ErrorContains(t, rules.Enable(ctx, p.domain, false), "not available for .inf.nz")
+		_, err = rules.AddRule(ctx, p.domain, "other", []string{"me@dest.example"})
+		require.ErrorContains(t, err, "not available for .inf.nz")
+
+		// An admin who turns it off for the extension stops the mail too.
+		fwd := NewForwarder(d, ForwarderOptions{Relay: p.fwd.relay, SRS: p.srs, Allowed: forbidden})
+		server := NewServer(fwd, ServerOptions{Addr: "127.0.0.1:0"})
+		require.NoError(t, server.Start())
+		t.Cleanup(func() { _ = server.Shutdown(ctx) })
+		code, msg := replyCode(t, send(t, server.Addr(), "alice@origin.example", []string{"hello@acme.inf.nz"}, []byte(message)))
+		require.Equal(t, 550, code)
+		require.Contains(t, msg, "5.7.1")
+	})
+}

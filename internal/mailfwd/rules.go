@@ -55,7 +55,10 @@ type Options struct {
 	Records *zone.Service
 	// MailHost is --mail-host (see MailHost).
 	MailHost string
-	Now      func() time.Time
+	// Allowed refuses forwarding for an extension that does not allow it
+	// (catalog.Service.CheckEmailForwarding); nil allows every extension.
+	Allowed func(extension string) error
+	Now     func() time.Time
 }
 
 // Service owns the forwarding rules and destinations.
@@ -74,6 +77,9 @@ func NewService(d *db.DB, opts Options) *Service {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Allowed == nil {
+		opts.Allowed = func(string) error { return nil }
 	}
 	return &Service{db: d, opts: opts}
 }
@@ -280,6 +286,9 @@ func rulesOf(ctx context.Context, q bun.IDB, domainID int64) ([]Rule, error) {
 // then they receive nothing. Returns invalid for a bad alias or address, a
 // loop or too many rules or addresses, conflict when the alias has a rule.
 func (s *Service) AddRule(ctx context.Context, d Domain, alias string, destinations []string) (*Rule, error) {
+	if err := s.opts.Allowed(d.Extension); err != nil {
+		return nil, err
+	}
 	alias, err := normalizeAlias(alias)
 	if err != nil {
 		return nil, err
@@ -596,6 +605,9 @@ func foreignMail(records []zone.Record, host string) []string {
 // mail. Mail records of another service (MX, SPF) are replaced only when
 // replace is set; otherwise Enable refuses with a conflict naming them.
 func (s *Service) Enable(ctx context.Context, d Domain, replace bool) error {
+	if err := s.opts.Allowed(d.Extension); err != nil {
+		return err
+	}
 	host := MailHost(s.opts.MailHost, d.Extension)
 	prio := MXPriority
 	return s.opts.Records.Apply(ctx, d.zone(), zone.Change{

@@ -77,9 +77,14 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
+	names := registration.NewNames(d, nil)
+	cat, err := catalog.NewService(d, names, catalog.Options{Secret: secret})
+	if err != nil {
+		return Services{}, err
+	}
 	records := zone.NewService(d, zone.Options{Changed: zoneChanged})
 	forwarding := mailfwd.NewService(d, mailfwd.Options{Notify: notify.Enqueue, Records: records, MailHost: cfg.MailHost,
-		MaxRules: cfg.MailMaxRules, MaxRulesRegistrar: cfg.MailMaxRulesRegistrar})
+		Allowed: cat.CheckEmailForwarding, MaxRules: cfg.MailMaxRules, MaxRulesRegistrar: cfg.MailMaxRulesRegistrar})
 	secrets := accounts.MailSecrets()
 	secrets[notify.KindVerifyForwarding] = forwarding.VerificationLink(cfg.PublicURL)
 	mail, err := notify.NewService(d, notify.Options{SMTPURL: cfg.SMTPURL, From: cfg.MailFrom, PublicURL: cfg.PublicURL,
@@ -97,12 +102,8 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
-	forwarder := mailfwd.NewForwarder(d, mailfwd.ForwarderOptions{Relay: mail, SRS: srs, MailHost: cfg.MailHost})
-	names := registration.NewNames(d, nil)
-	cat, err := catalog.NewService(d, names, catalog.Options{Secret: secret})
-	if err != nil {
-		return Services{}, err
-	}
+	forwarder := mailfwd.NewForwarder(d, mailfwd.ForwarderOptions{Relay: mail, SRS: srs, MailHost: cfg.MailHost,
+		Allowed: cat.CheckEmailForwarding})
 	siteSettings, err := settings.NewService(d, settings.Options{Secret: secret})
 	if err != nil {
 		return Services{}, err
