@@ -7,7 +7,7 @@ import "slices"
 // abuse or confusion (admin, postmaster…), and names RFC 2606 reserves.
 var ReservedNames = []string{
 	"abuse", "admin", "administrator", "api", "dns", "example", "ftp", "hostmaster", "invalid",
-	"localhost", "mail", "nameport", "nic", "ns", "ns1", "ns2", "ns3", "ns4", "postmaster",
+	"localhost", "mail", "mx", "nameport", "nic", "ns", "ns1", "ns2", "ns3", "ns4", "postmaster",
 	"rdap", "registry", "root", "smtp", "support", "test", "webmaster", "whois", "www",
 }
 

@@ -128,6 +128,10 @@ type Config struct {
 	// network and per forwarding domain (0: no limit).
 	MailRateClient int
 	MailRateDomain int
+	// MailAddrs are the mail role's public addresses (--mail-ipv4,
+	// --mail-ipv6): the DNS role answers mx.<zone> with them when
+	// MailHost is empty.
+	MailAddrs []netip.Addr
 	// RenewInterval is how often the lifecycle scan runs; RenewAhead how
 	// long before expiry auto-renewing domains are renewed.
 	RenewInterval time.Duration
@@ -201,6 +205,8 @@ var Flags = []Flag{
 	{"mail-host", "", "host name of the mail role's server (greeting, Received headers, rewritten senders); empty: mx. plus each extension's zone, e.g. mx.inf.nz"},
 	{"mail-max-rules", 20, "email forwarding rules a domain of an end user may have"},
 	{"mail-max-rules-registrar", 100, "email forwarding rules a domain of a registrar may have"},
+	{"mail-ipv4", "", "public IPv4 addresses of the mail role, comma separated: the DNS role answers mx.<zone> of every zone with them (when --mail-host is empty; a --mail-host of your own needs its addresses published where its zone is)"},
+	{"mail-ipv6", "", "public IPv6 addresses of the mail role, comma separated, as --mail-ipv4"},
 	{"mail-rate-client", 60, "messages a minute one client network (IPv4 address, IPv6 /64) may send to the mail role; more are deferred with 451 4.7.1; 0: no limit"},
 	{"mail-rate-domain", 600, "messages a minute one forwarding domain may receive (counted per recipient); more are deferred with 451 4.7.1; 0: no limit"},
 	{"public-url", "", "address users reach the web app at, for links in mail; default: http:// plus --http-addr"},
@@ -298,6 +304,16 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	if c.MailMaxSize < 1024 || c.MailMaxRules < 1 || c.MailMaxRulesRegistrar < 1 || c.MailRateClient < 0 || c.MailRateDomain < 0 {
 		return Config{}, errors.New("config: --mail-max-size must be at least 1024 bytes; --mail-max-rules and --mail-max-rules-registrar at least 1; --mail-rate-client and --mail-rate-domain at least 0")
 	}
+	for flag, want4 := range map[string]bool{"mail-ipv4": true, "mail-ipv6": false} {
+		for _, a := range splitList(v.GetString(flag)) {
+			addr, err := netip.ParseAddr(a)
+			if err != nil || addr.Is4() != want4 || addr.Zone() != "" {
+				return Config{}, fmt.Errorf("config: --%s %q: not an IPv%s address", flag, a, map[bool]string{true: "4", false: "6"}[want4])
+			}
+			c.MailAddrs = append(c.MailAddrs, addr)
+		}
+	}
+	slices.SortFunc(c.MailAddrs, func(a, b netip.Addr) int { return a.Compare(b) })
 	if (c.MailTLSCert == "") != (c.MailTLSKey == "") {
 		return Config{}, errors.New("config: --mail-tls-cert and --mail-tls-key go together")
 	}

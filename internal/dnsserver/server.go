@@ -52,6 +52,7 @@ type options struct {
 	tcpLifetime   time.Duration
 	catalogZone   string // lower case, fully qualified; "": none (WithCatalogZone)
 	history       int    // changes kept for IXFR
+	hosts         []zoneHost
 }
 
 // Defaults of DNS over TCP (RFC 7766): a new connection has tcpReadTimeout
@@ -433,6 +434,7 @@ func (s *Server) reload(ctx context.Context, d *db.DB) error {
 		return fmt.Errorf("dnsserver: reload: %w", err)
 	}
 	s.addCatalog(snap, s.Snapshot())
+	s.addHosts(snap, emptySnapshot)
 	s.publish(snap, skipped)
 	s.logger.Info("dns zones loaded", "zones", len(snap.zones), "serial", snap.serial)
 	return nil
@@ -470,6 +472,7 @@ func (s *Server) Update(ctx context.Context, d *db.DB) error {
 			delete(snap.zones, name)
 		}
 		s.addCatalog(snap, prev)
+		s.addHosts(snap, prev)
 	}
 	s.publish(snap, skipped)
 	s.logger.Debug("dns zones updated", "domains", len(c.Domains), "serial", snap.serial)

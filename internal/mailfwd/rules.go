@@ -528,13 +528,18 @@ const SPF = "v=spf1 mx ~all"
 // MXPriority is the preference of the MX record forwarding adds.
 const MXPriority = 10
 
+// MailHostLabel is the label of the default mail host in each zone: the DNS
+// role answers for it (dnsserver.WithZoneHost) and registration reserves it.
+const MailHostLabel = "mx"
+
 // MailHost is the mail server's name for domains of extension (".inf.nz"):
-// configured (--mail-host), or "mx" plus the extension ("mx.inf.nz").
+// configured (--mail-host), or MailHostLabel under the extension
+// ("mx.inf.nz").
 func MailHost(configured, extension string) string {
 	if configured != "" {
 		return strings.TrimSuffix(configured, ".")
 	}
-	return "mx" + extension
+	return MailHostLabel + extension
 }
 
 // mailRecord tells whether r brings mail somewhere: an MX, or an SPF TXT.

@@ -221,6 +221,10 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		for _, n := range cfg.DNSNotify {
 			dnsOpts = append(dnsOpts, dnsserver.WithSignedNotify(n.Key, n.Addr))
 		}
+		if cfg.MailHost == "" {
+			// The MX records of forwarding domains name mx.<zone>.
+			dnsOpts = append(dnsOpts, dnsserver.WithZoneHost(mailfwd.MailHostLabel, cfg.MailAddrs...))
+		}
 		srv := dnsserver.New(cfg.DNSAddr, logger.With("component", "dns"), append(dnsOpts,
 			dnsserver.WithTCPLimits(dnsLimits), dnsserver.WithTCPIdleTimeout(cfg.DNSTCPIdleTimeout), dnsserver.WithHistory(cfg.DNSHistory),
 			dnsserver.WithRateLimit(dnsserver.RateLimit{Rate: cfg.DNSRRLRate, PositiveRate: cfg.DNSRRLPositiveRate,
