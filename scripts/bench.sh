@@ -32,7 +32,7 @@
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 #   LOADGEN_CPU=0 SERVER_CPU=1   cores of the load generators and servers
 #   NAMEPORT_BIN=bin/nameport
-#   PARTS="dns api reg startup churn web"   the parts to run; a subset prints its
+#   PARTS="dns api reg startup churn mail web"   the parts to run; a subset prints its
 #                rows and writes no file unless OUT is given
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +50,7 @@ PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 LOADGEN_CPU=${LOADGEN_CPU:-0}
 SERVER_CPU=${SERVER_CPU:-1}
 NAMEPORT_BIN=${NAMEPORT_BIN:-bin/nameport}
-ALL_PARTS="dns api reg startup churn web"
+ALL_PARTS="dns api reg startup churn mail web"
 PARTS=${PARTS:-$ALL_PARTS}
 if [ "$PARTS" = "$ALL_PARTS" ]; then OUT=${OUT-docs/BENCHMARKS.md}; else OUT=${OUT-}; fi
 # part NAME: whether NAME is one of the parts to run.
@@ -112,7 +112,8 @@ serve() {
   http=$(port) dns=$(port)
   mkdir -p "$WORK/$name"
   taskset -c "$SERVER_CPU" "$NAMEPORT_BIN" serve --database-url "$db" --data-dir "$WORK/$name" \
-    --http-addr "127.0.0.1:$http" --dns-addr "127.0.0.1:$dns" --log-level warn "$@" >"$WORK/$name.log" 2>&1 &
+    --http-addr "127.0.0.1:$http" --dns-addr "127.0.0.1:$dns" --mail-listen "127.0.0.1:$("$DB" ports 1)" \
+    --log-level warn "$@" >"$WORK/$name.log" 2>&1 &
   SERVE_PID=$!
   PIDS+=("$SERVE_PID")
   SERVE_URL="http://127.0.0.1:$http"
@@ -411,6 +412,31 @@ row "Memory after 1,000 changes through /v1, every role in one process, same zon
 row "DNS queries per second while 50 changes a second are written ($(commas "$small") domains)" "$churn_qps" "NSD, static zone" "$static_qps" "$(ratio "$churn_qps" "$static_qps")x"
 fi
 
+# --- Email forwarding ------------------------------------------------------------
+if part mail; then
+say "Email forwarding: 10 KB messages over 8 connections, accepted and forwarded, vs a bare go-smtp server"
+# Every role in one process on SQLite; its outbound relay (--smtp-url) is a
+# sink in the load generator, which counts what is forwarded to it.
+sink_port=$(port) smtp_port=$(port)
+serve mail "sqlite://$WORK/mail/nameport.db" --demo --api-rate-limits=false \
+  --mail-listen "127.0.0.1:$smtp_port" --smtp-url "smtp://127.0.0.1:$sink_port" --mail-rate-client 0 --mail-rate-domain 0
+MAIL_KEY=$("$NB" setup -url "$SERVE_URL" -fund 100) || die "setup failed"
+line=$(taskset -c "$LOADGEN_CPU" "$NB" mail -smtp "127.0.0.1:$smtp_port" -url "$SERVE_URL" -key "$MAIL_KEY" \
+  -sink "127.0.0.1:$sink_port" -c 8 -d "${DURATION}s") || die "mail bench failed: $line"
+say "  nameport: $line"
+read -r mail_fwd < <(fields forwarded_per_s <<<"$line")
+stop "$SERVE_PID"
+bare_port=$(port)
+taskset -c "$SERVER_CPU" "$NB" mail-sink -addr "127.0.0.1:$bare_port" >/dev/null &
+MAIL_SINK_PID=$!
+PIDS+=("$MAIL_SINK_PID")
+line=$(taskset -c "$LOADGEN_CPU" "$NB" mail -smtp "127.0.0.1:$bare_port" -c 8 -d "${DURATION}s") || die "bare mail bench failed: $line"
+say "  bare go-smtp: $line"
+read -r mail_bare < <(fields accepted_per_s <<<"$line")
+stop "$MAIL_SINK_PID"
+row "Email forwarding, messages a second accepted and forwarded (10 KB, 8 connections)" "$mail_fwd" "bare go-smtp server (discards)" "$mail_bare" "$(ratio "$mail_fwd" "$mail_bare")x"
+fi
+
 # --- Web -----------------------------------------------------------------------
 web_status=0
 if part web; then
@@ -467,6 +493,10 @@ report() {
   echo "Memory after changes: the DNS role alone on the 100,000-domain zone after 1,000 changes written"
   echo "through the database at 50 a second; the row after it is the process that took the /v1 changes,"
   echo "with the API, its caches and the workers beside DNS (for information: NSD has no API)."
+  echo "Email forwarding: nameport runs every role on SQLite with its rate limits off; each message is"
+  echo "accepted over SMTP (stored, a forwarding job queued), then relayed by the worker through --smtp-url"
+  echo "to a sink in the load generator; the figure is messages over the time from the first sent to the"
+  echo "last forwarded. Its peer accepts and discards. Goal (issue #18): >= 0.5x."
   echo "Goals (issue #17): change to answer p99 <= 50 ms at both sizes; memory after changes <= NSD;"
   echo "queries per second under changes >= 0.9x NSD; startup to ready <= 1.5x NSD."
   echo "DNS details: $(grep -m1 '^dnsperf' "$WORK/dns.txt" 2>/dev/null || true)"

@@ -11,6 +11,13 @@
 //	    (the peer of the API figures); prints its address
 //	nameport-bench setup -url URL [-user demo-registrar] [-password demo1234] [-fund 100000]
 //	    logs in, makes a new API key, deposits FUND dollars; prints the key
+//	nameport-bench mail -smtp ADDR [-url URL -key KEY -sink 127.0.0.1:2526] [-c 8] [-d 10s] [-size 10240]
+//	    C connections send messages of SIZE bytes back to back for D; with
+//	    -url it first sets up a forwarding domain (the sink at -sink being
+//	    the server's --smtp-url) and waits until every message accepted is
+//	    forwarded. Prints: accepted=… accepted_per_s=… [forwarded_per_s=…]
+//	nameport-bench mail-sink [-addr 127.0.0.1:0]
+//	    a bare go-smtp server that discards (the peer); prints its address
 package main
 
 import (
@@ -34,7 +41,9 @@ func main() {
 const usage = `usage:
   nameport-bench load  -url URL [-method GET] [-body JSON] [-H 'K: V']... [-c 32] [-d 10s]
   nameport-bench bare  [-addr 127.0.0.1:0]
-  nameport-bench setup -url URL [-user demo-registrar] [-password demo1234] [-fund 100000]`
+  nameport-bench setup -url URL [-user demo-registrar] [-password demo1234] [-fund 100000]
+  nameport-bench mail  -smtp ADDR [-url URL -key KEY -sink ADDR] [-c 8] [-d 10s] [-size 10240]
+  nameport-bench mail-sink [-addr 127.0.0.1:0]`
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
@@ -47,6 +56,10 @@ func run(ctx context.Context, args []string) error {
 		return runBare(ctx, args[1:])
 	case "setup":
 		return runSetup(ctx, args[1:])
+	case "mail":
+		return runMail(ctx, args[1:])
+	case "mail-sink":
+		return runMailSink(ctx, args[1:])
 	}
 	return errors.New(usage)
 }

@@ -74,7 +74,7 @@ func TestOpenAPIPrintsTheDocument(t *testing.T) {
 
 func TestServeRejectsBadConfig(t *testing.T) {
 	t.Chdir(t.TempDir())
-	_, err := run(t, "serve", "--roles", "mail")
+	_, err := run(t, "serve", "--roles", "smtp")
 	require.ErrorContains(t, err, "unknown role")
 	_, err = run(t, "serve", "--database-url", "mysql://x", "--data-dir", t.TempDir())
 	require.ErrorContains(t, err, "unsupported database url")

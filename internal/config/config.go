@@ -165,7 +165,7 @@ var Flags = []Flag{
 	{"dns-addr", "127.0.0.1:5353", "address of the authoritative DNS server (UDP and TCP)"},
 	{"database-url", "sqlite://./data/nameport.db", "sqlite://PATH or postgres://USER@HOST:PORT/DB"},
 	{"data-dir", "./data", "directory for the SQLite file and the generated server secret"},
-	{"roles", "api,dns,worker", "roles this process runs: api, dns, worker, mail (email forwarding's SMTP server)"},
+	{"roles", "api,dns,worker,mail", "roles this process runs: api, dns, worker, mail (email forwarding's SMTP server)"},
 	{"demo", false, "load demo data (demo accounts and catalog) at start; implies --demo-payments unless that is set"},
 	{"demo-payments", false, "deposits complete at once without payment for methods without a provider (never in production); without it deposits need Stripe or an admin-enabled bank transfer"},
 	{"migrate", true, "apply database migrations at start"},

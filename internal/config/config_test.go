@@ -33,7 +33,7 @@ func TestDefaults(t *testing.T) {
 	require.Equal(t, "127.0.0.1:5353", cfg.DNSAddr)
 	require.Equal(t, "sqlite://./data/nameport.db", cfg.DatabaseURL)
 	require.Equal(t, "./data", cfg.DataDir)
-	require.Equal(t, []string{"api", "dns", "worker"}, cfg.Roles)
+	require.Equal(t, []string{"api", "dns", "worker", "mail"}, cfg.Roles)
 	require.False(t, cfg.Demo)
 	require.True(t, cfg.Migrate)
 	require.Equal(t, 7*24*time.Hour, cfg.SessionTTL)

@@ -46,6 +46,7 @@ export async function startServer({ extraArgs = [] } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'nameport-e2e-'))
   const httpPort = await freePort()
   const dnsPort = await freePort()
+  const mailPort = await freePort()
   const baseURL = `http://127.0.0.1:${httpPort}`
   // --demo loads the demo catalogue (extensions and premium names) that the
   // catalogue tests rely on, and the demo accounts demo, demo-registrar and
@@ -63,6 +64,10 @@ export async function startServer({ extraArgs = [] } = {}) {
     `127.0.0.1:${httpPort}`,
     '--dns-addr',
     `127.0.0.1:${dnsPort}`,
+    // The mail role (email forwarding's SMTP server) on a port of its own:
+    // tests run servers side by side.
+    '--mail-listen',
+    `127.0.0.1:${mailPort}`,
     // Every test signs up its accounts from 127.0.0.1, one client network
     // that the sign-up throttle (10 an hour by default) would soon refuse.
     '--signup-limit',
@@ -111,7 +116,7 @@ export async function startServer({ extraArgs = [] } = {}) {
     }
     await new Promise((r) => setTimeout(r, 100))
   }
-  return { baseURL, stop, output: () => output }
+  return { baseURL, dnsAddr: `127.0.0.1:${dnsPort}`, mailAddr: `127.0.0.1:${mailPort}`, stop, output: () => output }
 }
 
 /** The webhook signing secret of servers started with { stripe: true }. */
