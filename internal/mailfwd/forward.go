@@ -3,6 +3,7 @@ package mailfwd
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -118,6 +119,9 @@ func (f *Forwarder) Resolve(ctx context.Context, rcpt string) (*Target, error) {
 		return nil, refuseRelay
 	}
 	extension = "." + extension
+	if srsLocal(local) && host == f.MailHost(extension) {
+		return f.resolveSRS(ctx, rcpt, extension)
+	}
 	if f.allowed(extension) != nil {
 		return nil, refuseRelay
 	}
@@ -169,6 +173,34 @@ func (f *Forwarder) Resolve(ctx context.Context, rcpt string) (*Target, error) {
 	return nil, refuseUnknown
 }
 
+// srsLocal tells whether a local part is a rewritten (SRS) sender.
+func srsLocal(local string) bool {
+	l := strings.ToLower(local)
+	return strings.HasPrefix(l, "srs0=") || strings.HasPrefix(l, "srs1=")
+}
+
+// resolveSRS takes mail for one of the senders this server rewrote: the
+// bounces and replies that destinations send to forwarded mail go back to
+// the original sender. Only addresses this server made (their hash checks
+// out, within their age) are taken, so nobody can use it as a relay.
+func (f *Forwarder) resolveSRS(ctx context.Context, rcpt, extension string) (*Target, error) {
+	if f.host == "" {
+		// mx.<zone>: the zone must be one of ours.
+		ours, err := f.db.Bun.NewSelect().Table("extensions").Where("extension = ?", extension).Exists(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("mailfwd: resolve %s: %w", rcpt, err)
+		}
+		if !ours {
+			return nil, refuseRelay
+		}
+	}
+	original, err := f.srs.Reverse(rcpt)
+	if err != nil {
+		return nil, refuseUnknown
+	}
+	return &Target{Rcpt: rcpt, Extension: extension, Destinations: []string{original}}, nil
+}
+
 // Envelope is one message as the SMTP server received it.
 type Envelope struct {
 	From    string // "" for the null sender
@@ -210,7 +242,7 @@ func (f *Forwarder) Accept(ctx context.Context, env Envelope) error {
 type messageRow struct {
 	bun.BaseModel `bun:"table:mail_messages"`
 	ID            int64     `bun:"id,pk,autoincrement"`
-	DomainID      int64     `bun:"domain_id"`
+	DomainID      int64     `bun:"domain_id,nullzero"` // 0: a bounce to an SRS sender
 	MailFrom      string    `bun:"mail_from"`
 	Data          []byte    `bun:"data"`
 	Pending       int       `bun:"pending"`
@@ -282,9 +314,9 @@ func (f *Forwarder) AddWorkers(workers *river.Workers) []*river.PeriodicJob {
 
 func (f *Forwarder) deliver(ctx context.Context, args DeliverArgs, last bool) error {
 	var msg struct {
-		DomainID int64  `bun:"domain_id"`
-		MailFrom string `bun:"mail_from"`
-		Data     []byte `bun:"data"`
+		DomainID sql.NullInt64 `bun:"domain_id"`
+		MailFrom string        `bun:"mail_from"`
+		Data     []byte        `bun:"data"`
 	}
 	err := f.db.Bun.NewSelect().Table("mail_messages").Column("domain_id", "mail_from", "data").
 		Where("id = ?", args.MessageID).Scan(ctx, &msg)
@@ -296,7 +328,7 @@ func (f *Forwarder) deliver(ctx context.Context, args DeliverArgs, last bool) er
 	if err != nil {
 		return fmt.Errorf("mailfwd: read message %d: %w", args.MessageID, err)
 	}
-	entry := logEntry{DomainID: msg.DomainID, MailFrom: msg.MailFrom, RcptTo: args.Rcpt, ForwardTo: args.To, Size: int64(len(msg.Data))}
+	entry := logEntry{DomainID: msg.DomainID.Int64, MailFrom: msg.MailFrom, RcptTo: args.Rcpt, ForwardTo: args.To, Size: int64(len(msg.Data))}
 	_, extension, _ := strings.Cut(args.Rcpt[strings.LastIndexByte(args.Rcpt, '@')+1:], ".")
 	from, err := f.srs.Forward(msg.MailFrom, f.MailHost("."+strings.ToLower(extension)))
 	if err != nil {
@@ -350,9 +382,13 @@ type logEntry struct {
 	CreatedAt     time.Time `bun:"created_at"`
 }
 
-// log records e and keeps the domain's newest LogKeep entries. A refusal's
-// entry is best effort: the refusal stands without it.
+// log records e and keeps the domain's newest LogKeep entries (a message
+// of no domain, a bounce to an SRS sender, has no log). A refusal's entry
+// is best effort: the refusal stands without it.
 func (f *Forwarder) log(ctx context.Context, q bun.IDB, e logEntry) error {
+	if e.DomainID == 0 {
+		return nil
+	}
 	e.CreatedAt = f.clock()
 	e.MailFrom, e.RcptTo, e.Detail = clipTo(e.MailFrom, 320), clipTo(e.RcptTo, 320), clipTo(e.Detail, 500)
 	if _, err := q.NewInsert().Model(&e).Exec(ctx); err != nil {

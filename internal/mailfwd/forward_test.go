@@ -56,6 +56,14 @@ func newPipeline(t *testing.T, d *db.DB) *pipeline {
 	require.NoError(t, server.Start())
 	t.Cleanup(func() { _ = server.Shutdown(context.Background()) })
 
+	now := time.Now().UTC()
+	dbtest.MustExec(t, d, `INSERT INTO extensions (extension, base_price_cents, description, active, min_name_length,
+		max_name_length, allowed_characters, renewal_period_days, grace_period_days, dns_nameservers, dns_provider,
+		dns_api_key_sealed, dns_api_secret_sealed, dns_zone_id, requires_verification, verification_documents,
+		verification_instructions, admin_email, technical_email, billing_email, whois_privacy_enabled,
+		allows_subdomains, allows_dns_management, allows_email_forwarding, created_at, updated_at)
+		VALUES ('.inf.nz', 800, 'test', TRUE, 1, 63, 'a-z0-9-', 365, 30, '', 'custom', '', '', '', FALSE, '[]', '', '', '', '',
+		TRUE, TRUE, TRUE, TRUE, ?, ?)`, now, now)
 	id := dbtest.Domain(t, d, "acme", ".inf.nz", time.Now().AddDate(1, 0, 0))
 	var owner int64
 	require.NoError(t, d.Bun.NewSelect().Table("domains").Column("user_id").Where("id = ?", id).Scan(context.Background(), &owner))
@@ -231,6 +239,22 @@ func TestForwardingOverSMTP(t *testing.T) {
 		require.NoError(t, send(t, addr, "", []string{"hello@acme.inf.nz"}, []byte(message)))
 		require.Equal(t, []error{nil}, p.deliverAll(t, false))
 		require.Equal(t, "", path(p.relay.Received()[1].From))
+
+		// A bounce from the destination comes back to the rewritten sender
+		// and goes on to the original one; addresses we did not make, or
+		// at another host, are refused.
+		require.NoError(t, send(t, addr, "", []string{sender}, []byte(message)))
+		require.Equal(t, []error{nil}, p.deliverAll(t, false))
+		back := p.relay.Received()[2]
+		require.Equal(t, "alice@origin.example", path(back.To))
+		require.Equal(t, "", path(back.From))
+		forged := "SRS0=abcd=AA=origin.example=alice@mx.inf.nz"
+		code, msg = replyCode(t, send(t, addr, "", []string{forged}, []byte(message)))
+		require.Equal(t, 550, code)
+		require.Contains(t, msg, "5.1.1")
+		code, msg = replyCode(t, send(t, addr, "", []string{strings.Replace(sender, "@mx.inf.nz", "@mx.other.example", 1)}, []byte(message)))
+		require.Equal(t, 550, code)
+		require.Contains(t, msg, "5.7.1")
 
 		// Turned off: refused again, rules kept.
 		require.NoError(t, p.rules.Disable(ctx, p.domain))

@@ -34,10 +34,11 @@ CREATE TABLE mail_rule_destinations (
 );
 
 -- Messages accepted and waiting to be forwarded: one row per message, kept
--- until every delivery job of it has finished.
+-- until every delivery job of it has finished. A bounce that comes back to
+-- a rewritten (SRS) sender belongs to no domain.
 CREATE TABLE mail_messages (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    domain_id   INTEGER NOT NULL REFERENCES domains (id) ON DELETE CASCADE,
+    domain_id   INTEGER REFERENCES domains (id) ON DELETE CASCADE,
     mail_from   TEXT NOT NULL,
     data        BLOB NOT NULL,
     pending     INTEGER NOT NULL,
