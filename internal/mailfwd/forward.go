@@ -95,7 +95,24 @@ func (r *Refusal) Error() string {
 var (
 	refuseRelay   = &Refusal{550, [3]int{5, 7, 1}, "Relaying denied: this server only takes mail for domains that forward through it", "relay"}
 	refuseUnknown = &Refusal{550, [3]int{5, 1, 1}, "No such mailbox here", "unknown"}
+	refuseSyntax  = &Refusal{501, [3]int{5, 1, 3}, "Bad recipient address syntax", "syntax"}
 )
+
+// plainAddress tells whether an address is printable ASCII without spaces,
+// of a length a path may have: anything else (control characters, NUL,
+// UTF-8 without SMTPUTF8, which this server does not offer) is refused
+// before it reaches a query.
+func plainAddress(a string) bool {
+	if a == "" || len(a) > MaxAddressLength {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if a[i] < 0x21 || a[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
 
 // Target is a recipient that forwards: its domain and the confirmed
 // addresses its mail goes to.
@@ -112,6 +129,9 @@ type Target struct {
 // sent to a forged sender later). "alias+tag" falls back to "alias", then
 // to the catch-all.
 func (f *Forwarder) Resolve(ctx context.Context, rcpt string) (*Target, error) {
+	if !plainAddress(rcpt) {
+		return nil, refuseSyntax
+	}
 	local, host, ok := strings.Cut(rcpt, "@")
 	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	label, extension, dotted := strings.Cut(host, ".")
@@ -439,7 +459,7 @@ var counters struct {
 // refusedCounts counts refusals by Refusal.Reason (a fixed set, so the map
 // itself is only read).
 var refusedCounts = map[string]*atomic.Uint64{
-	"relay": {}, "unknown": {}, "size": {}, "recipients": {}, "sender": {}, "rate": {},
+	"relay": {}, "unknown": {}, "syntax": {}, "size": {}, "recipients": {}, "sender": {}, "rate": {},
 }
 
 func countRefusal(reason string) {

@@ -131,7 +131,7 @@ func (s *session) Logout() error { return nil }
 
 func (s *session) Mail(from string, opts *smtp.MailOptions) error {
 	if from != "" {
-		if a, err := mail.ParseAddress(from); err != nil || a.Address != from {
+		if a, err := mail.ParseAddress(from); err != nil || a.Address != from || !plainAddress(from) {
 			return smtpError(&Refusal{553, [3]int{5, 1, 7}, "The sender address is not valid", "sender"})
 		}
 	}

@@ -69,7 +69,7 @@ var (
 		"Email forwarding: messages accepted by the mail role, and deliveries forwarded, deferred (to be retried) and failed, and bounces sent for those that failed.",
 		[]string{"outcome"}, nil)
 	mailRefusedDesc = prometheus.NewDesc("nameport_mail_refused_total",
-		"Email forwarding: SMTP commands refused, by reason (relay, unknown, size, recipients, sender, rate).",
+		"Email forwarding: SMTP commands refused, by reason (relay, unknown, syntax, size, recipients, sender, rate).",
 		[]string{"reason"}, nil)
 )
 
