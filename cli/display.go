@@ -120,6 +120,78 @@ func (d recordDisplay) Table(w io.Writer) {
 	}
 }
 
+// forwardingDisplay shows a domain's email forwarding: whether it is on,
+// then one row per address of each rule.
+type forwardingDisplay struct {
+	domain string
+	f      *sdk.EmailForwarding
+}
+
+func (d forwardingDisplay) JSON() any { return d.f }
+
+func (d forwardingDisplay) Table(w io.Writer) {
+	row(w, "DOMAIN", "FORWARDING", "MAIL HOST", "RULES")
+	state := "off"
+	if d.f.Enabled {
+		state = "on"
+	}
+	row(w, d.domain, state, d.f.MailHost, fmt.Sprintf("%d of %d", len(d.f.Rules), d.f.MaxRules))
+	fmt.Fprintln(w)
+	forwardingRuleRows(w, d.f.Rules)
+	if !d.f.Enabled && len(d.f.Replaces) > 0 {
+		fmt.Fprintf(w, "\nTurning forwarding on replaces %s (nameportctl email-forward on %s --replace-mail-records).\n",
+			strings.Join(d.f.Replaces, ", "), d.domain)
+	}
+}
+
+// forwardingRuleDisplay shows a rule just added.
+type forwardingRuleDisplay struct{ r *sdk.ForwardingRule }
+
+func (d forwardingRuleDisplay) JSON() any { return d.r }
+
+func (d forwardingRuleDisplay) Table(w io.Writer) {
+	forwardingRuleRows(w, []sdk.ForwardingRule{*d.r})
+	for _, dest := range d.r.Destinations {
+		if !dest.Verified {
+			fmt.Fprintln(w, "\nEach unverified address was mailed a confirmation link: it receives nothing until its reader follows it.")
+			return
+		}
+	}
+}
+
+// forwardingRuleRows writes one row per address of each rule, so that
+// every row says which rule and address it is about.
+func forwardingRuleRows(w io.Writer, rules []sdk.ForwardingRule) {
+	row(w, "ID", "ALIAS", "DESTINATION", "VERIFIED")
+	for _, r := range rules {
+		for _, dest := range r.Destinations {
+			row(w, strconv.FormatInt(r.ID, 10), r.Alias, dest.Address, yesNo(dest.Verified))
+		}
+	}
+}
+
+// forwardingLogDisplay shows a domain's forwarding log.
+type forwardingLogDisplay struct{ entries []sdk.ForwardingLogEntry }
+
+func (d forwardingLogDisplay) JSON() any {
+	if d.entries == nil {
+		return []sdk.ForwardingLogEntry{}
+	}
+	return d.entries
+}
+
+func (d forwardingLogDisplay) Table(w io.Writer) {
+	row(w, "TIME", "FROM", "TO", "FORWARDED TO", "SIZE", "OUTCOME", "DETAIL")
+	for _, e := range d.entries {
+		from := e.From
+		if from == "" {
+			from = "<>" // the null sender of a bounce
+		}
+		row(w, e.Time.Local().Format(time.DateTime), from, e.To, e.ForwardTo, strconv.FormatInt(e.Size, 10), e.Outcome,
+			strings.Join(strings.Fields(e.Detail), " ")) // a relay's answer may span lines
+	}
+}
+
 // walletDisplay shows the wallet's balance.
 type walletDisplay struct{ w *sdk.Wallet }
 

@@ -68,6 +68,7 @@ func TestREADMEExamples(t *testing.T) {
 		require.Contains(t, out, "acme-widgets.inf.nz")
 		require.Contains(t, out, "192.0.2.11")
 		require.Contains(t, out, "mx2.example.net")
+		require.Contains(t, out, "you@example.com", "the forwarding rule listed")
 	})
 
 	t.Run("go", func(t *testing.T) {

@@ -78,6 +78,7 @@ func NewRootCmd(opts *Options) *cobra.Command {
 	root.AddCommand(
 		NewCmdDomain(opts),
 		NewCmdDNS(opts),
+		NewCmdEmailForward(opts),
 		NewCmdWallet(opts),
 		&cobra.Command{
 			Use:     "version",
@@ -131,6 +132,17 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 			return usageErrorf("missing %s (usage: %s)", what, cmd.UseLine())
 		case len(args) > n:
 			return usageErrorf("unexpected argument %q (usage: %s)", args[n], cmd.UseLine())
+		}
+		return nil
+	}
+}
+
+// minArgs accepts n or more positional arguments, the first n described as
+// what in the error message (e.g. "DOMAIN ALIAS DEST").
+func minArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return usageErrorf("missing %s (usage: %s)", what, cmd.UseLine())
 		}
 		return nil
 	}

@@ -50,7 +50,8 @@ type Client struct {
 	backoffBase time.Duration
 	backoffMax  time.Duration
 
-	// Domains checks, registers and lists domains.
+	// Domains checks, registers and lists domains, and manages their email
+	// forwarding.
 	Domains *DomainsService
 	// DNS manages the DNS records of domains.
 	DNS *DNSService

@@ -1,6 +1,6 @@
 // Package sdk is the Go client of Nameport's registrar API (/v1): check and
-// register domains, manage their DNS records, and fund the wallet that pays
-// for them. It uses the standard library only.
+// register domains, manage their DNS records and email forwarding, and fund
+// the wallet that pays for them. It uses the standard library only.
 //
 // # Quick start
 //
@@ -48,7 +48,8 @@
 // error that caused it is returned. A Retry-After longer than a minute is not
 // waited out either; the *Error comes back with its RetryAfter set.
 //
-// Every call with an effect (Register, Deposit, DNS Upsert) carries an
+// Every call with an effect (Register, Deposit, DNS Upsert,
+// SetEmailForwarding, AddForwardingRule) carries an
 // Idempotency-Key, random and the same on every retry of that call, so a
 // retried registration or deposit happens once. Calls without an effect,
 // Check included, carry none and are simply sent again. To make your own repeats safe too (a job that may run twice), give

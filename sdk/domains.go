@@ -6,8 +6,8 @@ import (
 	"net/http"
 )
 
-// DomainsService checks, registers and reads domains. Reach it as
-// Client.Domains.
+// DomainsService checks, registers and reads domains, and manages their
+// email forwarding. Reach it as Client.Domains.
 type DomainsService struct{ c *Client }
 
 // Check tells whether domain (label and extension, e.g. "example.inf.nz")

@@ -152,3 +152,32 @@ func ExampleWalletService_Transactions() {
 		fmt.Println(tx.CreatedAt.Format(time.DateOnly), tx.Type, tx.Amount)
 	}
 }
+
+func ExampleDomainsService_SetEmailForwarding() {
+	client := sdk.NewClient(os.Getenv("NAMEPORT_API_KEY"))
+	ctx := context.Background()
+	f, err := client.Domains.SetEmailForwarding(ctx, "example.inf.nz", true, false)
+	if sdk.ErrorCode(err) == sdk.CodeConflict {
+		// Another mail service's MX or SPF record: the message names them.
+		// Replacing them is a decision for their owner.
+		log.Fatalf("not turned on: %v", err)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("forwarding on; mail goes to", f.MailHost)
+}
+
+func ExampleDomainsService_AddForwardingRule() {
+	client := sdk.NewClient(os.Getenv("NAMEPORT_API_KEY"))
+	ctx := context.Background()
+	rule, err := client.Domains.AddForwardingRule(ctx, "example.inf.nz", "info", []string{"you@example.com"})
+	if err != nil {
+		log.Fatal(err) // e.g. "A rule forwards to at most 10 addresses"
+	}
+	for _, d := range rule.Destinations {
+		// An address receives nothing until its reader follows the link
+		// mailed to it.
+		fmt.Printf("info@example.inf.nz → %s (confirmed: %t)\n", d.Address, d.Verified)
+	}
+}

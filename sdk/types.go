@@ -113,6 +113,74 @@ type RecordSet struct {
 	Priority *int `json:"priority,omitempty" doc:"MX and SRV: 0 to 65535, for the values that carry no priority of their own; a value carrying a different one is refused"`
 }
 
+// EmailForwarding is a domain's email forwarding: whether mail for it is
+// taken and forwarded, and the rules that say where it goes.
+type EmailForwarding struct {
+	Enabled bool `json:"enabled" doc:"The domain's MX record names Nameport's mail server, which forwards its mail by the rules"`
+	// MailHost is the mail server the domain's MX record names while
+	// forwarding is on.
+	MailHost string `json:"mailHost" doc:"The mail server the domain's MX record names while forwarding is on" example:"mx.inf.nz"`
+	// Replaces are the domain's mail records of another service (an MX, an
+	// SPF record) that turning forwarding on would replace: SetEmailForwarding
+	// refuses (CodeConflict) unless told to replace them.
+	Replaces []string         `json:"replaces" nullable:"false" doc:"Mail records of another service (MX, SPF) that turning forwarding on replaces; it is refused (409) unless replaceMailRecords is set" example:"[\"MX 10 mail.example.net\"]"`
+	Rules    []ForwardingRule `json:"rules" nullable:"false" doc:"The catch-all (*) last"`
+	MaxRules int              `json:"maxRules" doc:"How many rules the domain may have" example:"100"`
+}
+
+// EmailForwardingSettings turn a domain's email forwarding on or off.
+type EmailForwardingSettings struct {
+	Enabled bool `json:"enabled" doc:"On: add the MX record naming Nameport's mail server and the SPF record v=spf1 mx ~all. Off: remove those two; the rules stay for next time"`
+	// ReplaceMailRecords lets turning forwarding on remove the domain's
+	// mail records of another service (EmailForwarding.Replaces).
+	ReplaceMailRecords bool `json:"replaceMailRecords,omitempty" doc:"Turning on: remove the domain's MX and SPF records of another mail service (without it they make a 409 naming them)"`
+}
+
+// ForwardingRule sends the mail of one address of a domain (or of every
+// address no other rule names, "*") to other addresses.
+type ForwardingRule struct {
+	ID           int64                   `json:"id"`
+	Alias        string                  `json:"alias" doc:"The local part (before the @), lower case, or * for every address no other rule names" example:"info"`
+	Destinations []ForwardingDestination `json:"destinations" nullable:"false"`
+	CreatedAt    time.Time               `json:"createdAt"`
+}
+
+// ForwardingDestination is an address a rule forwards to. It receives
+// nothing until its reader follows the confirmation link mailed to it.
+type ForwardingDestination struct {
+	Address  string `json:"address" example:"you@example.com"`
+	Verified bool   `json:"verified" doc:"Its reader followed the confirmation link mailed to it; until then it receives nothing"`
+}
+
+// ForwardingRuleRequest adds a rule. The server judges the alias and the
+// addresses (CodeInvalid with a message saying what is wrong).
+type ForwardingRuleRequest struct {
+	// The limits of the schema are loose on purpose: the server's own
+	// checks say what is wrong in words (at most 64 characters, 10
+	// addresses).
+	Alias        string   `json:"alias" maxLength:"200" doc:"Letters, digits, dots, hyphens, underscores or plus signs, at most 64 characters; * for every address no other rule names" example:"info"`
+	Destinations []string `json:"destinations" maxItems:"1000" doc:"1 to 10 addresses, ASCII (an internationalized domain in its xn-- form), none at the domain itself. A new address gets a confirmation link and receives nothing until its reader follows it" example:"[\"you@example.com\"]"`
+}
+
+// ForwardingLog is a domain's last 100 forwarded, failed and refused
+// messages, newest first.
+type ForwardingLog struct {
+	Entries []ForwardingLogEntry `json:"entries" nullable:"false"`
+}
+
+// ForwardingLogEntry is one message of a domain's forwarding log.
+type ForwardingLogEntry struct {
+	Time time.Time `json:"time"`
+	From string    `json:"from" doc:"The envelope sender; empty for a bounce"`
+	To   string    `json:"to" doc:"The address at the domain it was sent to"`
+	// ForwardTo is the destination it was forwarded to (empty for a
+	// refusal).
+	ForwardTo string `json:"forwardTo,omitempty" doc:"The destination it was forwarded to; absent for a refusal"`
+	Size      int64  `json:"size" doc:"Bytes"`
+	Outcome   string `json:"outcome" enum:"forwarded,failed,refused"`
+	Detail    string `json:"detail,omitempty" doc:"Why it failed or was refused"`
+}
+
 // Wallet is the prepaid balance that pays for registrations and renewals.
 type Wallet struct {
 	Balance  float64 `json:"balance" doc:"US dollars" example:"50"`

@@ -20,6 +20,7 @@ import (
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/idempotency"
+	"github.com/nameport/nameport/internal/mailfwd"
 	"github.com/nameport/nameport/internal/notify"
 	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
@@ -49,6 +50,8 @@ type Services struct {
 	Audit *audit.Service
 	// Stats are the figures of the admin Statistics tab.
 	Stats *stats.Service
+	// Forwarding owns the email forwarding of domains.
+	Forwarding *mailfwd.Service
 	// RateLimits is the one rate-limit policy of /api and /v1; nil means
 	// ratelimit.DefaultLimits.
 	RateLimits *ratelimit.Policy
@@ -91,6 +94,7 @@ func addRoutes(a huma.API, svc Services) {
 	addPaymentRoutes(a, svc.Wallets)
 	addCatalogRoutes(a, svc.Catalog)
 	addDNSRoutes(a, svc.Domains, svc.Catalog, svc.Records)
+	addForwardingRoutes(a, svc.Domains, svc.Catalog, svc.Records, svc.Forwarding)
 	addNotifyRoutes(a, svc.Mail)
 	addAdminUserRoutes(a, svc.Accounts, svc.Audit)
 	addTierApplicationRoutes(a, svc.Accounts)
@@ -102,6 +106,7 @@ func addRoutes(a huma.API, svc Services) {
 	v := newV1(a, svc.Accounts, svc.Requests, svc.RateLimits)
 	addV1DomainRoutes(v, svc.Domains, svc.Catalog, svc.Records)
 	addV1DNSRoutes(v, svc.Domains, svc.Catalog, svc.Records)
+	addV1ForwardingRoutes(v, svc.Domains, svc.Catalog, svc.Records, svc.Forwarding)
 	addV1WalletRoutes(v, svc.Wallets)
 	mustDeclareAccess(a)
 }

@@ -47,7 +47,7 @@ func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, l
 		"shared with the web app's /api: 100 availability checks, 20 registrations and 50 DNS operations a " +
 		"minute; every answer carries " +
 		"RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, and a 429 says Retry-After (seconds). Send an " +
-		"Idempotency-Key with every call that has an effect (registering, depositing, setting records): a retry with the same key and body returns the first answer " +
+		"Idempotency-Key with every call that has an effect (registering, depositing, setting records, turning email forwarding on or off, adding a forwarding rule): a retry with the same key and body returns the first answer " +
 		"(Idempotent-Replayed: true) without registering or charging again; the same key with another body is " +
 		"a 422. Read-only calls, the availability check included, take no key and store nothing. Errors are RFC 9457 problem details (application/problem+json) with a stable code: invalid, " +
 		"unauthenticated, not_found, conflict, insufficient_funds, too_many_requests, idempotency_key_reused, " +

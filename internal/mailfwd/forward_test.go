@@ -565,3 +565,29 @@ func TestForwardingFollowsTheExtension(t *testing.T) {
 		require.Contains(t, msg, "5.7.1")
 	})
 }
+
+func TestResendConfirmationLink(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		p := newPipeline(t, d)
+		var offset atomic.Int64
+		start := time.Now()
+		rules := NewService(d, Options{Notify: notify.Enqueue, Records: zone.NewService(d, zone.Options{}),
+			Now: func() time.Time { return start.Add(time.Duration(offset.Load())) }})
+		_, err := rules.AddRule(ctx, p.domain, "hello", []string{"me@dest.example"})
+		require.NoError(t, err)
+		links := func() int {
+			return dbtest.Count(t, d, "SELECT COUNT(*) FROM river_job WHERE kind = 'notify.send' AND "+jobArgs(d)+" LIKE ?", "%me@dest.example%")
+		}
+		require.Equal(t, 1, links())
+		require.ErrorIs(t, rules.Resend(ctx, p.domain, "me@dest.example"), errResendTooSoon)
+		offset.Store(int64(2 * time.Minute))
+		require.NoError(t, rules.Resend(ctx, p.domain, "me@DEST.example"))
+		require.Equal(t, 2, links())
+		require.ErrorIs(t, rules.Resend(ctx, p.domain, "other@dest.example"), errDestNotFound)
+		p.confirm(t, "me@dest.example")
+		offset.Store(int64(10 * time.Minute))
+		require.ErrorContains(t, rules.Resend(ctx, p.domain, "me@dest.example"), "already confirmed")
+	})
+}

@@ -475,7 +475,7 @@ func (s *Service) Resend(ctx context.Context, d Domain, address string) error {
 		row := new(destinationRow)
 		err := tx.NewSelect().Model(row).
 			Where("user_id = ? AND address = ?", d.UserID, address).
-			Where("EXISTS (SELECT 1 FROM mail_rule_destinations rd JOIN mail_rules r ON r.id = rd.rule_id WHERE rd.destination_id = mail_destinations.id AND r.domain_id = ?)", d.ID).
+			Where("EXISTS (SELECT 1 FROM mail_rule_destinations rd JOIN mail_rules r ON r.id = rd.rule_id WHERE rd.destination_id = ?TableAlias.id AND r.domain_id = ?)", d.ID).
 			Scan(ctx)
 		if errors.Is(err, errNoRows) {
 			return errDestNotFound

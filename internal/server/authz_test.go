@@ -196,6 +196,27 @@ var authzOps = map[string]authzOp{
 	"POST /api/domains/{id}/zone/import": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"},
 		phase: phaseReplace, body: func(authzCall) any { return map[string]any{"zoneFile": "matrix 3600 IN A 192.0.2.60\n"} }},
 
+	// Email forwarding of my domains. Confirming an address needs no
+	// account: the reader of the link may have none.
+	"GET /api/domains/{id}/email-forwarding": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"}},
+	"PUT /api/domains/{id}/email-forwarding": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"},
+		body: func(authzCall) any { return map[string]any{"enabled": true} }},
+	"POST /api/domains/{id}/email-forwarding/rules": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"},
+		body: func(c authzCall) any {
+			return map[string]any{"alias": fmt.Sprintf("matrix%d", c.n), "destinations": []string{authzForwardTo}}
+		}},
+	"DELETE /api/domains/{id}/email-forwarding/rules/{ruleId}": {access: authzAccount, owner: "id", mixed: true, phase: phaseDelete,
+		params: map[string]string{"id": "domain", "ruleId": "rule"}},
+	// The link went out at setup: a second one so soon is a 429, or,
+	// a minute later, sent.
+	"POST /api/domains/{id}/email-forwarding/destinations/resend": {access: authzAccount, owner: "id",
+		params: map[string]string{"id": "domain"},
+		body:   func(authzCall) any { return map[string]any{"address": authzForwardTo} }},
+	"GET /api/domains/{id}/email-forwarding/log": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"}},
+	"POST /api/email-forwarding/confirm": {access: authzPublic, body: func(authzCall) any {
+		return map[string]any{"token": "not-a-token"}
+	}},
+
 	// My wallet and payments.
 	"GET /api/wallet":                 {access: authzAccount},
 	"GET /api/transactions":           {access: authzAccount},
@@ -250,10 +271,26 @@ var authzOps = map[string]authzOp{
 		}},
 	"DELETE /v1/domains/{domain}/records/{type}/{name}": {access: authzAPIKey, owner: "domain", phase: phaseDelete,
 		params: map[string]string{"domain": "domainName", "type": "setType", "name": "setName"}},
+	"GET /v1/domains/{domain}/email-forwarding": {access: authzAPIKey, owner: "domain",
+		params: map[string]string{"domain": "domainName"}},
+	"PUT /v1/domains/{domain}/email-forwarding": {access: authzAPIKey, owner: "domain", params: map[string]string{"domain": "domainName"},
+		body: func(authzCall) any { return map[string]any{"enabled": true} }},
+	"POST /v1/domains/{domain}/email-forwarding/rules": {access: authzAPIKey, owner: "domain",
+		params: map[string]string{"domain": "domainName"},
+		body: func(c authzCall) any {
+			return map[string]any{"alias": fmt.Sprintf("matrix%d", c.n), "destinations": []string{authzForwardTo}}
+		}},
+	"DELETE /v1/domains/{domain}/email-forwarding/rules/{ruleId}": {access: authzAPIKey, owner: "domain", mixed: true,
+		phase: phaseDelete, params: map[string]string{"domain": "domainName", "ruleId": "v1Rule"}},
+	"GET /v1/domains/{domain}/email-forwarding/log": {access: authzAPIKey, owner: "domain",
+		params: map[string]string{"domain": "domainName"}},
 	"GET /v1/wallet":           {access: authzAPIKey},
 	"POST /v1/wallet/deposits": {access: authzAPIKey, body: func(authzCall) any { return map[string]any{"amount": 5} }},
 	"GET /v1/transactions":     {access: authzAPIKey},
 }
+
+// authzForwardTo is where every account's forwarding rules send mail.
+const authzForwardTo = "matrix@example.org"
 
 // authzActor is a caller: a visitor or an account with its session, its
 // API key (registrars) and its own resources.
@@ -307,7 +344,8 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 	// nobody's resources do not exist: what another account's resource
 	// answers must not differ from what they answer.
 	f.nobody = &authzActor{name: "nobody", kind: "user", res: map[string]string{"domain": "999999", "record": "999999",
-		"domainName": "nobody-authz.inf.nz", "intent": "pi_demo_nobody"}}
+		"domainName": "nobody-authz.inf.nz", "intent": "pi_demo_nobody",
+		"rule": "999999", "v1Rule": "999999"}}
 	admin := &authzActor{name: "admin", kind: "admin", username: "root", password: "hunter22", web: loginAdmin2(t, ts)}
 	account := func(name, kind string) *authzActor {
 		a := &authzActor{name: name, kind: kind, username: name, password: "secret1"}
@@ -323,8 +361,9 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 	f.spare = account("spare", "user")
 	f.actors = []*authzActor{anon, userA, userB, regR1, regR2, admin}
 
-	// Every account: money, a domain with a DNS record, a payment intent;
-	// registrars also a record set made through /v1.
+	// Every account: money, a domain with a DNS record and a forwarding
+	// rule, a payment intent; registrars also a record set and a rule made
+	// through /v1.
 	for _, a := range f.actors[1:] {
 		a.res = map[string]string{}
 		r := a.web.do("POST", "/api/wallet/deposit", map[string]any{"amount": 100})
@@ -339,6 +378,13 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 		r = a.web.do("POST", "/api/domains/"+a.res["domain"]+"/dns", map[string]any{"type": "A", "name": "www", "content": "192.0.2.1"})
 		require.Equal(t, http.StatusCreated, r.status, "%s record: %s", a.name, r.raw)
 		a.res["record"] = idOf(t, data(t, r)["id"])
+		r = a.web.do("POST", "/api/domains/"+a.res["domain"]+"/email-forwarding/rules",
+			map[string]any{"alias": "matrix", "destinations": []string{authzForwardTo}})
+		require.Equal(t, http.StatusCreated, r.status, "%s forwarding rule: %s", a.name, r.raw)
+		a.res["rule"] = idOf(t, data(t, r)["id"])
+		// Accounts without a key have no rule of /v1's: theirs stands in,
+		// as another account's rule.
+		a.res["v1Rule"] = a.res["rule"]
 		r = a.web.do("POST", "/api/create-payment-intent", map[string]any{"amount": 10})
 		require.Equal(t, http.StatusOK, r.status, "%s payment intent: %s", a.name, r.raw)
 		a.res["intent"] = data(t, r)["paymentIntentId"].(string)
@@ -346,6 +392,11 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 			r = v1(t, ts, a.key, "PUT", "/v1/domains/"+a.res["domainName"]+"/records",
 				map[string]any{"name": "authz", "type": "A", "values": []string{"192.0.2.50"}})
 			require.Equal(t, http.StatusOK, r.status, "%s record set: %s", a.name, r.raw)
+			// /v1 deletes a rule of its own: /api's is gone by then.
+			r = v1(t, ts, a.key, "POST", "/v1/domains/"+a.res["domainName"]+"/email-forwarding/rules",
+				map[string]any{"alias": "matrixv1", "destinations": []string{authzForwardTo}})
+			require.Equal(t, http.StatusCreated, r.status, "%s forwarding rule: %s", a.name, r.raw)
+			a.res["v1Rule"] = idOf(t, r.body["id"])
 		}
 	}
 

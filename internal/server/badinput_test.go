@@ -396,7 +396,8 @@ func fillPath(path string, params map[string]string) string {
 var snapshotTables = []string{"users", "wallets", "transactions", "domains", "dns_records", "premium_domains",
 	"extensions", "length_rules", "site_settings", "payment_intents", "payment_events", "password_resets",
 	"mail_outbox", "audit_log", "domain_notices", "idempotent_requests", "idempotency_keys", "zone_version",
-	"catalog_version", "tier_applications", "email_verifications"}
+	"catalog_version", "tier_applications", "email_verifications",
+	"mail_domains", "mail_rules", "mail_rule_destinations", "mail_destinations"}
 
 func snapshot(t *testing.T, d *db.DB) map[string][]string {
 	t.Helper()
@@ -533,6 +534,14 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 	require.True(t, r.status < 300, r.raw)
 	r = v1(t, ts, key, "PUT", "/v1/domains/resell.inf.nz/records", map[string]any{"name": "www", "type": "A", "values": []string{"192.0.2.2"}, "ttl": 3600})
 	require.True(t, r.status < 300, r.raw)
+	// A forwarding rule each, to delete (their confirmation mails go out
+	// before the sweep: see settle).
+	ruleID := created(alice.do("POST", "/api/domains/"+domID+"/email-forwarding/rules",
+		map[string]any{"alias": "sales", "destinations": []string{"alice.inbox@example.com"}}))
+	r = v1(t, ts, key, "POST", "/v1/domains/resell.inf.nz/email-forwarding/rules",
+		map[string]any{"alias": "sales", "destinations": []string{"ops@example.org"}})
+	require.Equal(t, http.StatusCreated, r.status, r.raw)
+	v1RuleID := strconv.FormatInt(int64(r.body["id"].(float64)), 10)
 
 	record := map[string]any{"type": "A", "name": "api", "content": "192.0.2.7", "ttl": 3600}
 	return &badInputBundle{
@@ -590,8 +599,19 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 				body: map[string]any{"zoneFile": "mail 3600 IN A 192.0.2.8\n"}, ok: http.StatusOK},
 			"zone-import": {caller: "user", params: map[string]string{"id": domID},
 				body: map[string]any{"zoneFile": "mail 3600 IN A 192.0.2.8\n"}, ok: http.StatusOK},
-			"admin-job-retry":  {caller: "admin", params: map[string]string{"id": "1"}},
-			"admin-job-cancel": {caller: "admin", params: map[string]string{"id": "1"}},
+			// dns-create's MX is another mail service's: replaced.
+			"email-forwarding-set": {caller: "user", params: map[string]string{"id": domID},
+				body: map[string]any{"enabled": true, "replaceMailRecords": true}, ok: http.StatusOK},
+			"email-forwarding-rule-create": {caller: "user", params: map[string]string{"id": domID},
+				body: map[string]any{"alias": "info", "destinations": []string{"alice.inbox@example.com"}}, ok: http.StatusCreated},
+			"email-forwarding-rule-delete": {caller: "user", params: map[string]string{"id": domID, "ruleId": ruleID}},
+			// The link went out at setup: the well-formed call is a 429
+			// within the minute, so it has no ok.
+			"email-forwarding-destination-resend": {caller: "user", params: map[string]string{"id": domID},
+				body: map[string]any{"address": "alice.inbox@example.com"}},
+			"email-forwarding-confirm": {caller: "visitor", body: map[string]any{"token": "not-a-token"}},
+			"admin-job-retry":          {caller: "admin", params: map[string]string{"id": "1"}},
+			"admin-job-cancel":         {caller: "admin", params: map[string]string{"id": "1"}},
 			"create-payment-intent": {caller: "user", body: map[string]any{"amount": 10, "productName": "Demo"},
 				free: []string{"productName"}, ok: http.StatusOK},
 			"payments-confirm-test": {caller: "user", body: map[string]any{"paymentIntentId": "pi_demo_unknown", "cardNumber": "4242424242424242"}},
@@ -610,6 +630,12 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 				body: map[string]any{"name": "api", "type": "A", "values": []string{"192.0.2.9"}, "ttl": 3600}, ok: http.StatusOK},
 			"v1-records-delete": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz", "type": "A", "name": "www"}},
 			"v1-wallet-deposit": {caller: "registrar", body: map[string]any{"amount": 25}, ok: http.StatusCreated},
+			"v1-email-forwarding-set": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz"},
+				body: map[string]any{"enabled": true, "replaceMailRecords": true}, ok: http.StatusOK},
+			"v1-email-forwarding-rule-create": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz"},
+				body: map[string]any{"alias": "info", "destinations": []string{"ops@example.org"}}, ok: http.StatusCreated},
+			"v1-email-forwarding-rule-delete": {caller: "registrar",
+				params: map[string]string{"domain": "resell.inf.nz", "ruleId": v1RuleID}},
 		},
 	}
 }
