@@ -25,6 +25,7 @@ type Server struct {
 	URL         string // http://127.0.0.1:PORT
 	DatabaseURL string
 	DNSAddr     string
+	MailAddr    string // the mail role's SMTP address, when it runs
 	logs        *LockedBuffer
 	stop        func() error
 }
@@ -59,6 +60,9 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 	if edit != nil {
 		edit(&cfg)
 	}
+	if cfg.HasRole(config.RoleMail) && cfg.MailListen == "" {
+		cfg.MailListen = FreeTCPAddr(t)
+	}
 	logs := &LockedBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	t.Cleanup(func() {
@@ -74,7 +78,7 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 	case a := <-addr:
 		var once sync.Once
 		var stopErr error
-		s := &Server{URL: "http://" + a, DatabaseURL: cfg.DatabaseURL, DNSAddr: cfg.DNSAddr, logs: logs, stop: func() error {
+		s := &Server{URL: "http://" + a, DatabaseURL: cfg.DatabaseURL, DNSAddr: cfg.DNSAddr, MailAddr: cfg.MailListen, logs: logs, stop: func() error {
 			once.Do(func() {
 				cancel()
 				stopErr = <-done
@@ -95,6 +99,15 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 		t.Fatal("server did not start in time")
 	}
 	return nil
+}
+
+// FreeTCPAddr returns a loopback address whose TCP port is free.
+func FreeTCPAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().String()
 }
 
 // FreeDNSAddr returns a loopback address whose port is free for UDP and TCP.
