@@ -71,6 +71,16 @@ func newPipeline(t *testing.T, d *db.DB) *pipeline {
 		fwd: fwd, srs: srs, server: server, relay: relay, domain: Domain{ID: id, UserID: owner, Label: "acme", Extension: ".inf.nz"}}
 }
 
+// forward turns forwarding on and sends alias to me@dest.example, confirmed.
+func (p *pipeline) forward(t *testing.T, alias string) {
+	t.Helper()
+	ctx := context.Background()
+	require.NoError(t, p.rules.Enable(ctx, p.domain, false))
+	_, err := p.rules.AddRule(ctx, p.domain, alias, []string{"me@dest.example"})
+	require.NoError(t, err)
+	p.confirm(t, "me@dest.example")
+}
+
 // confirm follows the confirmation link of address, as its reader would.
 func (p *pipeline) confirm(t *testing.T, address string) {
 	t.Helper()
@@ -271,10 +281,7 @@ func TestForwardingRetriesTheRelay(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		p := newPipeline(t, d)
-		require.NoError(t, p.rules.Enable(ctx, p.domain, false))
-		_, err := p.rules.AddRule(ctx, p.domain, CatchAll, []string{"me@dest.example"})
-		require.NoError(t, err)
-		p.confirm(t, "me@dest.example")
+		p.forward(t, CatchAll)
 
 		// A relay that answers 4xx: the job fails, to be retried, and the
 		// message waits.
@@ -348,12 +355,8 @@ func TestForwardingRetriesTheRelay(t *testing.T) {
 func TestSMTPRefusesAbuse(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		ctx := context.Background()
 		p := newPipeline(t, d)
-		require.NoError(t, p.rules.Enable(ctx, p.domain, false))
-		_, err := p.rules.AddRule(ctx, p.domain, "hello", []string{"me@dest.example"})
-		require.NoError(t, err)
-		p.confirm(t, "me@dest.example")
+		p.forward(t, "hello")
 
 		// Oversize: refused, nothing stored.
 		big := []byte(message + strings.Repeat(strings.Repeat("x", 98)+"\r\n", 700))
@@ -506,10 +509,7 @@ func TestSMTPRateLimits(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		p := newPipeline(t, d)
-		require.NoError(t, p.rules.Enable(ctx, p.domain, false))
-		_, err := p.rules.AddRule(ctx, p.domain, "hello", []string{"me@dest.example"})
-		require.NoError(t, err)
-		p.confirm(t, "me@dest.example")
+		p.forward(t, "hello")
 		var offset atomic.Int64 // the servers read the clock on their own goroutines
 		start := time.Now()
 		clock := func() time.Time { return start.Add(time.Duration(offset.Load())) }
@@ -542,17 +542,14 @@ func TestForwardingFollowsTheExtension(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		p := newPipeline(t, d)
-		require.NoError(t, p.rules.Enable(ctx, p.domain, false))
-		_, err := p.rules.AddRule(ctx, p.domain, "hello", []string{"me@dest.example"})
-		require.NoError(t, err)
-		p.confirm(t, "me@dest.example")
+		p.forward(t, "hello")
 
 		forbidden := func(ext string) error {
 			return apperr.New(apperr.Forbidden, "Email forwarding is not available for %s domains", ext)
 		}
 		rules := NewService(d, Options{Records: zone.NewService(d, zone.Options{}), Allowed: forbidden})
 		require.ErrorContains(t, rules.Enable(ctx, p.domain, false), "not available for .inf.nz")
-		_, err = rules.AddRule(ctx, p.domain, "other", []string{"me@dest.example"})
+		_, err := rules.AddRule(ctx, p.domain, "other", []string{"me@dest.example"})
 		require.ErrorContains(t, err, "not available for .inf.nz")
 
 		// An admin who turns it off for the extension stops the mail too.

@@ -43,10 +43,7 @@ func TestSMTPStartTLS(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		p := newPipeline(t, d)
-		require.NoError(t, p.rules.Enable(ctx, p.domain, false))
-		_, err := p.rules.AddRule(ctx, p.domain, "hello", []string{"me@dest.example"})
-		require.NoError(t, err)
-		p.confirm(t, "me@dest.example")
+		p.forward(t, "hello")
 
 		cert, pool := selfSigned(t, "mx.inf.nz")
 		server := NewServer(p.fwd, ServerOptions{Addr: "127.0.0.1:0", Hostname: "mx.inf.nz",
