@@ -75,6 +75,25 @@ func (s *DomainsService) AddForwardingRule(ctx context.Context, domain, alias st
 	return &out, nil
 }
 
+// UpdateForwardingRule gives rule id (ForwardingRule.ID) of domain its alias
+// and destinations from now on, in one change, with the checks of
+// AddForwardingRule. An address new to your account gets a confirmation
+// link; addresses left out stay confirmed for your other rules.
+//
+// Errors: those of AddForwardingRule; CodeNotFound also when domain has no
+// such rule.
+func (s *DomainsService) UpdateForwardingRule(ctx context.Context, domain string, id int64, alias string, destinations []string) (*ForwardingRule, error) {
+	if domain == "" {
+		return nil, errEmpty("domain")
+	}
+	var out ForwardingRule
+	in := ForwardingRuleRequest{Alias: alias, Destinations: destinations}
+	if err := s.c.effect(ctx, http.MethodPut, forwardingPath(domain)+"/rules/"+strconv.FormatInt(id, 10), in, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // DeleteForwardingRule removes rule id (ForwardingRule.ID) of domain. Its
 // addresses stay confirmed for your other rules.
 //

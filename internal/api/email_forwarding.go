@@ -101,6 +101,17 @@ type ForwardingRuleOutput struct {
 	Body envelope[forwardingRuleBody]
 }
 
+// ForwardingRuleUpdateInput's limits are loose for the same reason as
+// ForwardingRuleCreateInput's.
+type ForwardingRuleUpdateInput struct {
+	ID     int64 `path:"id" doc:"Domain id"`
+	RuleID int64 `path:"ruleId"`
+	Body   struct {
+		Alias        string   `json:"alias" required:"false" maxLength:"200" doc:"As when adding a rule" example:"info"`
+		Destinations []string `json:"destinations" required:"false" maxItems:"1000" doc:"As when adding a rule: the rule's addresses from now on" example:"[\"you@example.com\"]"`
+	}
+}
+
 type ForwardingRuleIDInput struct {
 	ID     int64 `path:"id" doc:"Domain id"`
 	RuleID int64 `path:"ruleId"`
@@ -166,6 +177,14 @@ func addForwardingRoutes(a huma.API, domains *registration.Service, cat *catalog
 			"An address the account has not confirmed gets a confirmation link by mail and receives nothing until its reader follows it.",
 		Errors: append(errs, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, h.addRule)
+
+	register(a, accessAccount, huma.Operation{
+		OperationID: "email-forwarding-rule-update", Method: http.MethodPut, Path: "/api/domains/{id}/email-forwarding/rules/{ruleId}", Tags: tags,
+		Summary: "Change a forwarding rule",
+		Description: "Gives the rule its alias and addresses from now on, in one change, with the checks of adding one. " +
+			"An address new to the account gets a confirmation link; addresses left out stay confirmed for the account's other rules.",
+		Errors: append(errs, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity),
+	}, h.updateRule)
 
 	register(a, accessAccount, huma.Operation{
 		OperationID: "email-forwarding-rule-delete", Method: http.MethodDelete, Path: "/api/domains/{id}/email-forwarding/rules/{ruleId}", Tags: tags,
@@ -264,6 +283,19 @@ func (h forwardingHandlers) addRule(ctx context.Context, in *ForwardingRuleCreat
 		return nil, fail(ctx, err)
 	}
 	r, err := h.forwarding.AddRule(ctx, d, in.Body.Alias, in.Body.Destinations)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &ForwardingRuleOutput{Body: ok(toForwardingRuleBody(*r))}, nil
+}
+
+// updateRule changes a forwarding rule of one of the signed-in account's domains.
+func (h forwardingHandlers) updateRule(ctx context.Context, in *ForwardingRuleUpdateInput) (*ForwardingRuleOutput, error) {
+	d, err := h.owned(ctx, in.ID)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	r, err := h.forwarding.UpdateRule(ctx, d, in.RuleID, in.Body.Alias, in.Body.Destinations)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}

@@ -588,3 +588,48 @@ func TestResendConfirmationLink(t *testing.T) {
 		require.ErrorContains(t, rules.Resend(ctx, p.domain, "me@dest.example"), "already confirmed")
 	})
 }
+
+func TestUpdateRule(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		p := newPipeline(t, d)
+		p.forward(t, "hello")
+		other, err := p.rules.AddRule(ctx, p.domain, "sales", []string{"me@dest.example"})
+		require.NoError(t, err)
+		rules, err := p.rules.Rules(ctx, p.domain)
+		require.NoError(t, err)
+		hello := rules[0]
+		require.Equal(t, "hello", hello.Alias)
+
+		// A new alias and one more address: the confirmed one stays
+		// confirmed, the new one waits for its link.
+		got, err := p.rules.UpdateRule(ctx, p.domain, hello.ID, "Hi", []string{"me@dest.example", "new@dest.example"})
+		require.NoError(t, err)
+		require.Equal(t, hello.ID, got.ID)
+		require.Equal(t, "hi", got.Alias)
+		require.Equal(t, []Destination{{Address: "me@dest.example", Verified: true}, {Address: "new@dest.example", Verified: false}}, got.Destinations)
+		require.Equal(t, 1, dbtest.Count(t, d, "SELECT COUNT(*) FROM river_job WHERE kind = 'notify.send' AND "+jobArgs(d)+" LIKE ?", "%new@dest.example%"))
+		_, err = p.fwd.Resolve(ctx, "hello@acme.inf.nz")
+		require.ErrorIs(t, err, refuseUnknown, "the old alias is gone")
+		target, err := p.fwd.Resolve(ctx, "hi@acme.inf.nz")
+		require.NoError(t, err)
+		require.Equal(t, []string{"me@dest.example"}, target.Destinations, "only the confirmed address receives")
+
+		// Refused: another rule's alias, bad input, a rule of another domain.
+		_, err = p.rules.UpdateRule(ctx, p.domain, hello.ID, "sales", []string{"me@dest.example"})
+		require.ErrorIs(t, err, errRuleExists)
+		_, err = p.rules.UpdateRule(ctx, p.domain, hello.ID, "hi", []string{"loop@acme.inf.nz"})
+		require.ErrorContains(t, err, "loop")
+		elsewhere := Domain{ID: p.domain.ID + 1000, UserID: p.domain.UserID, Label: "other", Extension: ".inf.nz"}
+		_, err = p.rules.UpdateRule(ctx, elsewhere, other.ID, "x", []string{"me@dest.example"})
+		require.ErrorIs(t, err, errRuleNotFound)
+		_, err = p.rules.UpdateRule(ctx, p.domain, 0, "x", []string{"me@dest.example"})
+		require.ErrorIs(t, err, errRuleNotFound)
+		after, err := p.rules.Rules(ctx, p.domain)
+		require.NoError(t, err)
+		require.Len(t, after, 2)
+		require.Equal(t, "hi", after[0].Alias, "refused changes changed nothing")
+		require.Len(t, after[0].Destinations, 2)
+	})
+}

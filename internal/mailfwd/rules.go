@@ -286,6 +286,21 @@ func rulesOf(ctx context.Context, q bun.IDB, domainID int64) ([]Rule, error) {
 // then they receive nothing. Returns invalid for a bad alias or address, a
 // loop or too many rules or addresses, conflict when the alias has a rule.
 func (s *Service) AddRule(ctx context.Context, d Domain, alias string, destinations []string) (*Rule, error) {
+	return s.writeRule(ctx, d, 0, alias, destinations)
+}
+
+// UpdateRule makes rule id of d send alias to destinations, at once: what
+// AddRule checks, and not_found for a rule that is not d's. Addresses new to
+// the account get their confirmation link; those left out stay confirmed.
+func (s *Service) UpdateRule(ctx context.Context, d Domain, id int64, alias string, destinations []string) (*Rule, error) {
+	if id <= 0 {
+		return nil, errRuleNotFound
+	}
+	return s.writeRule(ctx, d, id, alias, destinations)
+}
+
+// writeRule adds a rule (id 0) or replaces rule id.
+func (s *Service) writeRule(ctx context.Context, d Domain, id int64, alias string, destinations []string) (*Rule, error) {
 	if err := s.opts.Allowed(d.Extension); err != nil {
 		return nil, err
 	}
@@ -321,30 +336,50 @@ func (s *Service) AddRule(ctx context.Context, d Domain, alias string, destinati
 		if _, err := tx.NewUpdate().Table("domains").Set("updated_at = updated_at").Where("id = ?", d.ID).Exec(ctx); err != nil {
 			return err
 		}
-		n, err := tx.NewSelect().Table("mail_rules").Where("domain_id = ?", d.ID).Count(ctx)
+		if id == 0 {
+			n, err := tx.NewSelect().Table("mail_rules").Where("domain_id = ?", d.ID).Count(ctx)
+			if err != nil {
+				return err
+			}
+			if n >= int64(limit) {
+				return apperr.New(apperr.Invalid, "A domain can have at most %d forwarding rules", limit)
+			}
+		} else {
+			exists, err := tx.NewSelect().Table("mail_rules").Where("id = ? AND domain_id = ?", id, d.ID).Exists(ctx)
+			if err != nil {
+				return err
+			}
+			if !exists {
+				return errRuleNotFound
+			}
+		}
+		taken, err := tx.NewSelect().Table("mail_rules").Where("domain_id = ? AND alias = ? AND id <> ?", d.ID, alias, id).Exists(ctx)
 		if err != nil {
 			return err
 		}
-		if n >= int64(limit) {
-			return apperr.New(apperr.Invalid, "A domain can have at most %d forwarding rules", limit)
-		}
-		exists, err := tx.NewSelect().Table("mail_rules").Where("domain_id = ? AND alias = ?", d.ID, alias).Exists(ctx)
-		if err != nil {
-			return err
-		}
-		if exists {
+		if taken {
 			return errRuleExists
 		}
-		row := &ruleRow{DomainID: d.ID, Alias: alias, CreatedAt: now}
-		if _, err := tx.NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
-			return err
+		if id == 0 {
+			row := &ruleRow{DomainID: d.ID, Alias: alias, CreatedAt: now}
+			if _, err := tx.NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
+				return err
+			}
+			id = row.ID
+		} else {
+			if _, err := tx.NewUpdate().Table("mail_rules").Set("alias = ?", alias).Where("id = ?", id).Exec(ctx); err != nil {
+				return err
+			}
+			if _, err := tx.NewDelete().Table("mail_rule_destinations").Where("rule_id = ?", id).Exec(ctx); err != nil {
+				return err
+			}
 		}
 		for _, a := range addresses {
 			dest, err := s.destination(ctx, tx, d, a, now)
 			if err != nil {
 				return err
 			}
-			if _, err := tx.NewInsert().Model(&ruleDestinationRow{RuleID: row.ID, DestinationID: dest.ID}).Exec(ctx); err != nil {
+			if _, err := tx.NewInsert().Model(&ruleDestinationRow{RuleID: id, DestinationID: dest.ID}).Exec(ctx); err != nil {
 				return err
 			}
 		}
@@ -353,14 +388,14 @@ func (s *Service) AddRule(ctx context.Context, d Domain, alias string, destinati
 			return err
 		}
 		for i := range rules {
-			if rules[i].ID == row.ID {
+			if rules[i].ID == id {
 				rule = &rules[i]
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, wrap("add a rule to", d, err)
+		return nil, wrap("write a rule of", d, err)
 	}
 	return rule, nil
 }

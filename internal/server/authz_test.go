@@ -205,6 +205,11 @@ var authzOps = map[string]authzOp{
 		body: func(c authzCall) any {
 			return map[string]any{"alias": fmt.Sprintf("matrix%d", c.n), "destinations": []string{authzForwardTo}}
 		}},
+	"PUT /api/domains/{id}/email-forwarding/rules/{ruleId}": {access: authzAccount, owner: "id", mixed: true,
+		params: map[string]string{"id": "domain", "ruleId": "rule"},
+		body: func(c authzCall) any {
+			return map[string]any{"alias": fmt.Sprintf("renamed%d", c.n), "destinations": []string{authzForwardTo}}
+		}},
 	"DELETE /api/domains/{id}/email-forwarding/rules/{ruleId}": {access: authzAccount, owner: "id", mixed: true, phase: phaseDelete,
 		params: map[string]string{"id": "domain", "ruleId": "rule"}},
 	// The link went out at setup: a second one so soon is a 429, or,
@@ -279,6 +284,11 @@ var authzOps = map[string]authzOp{
 		params: map[string]string{"domain": "domainName"},
 		body: func(c authzCall) any {
 			return map[string]any{"alias": fmt.Sprintf("matrix%d", c.n), "destinations": []string{authzForwardTo}}
+		}},
+	"PUT /v1/domains/{domain}/email-forwarding/rules/{ruleId}": {access: authzAPIKey, owner: "domain", mixed: true,
+		params: map[string]string{"domain": "domainName", "ruleId": "v1Rule"},
+		body: func(c authzCall) any {
+			return map[string]any{"alias": fmt.Sprintf("renamed%d", c.n), "destinations": []string{authzForwardTo}}
 		}},
 	"DELETE /v1/domains/{domain}/email-forwarding/rules/{ruleId}": {access: authzAPIKey, owner: "domain", mixed: true,
 		phase: phaseDelete, params: map[string]string{"domain": "domainName", "ruleId": "v1Rule"}},

@@ -604,6 +604,8 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 				body: map[string]any{"enabled": true, "replaceMailRecords": true}, ok: http.StatusOK},
 			"email-forwarding-rule-create": {caller: "user", params: map[string]string{"id": domID},
 				body: map[string]any{"alias": "info", "destinations": []string{"alice.inbox@example.com"}}, ok: http.StatusCreated},
+			"email-forwarding-rule-update": {caller: "user", params: map[string]string{"id": domID, "ruleId": ruleID},
+				body: map[string]any{"alias": "renamed", "destinations": []string{"alice.inbox@example.com"}}, ok: http.StatusOK},
 			"email-forwarding-rule-delete": {caller: "user", params: map[string]string{"id": domID, "ruleId": ruleID}},
 			// The link went out at setup: the well-formed call is a 429
 			// within the minute, so it has no ok.
@@ -634,6 +636,8 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 				body: map[string]any{"enabled": true, "replaceMailRecords": true}, ok: http.StatusOK},
 			"v1-email-forwarding-rule-create": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz"},
 				body: map[string]any{"alias": "info", "destinations": []string{"ops@example.org"}}, ok: http.StatusCreated},
+			"v1-email-forwarding-rule-update": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz", "ruleId": v1RuleID},
+				body: map[string]any{"alias": "renamed", "destinations": []string{"ops@example.org"}}, ok: http.StatusOK},
 			"v1-email-forwarding-rule-delete": {caller: "registrar",
 				params: map[string]string{"domain": "resell.inf.nz", "ruleId": v1RuleID}},
 		},
