@@ -427,9 +427,12 @@ say "  nameport: $line"
 read -r mail_fwd < <(fields forwarded_per_s <<<"$line")
 stop "$SERVE_PID"
 bare_port=$(port)
-taskset -c "$SERVER_CPU" "$NB" mail-sink -addr "127.0.0.1:$bare_port" >/dev/null &
+taskset -c "$SERVER_CPU" "$NB" mail-sink -addr "127.0.0.1:$bare_port" >"$WORK/mail-sink.txt" &
 MAIL_SINK_PID=$!
 PIDS+=("$MAIL_SINK_PID")
+# It prints its address once it listens.
+for _ in $(seq 100); do [ -s "$WORK/mail-sink.txt" ] && break; sleep 0.1; done
+[ -s "$WORK/mail-sink.txt" ] || die "the bare SMTP server did not start"
 line=$(taskset -c "$LOADGEN_CPU" "$NB" mail -smtp "127.0.0.1:$bare_port" -c 8 -d "${DURATION}s") || die "bare mail bench failed: $line"
 say "  bare go-smtp: $line"
 read -r mail_bare < <(fields accepted_per_s <<<"$line")

@@ -21,7 +21,11 @@ type JobsConfig struct {
 	Workers      *river.Workers
 	PeriodicJobs []*river.PeriodicJob
 	MaxWorkers   int
-	Logger       *slog.Logger
+	// Queues are queues besides the default one, with how many of their
+	// jobs run at once: work that comes in bursts (forwarded mail) gets
+	// its own, so it neither waits behind nor holds up the rest.
+	Queues map[string]int
+	Logger *slog.Logger
 }
 
 // jobQueue hides River's transaction type parameter, which differs by engine.
@@ -61,6 +65,9 @@ func (d *DB) SetupJobs(cfg JobsConfig) error {
 		}
 		rc.Workers = cfg.Workers
 		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: maxWorkers}}
+		for name, n := range cfg.Queues {
+			rc.Queues[name] = river.QueueConfig{MaxWorkers: n}
+		}
 	}
 	var err error
 	switch d.Engine {

@@ -192,6 +192,7 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 			svc.Domains.AddWorkers(jobsCfg.Workers, cfg.RenewInterval, cfg.RenewAhead)...)
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Wallets.AddWorkers(jobsCfg.Workers)...)
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Forwarder.AddWorkers(jobsCfg.Workers)...)
+		jobsCfg.Queues = map[string]int{mailfwd.Queue: mailfwd.QueueWorkers}
 	}
 	if err := d.SetupJobs(jobsCfg); err != nil {
 		return err
