@@ -13,6 +13,7 @@ const kinds = [
   ['billing.stripe_event', 'applies one verified Stripe webhook event to the wallet'],
   ['account.purge_sessions', 'deletes expired sessions'],
   ['idempotency.purge', 'deletes stored /v1 answers whose Idempotency-Key has expired'],
+  ['mailfwd.deliver', 'forwards one received message to one confirmed address (in the mail queue; retried for about 4 hours)'],
 ] as const
 
 /**
