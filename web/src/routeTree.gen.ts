@@ -25,6 +25,7 @@ import { Route as VerifyEmailRouteImport } from './routes/verify-email'
 import { Route as WalletRouteImport } from './routes/wallet'
 import { Route as DomainManagementIndexRouteImport } from './routes/domain-management/index'
 import { Route as DomainManagementIdRouteImport } from './routes/domain-management/$id'
+import { Route as EmailForwardingConfirmRouteImport } from './routes/email-forwarding/confirm'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -106,6 +107,11 @@ const DomainManagementIdRoute = DomainManagementIdRouteImport.update({
   path: '/domain-management/$id',
   getParentRoute: () => rootRouteImport,
 } as any)
+const EmailForwardingConfirmRoute = EmailForwardingConfirmRouteImport.update({
+  id: '/email-forwarding/confirm',
+  path: '/email-forwarding/confirm',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -123,6 +129,7 @@ export interface FileRoutesByFullPath {
   '/verify-email': typeof VerifyEmailRoute
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
+  '/email-forwarding/confirm': typeof EmailForwardingConfirmRoute
   '/domain-management/': typeof DomainManagementIndexRoute
 }
 export interface FileRoutesByTo {
@@ -141,6 +148,7 @@ export interface FileRoutesByTo {
   '/verify-email': typeof VerifyEmailRoute
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
+  '/email-forwarding/confirm': typeof EmailForwardingConfirmRoute
   '/domain-management': typeof DomainManagementIndexRoute
 }
 export interface FileRoutesById {
@@ -160,6 +168,7 @@ export interface FileRoutesById {
   '/verify-email': typeof VerifyEmailRoute
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
+  '/email-forwarding/confirm': typeof EmailForwardingConfirmRoute
   '/domain-management/': typeof DomainManagementIndexRoute
 }
 export interface FileRouteTypes {
@@ -180,6 +189,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/wallet'
     | '/domain-management/$id'
+    | '/email-forwarding/confirm'
     | '/domain-management/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -198,6 +208,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/wallet'
     | '/domain-management/$id'
+    | '/email-forwarding/confirm'
     | '/domain-management'
   id:
     | '__root__'
@@ -216,6 +227,7 @@ export interface FileRouteTypes {
     | '/verify-email'
     | '/wallet'
     | '/domain-management/$id'
+    | '/email-forwarding/confirm'
     | '/domain-management/'
   fileRoutesById: FileRoutesById
 }
@@ -235,6 +247,7 @@ export interface RootRouteChildren {
   VerifyEmailRoute: typeof VerifyEmailRoute
   WalletRoute: typeof WalletRoute
   DomainManagementIdRoute: typeof DomainManagementIdRoute
+  EmailForwardingConfirmRoute: typeof EmailForwardingConfirmRoute
   DomainManagementIndexRoute: typeof DomainManagementIndexRoute
 }
 
@@ -352,6 +365,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DomainManagementIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/email-forwarding/confirm': {
+      id: '/email-forwarding/confirm'
+      path: '/email-forwarding/confirm'
+      fullPath: '/email-forwarding/confirm'
+      preLoaderRoute: typeof EmailForwardingConfirmRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -371,6 +391,7 @@ const rootRouteChildren: RootRouteChildren = {
   VerifyEmailRoute: VerifyEmailRoute,
   WalletRoute: WalletRoute,
   DomainManagementIdRoute: DomainManagementIdRoute,
+  EmailForwardingConfirmRoute: EmailForwardingConfirmRoute,
   DomainManagementIndexRoute: DomainManagementIndexRoute,
 }
 export const routeTree = rootRouteImport

@@ -3,12 +3,14 @@ import { createFileRoute } from '@tanstack/react-router'
 import * as z from 'zod/mini'
 import { DnsManagement } from '@/features/dns/components/DnsManagement'
 import { DomainManagementPage, type DomainTab } from '@/features/domains/components/DomainManagementPage'
+import { EmailForwarding } from '@/features/email-forwarding/components/EmailForwarding'
 import { dnsRecordsQueryOptions } from '@/lib/dns'
 import { domainQueryOptions } from '@/lib/domains'
+import { forwardingQueryOptions } from '@/lib/emailForwarding'
 import { requireUser } from '@/lib/session'
 
 const searchSchema = z.object({
-  tab: z.catch(z.optional(z.enum(['dns', 'settings'])), undefined),
+  tab: z.catch(z.optional(z.enum(['dns', 'email-forwarding', 'settings'])), undefined),
 })
 
 export const Route = createFileRoute('/domain-management/$id')({
@@ -17,10 +19,14 @@ export const Route = createFileRoute('/domain-management/$id')({
   loaderDeps: ({ search }) => ({ tab: search.tab }),
   // The page shows a spinner and handles a failed load itself (toast, then back
   // to the dashboard), so the requests start here without being awaited. The
-  // DNS records load alongside the domain when the DNS tab is the one shown.
+  // DNS records (or the email forwarding) load alongside the domain when
+  // their tab is the one shown.
   loader: ({ context, params, deps }) => {
     void context.queryClient.prefetchQuery(domainQueryOptions(params.id))
-    if (deps.tab !== 'settings') void context.queryClient.prefetchQuery(dnsRecordsQueryOptions(params.id))
+    if (deps.tab === undefined || deps.tab === 'dns') {
+      void context.queryClient.prefetchQuery(dnsRecordsQueryOptions(params.id))
+    }
+    if (deps.tab === 'email-forwarding') void context.queryClient.prefetchQuery(forwardingQueryOptions(params.id))
   },
   component: DomainManagementRoute,
 })
@@ -38,6 +44,7 @@ function DomainManagementRoute() {
         void navigate({ search: { tab: next === 'dns' ? undefined : next }, replace: true, resetScroll: false })
       }
       dnsPanel={(domain) => <DnsManagement domain={domain} />}
+      emailPanel={(domain) => <EmailForwarding domain={domain} />}
     />
   )
 }

@@ -28,7 +28,11 @@ describe('/domain-management/$id', () => {
     expect(screen.getByText('Jan 10, 2026')).toBeInTheDocument()
     expect(screen.getByText('Jan 10, 2028')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/registrar-dashboard')
-    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['DNS Management', 'Domain Settings'])
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+      'DNS Management',
+      'Email Forwarding',
+      'Domain Settings',
+    ])
     const dns = within(screen.getByRole('tabpanel', { name: 'DNS Management' }))
     expect(await dns.findByText('No DNS records found')).toBeInTheDocument()
   })

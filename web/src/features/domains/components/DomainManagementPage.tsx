@@ -7,6 +7,7 @@ import {
   CalendarClock,
   CalendarPlus,
   Lock,
+  Mail,
   Network,
   RefreshCw,
   RotateCw,
@@ -27,19 +28,22 @@ import { lifecycleOf, renewalTermsOf } from '../lifecycle'
 import { DomainStatusBadge } from './DomainStatusBadge'
 import { RenewDialog } from './RenewDialog'
 
-export type DomainTab = 'dns' | 'settings'
+export type DomainTab = 'dns' | 'email-forwarding' | 'settings'
 
 export function DomainManagementPage({
   id,
   tab,
   onTabChange,
   dnsPanel,
+  emailPanel,
 }: {
   id: string
   tab: DomainTab
   onTabChange: (tab: DomainTab) => void
   /** The DNS Management tab's content (the route brings it from the DNS feature). */
   dnsPanel: (domain: Domain) => ReactNode
+  /** The Email Forwarding tab's content (from the email forwarding feature). */
+  emailPanel: (domain: Domain) => ReactNode
 }) {
   const { data: user } = useQuery({ ...currentUserQueryOptions(), enabled: false })
   const { data: domain, isError } = useQuery(domainQueryOptions(id))
@@ -74,12 +78,17 @@ export function DomainManagementPage({
                 <Network className="hidden h-4 w-4 sm:block" aria-hidden />
                 DNS Management
               </TabsTrigger>
+              <TabsTrigger value="email-forwarding">
+                <Mail className="hidden h-4 w-4 sm:block" aria-hidden />
+                Email Forwarding
+              </TabsTrigger>
               <TabsTrigger value="settings">
                 <Settings className="hidden h-4 w-4 sm:block" aria-hidden />
                 Domain Settings
               </TabsTrigger>
             </TabsList>
             <TabsContent value="dns">{dnsPanel(domain)}</TabsContent>
+            <TabsContent value="email-forwarding">{emailPanel(domain)}</TabsContent>
             <TabsContent value="settings">
               <DomainSettings domain={domain} />
             </TabsContent>
