@@ -17,6 +17,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/notify"
 )
 
 // LogKeep is how many log entries a domain keeps, newest first.
@@ -123,12 +124,13 @@ type Target struct {
 	Destinations []string
 }
 
-// Resolve tells where mail for rcpt goes: a Refusal for a domain that does
+// Resolve tells where mail from sender (the MAIL argument, for the log) for
+// rcpt goes: a Refusal for a domain that does
 // not forward here (never an open relay) or an address without a rule
 // whose destinations someone confirmed (refused now, so no bounce is ever
 // sent to a forged sender later). "alias+tag" falls back to "alias", then
 // to the catch-all.
-func (f *Forwarder) Resolve(ctx context.Context, rcpt string) (*Target, error) {
+func (f *Forwarder) Resolve(ctx context.Context, sender, rcpt string) (*Target, error) {
 	if !plainAddress(rcpt) {
 		return nil, refuseSyntax
 	}
@@ -189,7 +191,8 @@ func (f *Forwarder) Resolve(ctx context.Context, rcpt string) (*Target, error) {
 			return &Target{Rcpt: rcpt, DomainID: dom.ID, Extension: extension, Destinations: to}, nil
 		}
 	}
-	f.log(ctx, f.db.Bun, logEntry{DomainID: dom.ID, RcptTo: rcpt, Outcome: OutcomeRefused, Detail: "no rule with a confirmed address for this alias"})
+	_ = f.log(ctx, f.db.Bun, logEntry{DomainID: dom.ID, MailFrom: sender, RcptTo: rcpt, Outcome: OutcomeRefused,
+		Detail: "no rule with a confirmed address for this alias"})
 	return nil, refuseUnknown
 }
 
@@ -368,7 +371,9 @@ func (f *Forwarder) deliver(ctx context.Context, args DeliverArgs, last bool) er
 	}
 	sendErr := f.relay.Relay(ctx, from, args.To, msg.Data)
 	var reply *textproto.Error
-	permanent := errors.As(sendErr, &reply) && reply.Code >= 500
+	// Without a relay (no --smtp-url) nothing can leave, now or on a retry:
+	// the log says so at once rather than after hours of retries.
+	permanent := errors.As(sendErr, &reply) && reply.Code >= 500 || errors.Is(sendErr, notify.ErrNoRelay)
 	switch {
 	case sendErr == nil:
 		entry.Outcome = OutcomeForwarded
@@ -394,7 +399,9 @@ func (f *Forwarder) deliver(ctx context.Context, args DeliverArgs, last bool) er
 		return fmt.Errorf("mailfwd: finish message %d: %w", args.MessageID, err)
 	}
 	if entry.Outcome == OutcomeFailed {
-		f.bounce(ctx, msg.MailFrom, args.Rcpt, "."+strings.ToLower(extension), msg.Data, sendErr)
+		if !errors.Is(sendErr, notify.ErrNoRelay) { // a bounce could not leave either
+			f.bounce(ctx, msg.MailFrom, args.Rcpt, "."+strings.ToLower(extension), msg.Data, sendErr)
+		}
 		return river.JobCancel(sendErr)
 	}
 	return nil

@@ -244,6 +244,7 @@ func TestForwardingOverSMTP(t *testing.T) {
 		require.Equal(t, "me@dest.example", log[0].ForwardTo)
 		require.Equal(t, int64(len(got[0].Data)+bytes.Count(got[0].Data, []byte("\n"))), log[0].Size, "the size in CRLF form")
 		require.Equal(t, OutcomeRefused, log[1].Outcome, "the refused unknown alias is in the log too")
+		require.Equal(t, "alice@origin.example", log[1].From)
 
 		// The null sender (a bounce) is forwarded with the null sender.
 		require.NoError(t, send(t, addr, "", []string{"hello@acme.inf.nz"}, []byte(message)))
@@ -610,9 +611,9 @@ func TestUpdateRule(t *testing.T) {
 		require.Equal(t, "hi", got.Alias)
 		require.Equal(t, []Destination{{Address: "me@dest.example", Verified: true}, {Address: "new@dest.example", Verified: false}}, got.Destinations)
 		require.Equal(t, 1, dbtest.Count(t, d, "SELECT COUNT(*) FROM river_job WHERE kind = 'notify.send' AND "+jobArgs(d)+" LIKE ?", "%new@dest.example%"))
-		_, err = p.fwd.Resolve(ctx, "hello@acme.inf.nz")
+		_, err = p.fwd.Resolve(ctx, "alice@origin.example", "hello@acme.inf.nz")
 		require.ErrorIs(t, err, refuseUnknown, "the old alias is gone")
-		target, err := p.fwd.Resolve(ctx, "hi@acme.inf.nz")
+		target, err := p.fwd.Resolve(ctx, "alice@origin.example", "hi@acme.inf.nz")
 		require.NoError(t, err)
 		require.Equal(t, []string{"me@dest.example"}, target.Destinations, "only the confirmed address receives")
 
@@ -631,5 +632,28 @@ func TestUpdateRule(t *testing.T) {
 		require.Len(t, after, 2)
 		require.Equal(t, "hi", after[0].Alias, "refused changes changed nothing")
 		require.Len(t, after[0].Destinations, 2)
+	})
+}
+
+// Without an outbound relay (no --smtp-url, as make run) nothing can
+// leave: the log says so at once, not after hours of retries.
+func TestForwardingWithoutARelay(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		p := newPipeline(t, d)
+		p.forward(t, "hello")
+		noRelay, err := notify.NewService(d, notify.Options{})
+		require.NoError(t, err)
+		p.fwd.relay = noRelay
+		require.NoError(t, send(t, p.server.Addr(), "alice@origin.example", []string{"hello@acme.inf.nz"}, []byte(message)))
+		errs := p.deliverAll(t, false)
+		require.Len(t, errs, 1)
+		require.True(t, isCancel(errs[0]), "%v", errs[0])
+		log, err := p.rules.Log(ctx, p.domain)
+		require.NoError(t, err)
+		require.Equal(t, OutcomeFailed, log[0].Outcome)
+		require.Contains(t, log[0].Detail, "--smtp-url")
+		require.Equal(t, 0, dbtest.Count(t, d, "SELECT COUNT(*) FROM mail_messages"))
 	})
 }

@@ -149,7 +149,7 @@ func (s *session) Mail(from string, opts *smtp.MailOptions) error {
 }
 
 func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	t, err := s.f.Resolve(context.Background(), to)
+	t, err := s.f.Resolve(context.Background(), s.from, to)
 	var refusal *Refusal
 	if errors.As(err, &refusal) {
 		return smtpError(refusal)
