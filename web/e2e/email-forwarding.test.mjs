@@ -1,8 +1,9 @@
 // The Email Forwarding tab, clicked through in Chromium against a real server
 // started with --demo: forwarding turned on (the DNS server answers the MX),
 // a rule added, its address confirmed through the link mailed to it (read
-// from the outbox: there is no SMTP relay here), a refused message in the
-// log, and forwarding turned off (the MX is gone).
+// from the outbox: there is no SMTP relay here) by the button of the page it
+// opens, the rule's alias changed, a refused message in the log, and
+// forwarding turned off (the MX is gone).
 import { execFile } from 'node:child_process'
 import { connect } from 'node:net'
 import { promisify } from 'node:util'
@@ -108,7 +109,7 @@ async function registerName(page, label) {
 }
 
 describe('email forwarding', () => {
-  test('on, a rule, its address confirmed by the mailed link, the MX in DNS, the log, and off', async () => {
+  test('on, a rule, its address confirmed by the mailed link, the rule edited, the MX in DNS, the log, and off', async () => {
     const page = await newPage()
     await signUp(page, uniqueName('fwduser'))
     await deposit(page, 20)
@@ -167,16 +168,40 @@ describe('email forwarding', () => {
     )
     const reader = await newPage()
     await reader.goto(link)
+    const confirmButton = reader.getByRole('button', { name: 'Confirm forwarding' })
+    await confirmButton.waitFor()
+    // Opening the link confirms nothing (a mail scanner opens links too): the owner still waits.
+    await page.reload()
+    await infoRow.getByText('Waiting for confirmation', { exact: true }).waitFor()
+    await confirmButton.click()
     await reader.getByText(`Forwarding to ${destination} is confirmed`, { exact: true }).waitFor()
     await reader.getByRole('link', { name: 'Go to the home page' }).waitFor()
     // It works once.
     await reader.goto(link)
+    await reader.getByRole('button', { name: 'Confirm forwarding' }).click()
     await reader.getByText('This confirmation link is invalid or has already been used', { exact: true }).waitFor()
     await reader.context().close()
 
     await page.reload()
     await infoRow.getByText('Verified', { exact: true }).waitFor()
     assert.equal(await infoRow.getByRole('button', { name: /Resend link/ }).count(), 0)
+
+    // The rule gets another alias; its address stays confirmed, and mail follows the new alias.
+    await infoRow.getByRole('button', { name: `Edit rule info@${apex}` }).click()
+    const editDialog = page.getByRole('dialog', { name: `Edit the rule for info@${apex}` })
+    assert.equal(await editDialog.getByLabel('Alias').inputValue(), 'info')
+    assert.equal(await editDialog.getByLabel('Forward to address 1').inputValue(), destination)
+    await editDialog.getByLabel('Alias').fill('contact')
+    await editDialog.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Forwarding rule saved', { exact: true }).waitFor()
+    await editDialog.waitFor({ state: 'detached' })
+    const contactRow = rules.getByRole('row').filter({ hasText: `contact@${apex}` })
+    await contactRow.getByText('Verified', { exact: true }).waitFor()
+    await infoRow.waitFor({ state: 'detached' })
+    assert.equal(await rules.locator('tbody tr').count(), 1)
+    await panel.getByText('1 of 20 rules', { exact: true }).waitFor()
+    assert.match(await smtpRcpt(`contact@${apex}`), /^250/)
+    assert.match(await smtpRcpt(`info@${apex}`), /^550/)
 
     // Mail for an address without a rule is refused, and the log says so.
     assert.match(await smtpRcpt(`nobody@${apex}`), /^550/)
@@ -202,7 +227,7 @@ describe('email forwarding', () => {
     await page.getByText('Email forwarding turned off', { exact: true }).waitFor()
     await panel.getByText('Off', { exact: true }).waitFor()
     await expectMX(apex, '')
-    await infoRow.getByText('Verified', { exact: true }).waitFor()
+    await contactRow.getByText('Verified', { exact: true }).waitFor()
     await page.context().close()
   })
 })

@@ -4,8 +4,8 @@ import * as z from 'zod/mini'
 import { ConfirmForwardingPage } from '@/features/email-forwarding/components/ConfirmForwardingPage'
 
 // ?token= comes from the link mailed to a forwarding address. A missing or
-// malformed one opens the page anyway, and the server's answer to it says
-// that the link cannot be used.
+// malformed one opens the page anyway, which then says that the link cannot
+// be used.
 const confirmSearchSchema = z.object({
   token: z.catch(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))), undefined),
 })

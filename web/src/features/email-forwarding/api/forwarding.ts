@@ -45,6 +45,25 @@ export async function addRule(
   )
 }
 
+/**
+ * PUT /api/domains/{id}/email-forwarding/rules/{ruleId}: gives a rule its
+ * alias and addresses from now on, with the checks of adding one (409 when
+ * another rule has the alias, 404 when the rule is gone).
+ */
+export async function updateRule(
+  domainId: number | string,
+  ruleId: number,
+  input: Required<Schema<'ForwardingRuleUpdateInputBody'>>,
+): Promise<ForwardingRule> {
+  return unwrap(
+    await apiRequest<ApiEnvelope<ForwardingRule>>(
+      'PUT',
+      `/api/domains/${domainId}/email-forwarding/rules/${ruleId}`,
+      input,
+    ),
+  )
+}
+
 /** DELETE /api/domains/{id}/email-forwarding/rules/{ruleId}. */
 export async function deleteRule(domainId: number | string, ruleId: number): Promise<void> {
   unwrap(await apiRequest<ApiEnvelope<unknown>>('DELETE', `/api/domains/${domainId}/email-forwarding/rules/${ruleId}`))
@@ -61,6 +80,9 @@ export async function resendLink(domainId: number | string, address: string): Pr
     ),
   )
 }
+
+/** The server's message for a confirmation link that is unknown or used; the page says it of a link without a token. */
+export const invalidConfirmLinkMessage = 'This confirmation link is invalid or has already been used'
 
 /** POST /api/email-forwarding/confirm: uses a mailed link's token (once); answers the address confirmed. */
 export async function confirmDestination(token: string): Promise<string> {

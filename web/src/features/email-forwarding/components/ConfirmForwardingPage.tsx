@@ -1,29 +1,38 @@
-import { useEffect, useRef } from 'react'
+import { useRef } from 'react'
 import { Link } from '@tanstack/react-router'
 import { useMutation } from '@tanstack/react-query'
 import { CheckCircle2, LinkIcon } from 'lucide-react'
 import { Button, buttonStyles } from '@/components/ui/button'
-import { Spinner } from '@/components/ui/Spinner'
 import { ApiError } from '@/lib/api'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { confirmDestination } from '../api/forwarding'
+import { confirmDestination, invalidConfirmLinkMessage } from '../api/forwarding'
 
 /**
  * Where the link mailed to a forwarding address lands; its reader may have
- * no account. The mail asks them to confirm by opening the link, so the
- * token is sent as the page opens, once; the server says whether it worked.
+ * no account. Confirming is a button rather than automatic: mail scanners
+ * open links (some run the page's JavaScript), and opening alone must not
+ * confirm an address nobody confirmed. The server says whether it worked.
  */
 export function ConfirmForwardingPage({ token }: { token?: string }) {
   useDocumentTitle('Confirm forwarding')
-  const mutation = useMutation({ mutationFn: () => confirmDestination(token ?? '') })
-  // Once per page: React runs effects twice in development, and a used link would then read as invalid.
-  const sent = useRef(false)
-  const { mutate } = mutation
-  useEffect(() => {
-    if (sent.current) return
-    sent.current = true
-    mutate()
-  }, [mutate])
+  // One POST per confirmation: a second click before the button shows as
+  // disabled is dropped. After a failure the token may be sent again (a 4xx
+  // takes the button away; a 5xx may pass).
+  const sending = useRef(false)
+  const mutation = useMutation({
+    mutationFn: () => confirmDestination(token ?? ''),
+    onError: () => {
+      sending.current = false
+    },
+  })
+  const confirm = () => {
+    if (sending.current) return
+    sending.current = true
+    mutation.mutate()
+  }
+
+  // A 4xx is the server's word on the link; anything else may pass, so it can be tried again.
+  const refusal = mutation.error instanceof ApiError && mutation.error.status < 500 ? mutation.error.error : undefined
 
   let content
   if (mutation.isSuccess) {
@@ -39,29 +48,27 @@ export function ConfirmForwardingPage({ token }: { token?: string }) {
         </div>
       </div>
     )
-  } else if (mutation.isError) {
-    // A 4xx is the server's word on the link; anything else may pass, so it can be tried again.
-    const refusal = mutation.error instanceof ApiError && mutation.error.status < 500 ? mutation.error.error : undefined
-    content = refusal ? (
+  } else if (!token || refusal) {
+    content = (
       <div role="alert" className="flex gap-3 rounded-xl bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200">
         <LinkIcon className="h-5 w-5 shrink-0 text-amber-600" aria-hidden />
-        <p>{refusal}</p>
-      </div>
-    ) : (
-      <div className="space-y-4">
-        <p role="alert" className="text-sm text-red-600">
-          An unexpected error occurred. Please try again.
-        </p>
-        <Button className="w-full" onClick={() => mutate()}>
-          Try again
-        </Button>
+        <p>{refusal || invalidConfirmLinkMessage}</p>
       </div>
     )
   } else {
     content = (
-      <div className="flex items-center gap-3 text-sm text-slate-600">
-        <Spinner />
-        <span>Confirming the address...</span>
+      <div className="space-y-4">
+        <p className="text-sm text-slate-600">
+          Nothing is forwarded to this address until you confirm. If you did not expect this, close this page.
+        </p>
+        {mutation.isError && (
+          <p role="alert" className="text-sm text-red-600">
+            An unexpected error occurred. Please try again.
+          </p>
+        )}
+        <Button size="lg" className="w-full" disabled={mutation.isPending} onClick={confirm}>
+          {mutation.isPending ? 'Confirming...' : 'Confirm forwarding'}
+        </Button>
       </div>
     )
   }

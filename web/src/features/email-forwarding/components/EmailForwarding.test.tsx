@@ -389,6 +389,155 @@ describe('Email Forwarding tab', () => {
     expect(panel.getByText('1 of 20 rules')).toBeInTheDocument()
   })
 
+  /** Serves the PUT of a rule: records what is sent, and answers with the rule as the server would. */
+  function serveRuleUpdate(state: ReturnType<typeof serveForwarding>) {
+    const puts: Array<{ ruleId: string; body: unknown }> = []
+    server.use(
+      http.put(`${FORWARDING}/rules/:ruleId`, async ({ params, request }) => {
+        const body = (await request.json()) as { alias: string; destinations: string[] }
+        puts.push({ ruleId: String(params.ruleId), body })
+        const verified = new Set(
+          state.forwarding.rules.flatMap((r) => r.destinations.filter((d) => d.verified).map((d) => d.address)),
+        )
+        const old = state.forwarding.rules.find((r) => String(r.id) === params.ruleId)!
+        const rule: ForwardingRule = {
+          ...old,
+          alias: body.alias,
+          destinations: body.destinations.map((address) => ({ address, verified: verified.has(address) })),
+        }
+        state.forwarding = { ...state.forwarding, rules: state.forwarding.rules.map((r) => (r === old ? rule : r)) }
+        return HttpResponse.json({ success: true, data: rule })
+      }),
+    )
+    return puts
+  }
+
+  it('edits a rule in a dialog filled in with it; Save sends PUT, says so and reloads the rules', async () => {
+    const state = serveForwarding()
+    const puts = serveRuleUpdate(state)
+    const { panel, events } = await openTab()
+    const table = within(await panel.findByRole('table', { name: 'Forwarding rules' }))
+    await events.click(
+      within(rowOf(table, 'info@acme.inf.nz')).getByRole('button', { name: 'Edit rule info@acme.inf.nz' }),
+    )
+
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit the rule for info@acme.inf.nz' }))
+    expect(dialog.getByLabelText('Alias')).toHaveValue('info')
+    expect(dialog.getByLabelText('Alias')).toBeEnabled()
+    expect(dialog.getByRole('checkbox', { name: /Catch-all/ })).not.toBeChecked()
+    expect(dialog.getByLabelText('Forward to address 1')).toHaveValue('alice@example.com')
+    expect(dialog.getByLabelText('Forward to address 2')).toHaveValue('bob@example.net')
+    expect(dialog.queryByLabelText('Forward to address 3')).not.toBeInTheDocument()
+    const getsBefore = state.gets
+
+    await events.clear(dialog.getByLabelText('Alias'))
+    await events.type(dialog.getByLabelText('Alias'), ' contact ')
+    await events.click(dialog.getByRole('button', { name: 'Remove address 2' }))
+    await events.click(dialog.getByRole('button', { name: 'Add another address' }))
+    await events.type(dialog.getByLabelText('Forward to address 2'), 'carol@example.org')
+    await events.click(dialog.getByRole('button', { name: 'Save' }))
+
+    expect(await screen.findByText('Forwarding rule saved')).toBeInTheDocument()
+    expect(
+      screen.getByText('Mail reaches carol@example.org once the confirmation link we emailed is opened.'),
+    ).toBeInTheDocument()
+    expect(puts).toEqual([
+      { ruleId: '1', body: { alias: 'contact', destinations: ['alice@example.com', 'carol@example.org'] } },
+    ])
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    // The status is asked for again, and the table shows the rule as it is now.
+    await waitFor(() => expect(table.queryByText('info@acme.inf.nz')).not.toBeInTheDocument())
+    expect(state.gets).toBe(getsBefore + 1)
+    const contact = within(rowOf(table, 'contact@acme.inf.nz'))
+    expect(contact.getByText('carol@example.org')).toBeInTheDocument()
+    expect(contact.queryByText('bob@example.net')).not.toBeInTheDocument()
+    expect(panel.getByText('2 of 20 rules')).toBeInTheDocument()
+  })
+
+  it('opens the catch-all as the catch-all, and saves it as *', async () => {
+    const state = serveForwarding()
+    const puts = serveRuleUpdate(state)
+    const { panel, events } = await openTab()
+    const table = within(await panel.findByRole('table', { name: 'Forwarding rules' }))
+    await events.click(table.getByRole('button', { name: 'Edit rule Catch-all (*@acme.inf.nz)' }))
+
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit the rule for Catch-all (*@acme.inf.nz)' }))
+    expect(dialog.getByRole('checkbox', { name: /Catch-all/ })).toBeChecked()
+    expect(dialog.getByLabelText('Alias')).toBeDisabled()
+    await events.type(dialog.getByLabelText('Forward to address 1'), '{Control>}a{/Control}dave@example.com')
+    await events.click(dialog.getByRole('button', { name: 'Save' }))
+
+    expect(await screen.findByText('Forwarding rule saved')).toBeInTheDocument()
+    expect(puts).toEqual([{ ruleId: '2', body: { alias: '*', destinations: ['dave@example.com'] } }])
+  })
+
+  it("shows the server's refusal in the dialog as it comes and keeps what was typed; Cancel closes it unsaved", async () => {
+    const state = serveForwarding()
+    const messages = ['This alias already has a rule', 'Name at least one address to forward to']
+    const puts: unknown[] = []
+    server.use(
+      http.put(`${FORWARDING}/rules/:ruleId`, async ({ request }) => {
+        puts.push(await request.json())
+        return puts.length === 1
+          ? HttpResponse.json({ success: false, code: 'conflict', error: messages[0] }, { status: 409 })
+          : HttpResponse.json({ success: false, code: 'invalid', error: messages[1] }, { status: 422 })
+      }),
+    )
+    const { panel, events } = await openTab()
+    const table = within(await panel.findByRole('table', { name: 'Forwarding rules' }))
+    const edit = table.getByRole('button', { name: 'Edit rule info@acme.inf.nz' })
+    await events.click(edit)
+    let dialog = within(await screen.findByRole('dialog', { name: 'Edit the rule for info@acme.inf.nz' }))
+    await events.clear(dialog.getByLabelText('Alias'))
+    await events.type(dialog.getByLabelText('Alias'), 'sales')
+    await events.click(dialog.getByRole('button', { name: 'Save' }))
+    expect(await dialog.findByRole('alert')).toHaveTextContent(messages[0])
+    expect(dialog.getByLabelText('Alias')).toHaveValue('sales')
+
+    await events.click(dialog.getByRole('button', { name: 'Remove address 2' }))
+    await events.clear(dialog.getByLabelText('Forward to address 1'))
+    await events.click(dialog.getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(dialog.getByRole('alert')).toHaveTextContent(messages[1]))
+    expect(puts).toEqual([
+      { alias: 'sales', destinations: ['alice@example.com', 'bob@example.net'] },
+      { alias: 'sales', destinations: [] },
+    ])
+    expect(screen.queryByText('Forwarding rule saved')).not.toBeInTheDocument()
+
+    await events.click(dialog.getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(rowOf(table, 'info@acme.inf.nz')).toHaveTextContent('bob@example.net')
+    expect(state.gets).toBe(1)
+    // Opened again, it has the rule as it is, and no old refusal.
+    await events.click(edit)
+    dialog = within(await screen.findByRole('dialog', { name: 'Edit the rule for info@acme.inf.nz' }))
+    expect(dialog.getByLabelText('Alias')).toHaveValue('info')
+    expect(dialog.getByLabelText('Forward to address 2')).toHaveValue('bob@example.net')
+    expect(dialog.queryByRole('alert')).not.toBeInTheDocument()
+    expect(puts).toHaveLength(2)
+  })
+
+  it('says so when the rule is gone, and reloads the rules', async () => {
+    const state = serveForwarding()
+    server.use(
+      http.put(`${FORWARDING}/rules/:ruleId`, () => {
+        state.forwarding = { ...state.forwarding, rules: [catchAll] }
+        return HttpResponse.json(
+          { success: false, code: 'not_found', error: 'Forwarding rule not found' },
+          { status: 404 },
+        )
+      }),
+    )
+    const { panel, events } = await openTab()
+    const table = within(await panel.findByRole('table', { name: 'Forwarding rules' }))
+    await events.click(table.getByRole('button', { name: 'Edit rule info@acme.inf.nz' }))
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit the rule for info@acme.inf.nz' }))
+    await events.click(dialog.getByRole('button', { name: 'Save' }))
+    expect(await dialog.findByRole('alert')).toHaveTextContent('Forwarding rule not found')
+    await waitFor(() => expect(state.gets).toBe(2))
+    await waitFor(() => expect(table.queryByText('info@acme.inf.nz')).not.toBeInTheDocument())
+  })
+
   it("resends an address's link, and shows the server's answer when it is too soon", async () => {
     serveForwarding()
     const bodies: unknown[] = []

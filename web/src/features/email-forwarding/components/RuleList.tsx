@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { CheckCircle2, Clock, Forward, Trash2 } from 'lucide-react'
+import { CheckCircle2, Clock, Forward, Pencil, Trash2 } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
@@ -17,11 +17,13 @@ import {
   type ForwardingRule,
 } from '../api/forwarding'
 import { errorText } from '../forwardingText'
+import { EditRuleDialog } from './EditRuleDialog'
 
-/** The rules as a table, or as cards on a phone: each address with where it goes, and delete. */
+/** The rules as a table, or as cards on a phone: each address with where it goes, edit and delete. */
 export function RuleList({ domainId, apex, rules }: { domainId: number; apex: string; rules: ForwardingRule[] }) {
   const queryClient = useQueryClient()
   const statusQuery = forwardingQueryOptions(domainId)
+  const [editing, setEditing] = useState<ForwardingRule | null>(null)
   const [deleting, setDeleting] = useState<ForwardingRule | null>(null)
 
   const remove = useMutation({
@@ -56,18 +58,29 @@ export function RuleList({ domainId, apex, rules }: { domainId: number; apex: st
       onResend={(address) => resend.mutate(address)}
     />
   )
-  const deleteButton = (rule: ForwardingRule) => (
-    <Button
-      variant="ghost"
-      size="icon"
-      aria-label={`Delete rule ${ruleAddress(rule.alias, apex)}`}
-      title="Delete"
-      disabled={remove.isPending && remove.variables?.id === rule.id}
-      onClick={() => setDeleting(rule)}
-      className="text-red-600 hover:bg-red-50 hover:text-red-700"
-    >
-      <Trash2 className="h-4 w-4" aria-hidden />
-    </Button>
+  const actions = (rule: ForwardingRule) => (
+    <div className="flex shrink-0 justify-end gap-1">
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={`Edit rule ${ruleAddress(rule.alias, apex)}`}
+        title="Edit"
+        onClick={() => setEditing(rule)}
+      >
+        <Pencil className="h-4 w-4" aria-hidden />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={`Delete rule ${ruleAddress(rule.alias, apex)}`}
+        title="Delete"
+        disabled={remove.isPending && remove.variables?.id === rule.id}
+        onClick={() => setDeleting(rule)}
+        className="text-red-600 hover:bg-red-50 hover:text-red-700"
+      >
+        <Trash2 className="h-4 w-4" aria-hidden />
+      </Button>
+    </div>
   )
 
   const columns: Column<ForwardingRule>[] = [
@@ -79,7 +92,7 @@ export function RuleList({ domainId, apex, rules }: { domainId: number; apex: st
       cell: (rule) => ruleAddress(rule.alias, apex),
     },
     { header: 'Forwards to', cell: destinations },
-    { header: 'Actions', align: 'right', width: 'w-24', cell: deleteButton },
+    { header: 'Actions', align: 'right', width: 'w-28', cell: actions },
   ]
 
   return (
@@ -107,7 +120,7 @@ export function RuleList({ domainId, apex, rules }: { domainId: number; apex: st
           <>
             <div className="flex items-start justify-between gap-3">
               <p className="min-w-0 break-all pt-2 font-medium text-slate-900">{ruleAddress(rule.alias, apex)}</p>
-              {deleteButton(rule)}
+              {actions(rule)}
             </div>
             <div className="mt-1">{destinations(rule)}</div>
           </>
@@ -119,6 +132,7 @@ export function RuleList({ domainId, apex, rules }: { domainId: number; apex: st
         </p>
       )}
 
+      <EditRuleDialog domainId={domainId} apex={apex} rule={editing} onClose={() => setEditing(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title={deleting ? `Delete the rule for ${ruleAddress(deleting.alias, apex)}?` : ''}
