@@ -6,8 +6,10 @@ package servertest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -44,8 +46,9 @@ func (s *Server) Stop() error { return s.stop() }
 // the test fails.
 func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 	t.Helper()
+	pickedDNS := FreeDNSAddr(t)
 	cfg := config.Config{
-		HTTPAddr: "127.0.0.1:0", DNSAddr: FreeDNSAddr(t), DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
+		HTTPAddr: "127.0.0.1:0", DNSAddr: pickedDNS, DatabaseURL: dbtest.URL(t, engine), DataDir: t.TempDir(),
 		Roles: []string{config.RoleAPI, config.RoleDNS, config.RoleWorker}, Migrate: true, SessionTTL: time.Hour,
 		// Tests sign up many accounts from one loopback address; the
 		// sign-up throttle's own tests set the limit they prove.
@@ -60,7 +63,8 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 	if edit != nil {
 		edit(&cfg)
 	}
-	if cfg.HasRole(config.RoleMail) && cfg.MailListen == "" {
+	pickMail := cfg.HasRole(config.RoleMail) && cfg.MailListen == ""
+	if pickMail {
 		cfg.MailListen = FreeTCPAddr(t)
 	}
 	logs := &LockedBuffer{}
@@ -70,6 +74,31 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 			t.Logf("nameport log:\n%s", logs.String())
 		}
 	})
+	// A port picked here may be taken by another test's listener before
+	// the server binds it: then pick again (the database, already
+	// migrated, is simply opened again).
+	for attempt := 1; ; attempt++ {
+		s, err := run(t, cfg, logger, logs)
+		if err == nil {
+			return s
+		}
+		if attempt < 4 && strings.Contains(err.Error(), "address already in use") && (cfg.DNSAddr == pickedDNS || pickMail) {
+			if cfg.DNSAddr == pickedDNS {
+				pickedDNS = FreeDNSAddr(t)
+				cfg.DNSAddr = pickedDNS
+			}
+			if pickMail {
+				cfg.MailListen = FreeTCPAddr(t)
+			}
+			continue
+		}
+		t.Fatalf("server did not start: %v", err)
+	}
+}
+
+// run starts a server with cfg and returns it once it serves.
+func run(t testing.TB, cfg config.Config, logger *slog.Logger, logs *LockedBuffer) (*Server, error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
@@ -90,15 +119,14 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 			_ = s.Stop()
 			databases.Delete(s.URL)
 		})
-		return s
+		return s, nil
 	case err := <-done:
 		cancel()
-		t.Fatalf("server did not start: %v", err)
+		return nil, err
 	case <-time.After(30 * time.Second):
 		cancel()
-		t.Fatal("server did not start in time")
+		return nil, errors.New("not ready within 30 seconds")
 	}
-	return nil
 }
 
 // FreeTCPAddr returns a loopback address whose TCP port is free.

@@ -4,28 +4,9 @@
 import { readFile } from 'node:fs/promises'
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { signUp, uniqueName, useApp } from './harness.mjs'
+import { deposit, registerName, signUp, uniqueName, useApp } from './harness.mjs'
 
 const app = useApp({ before, after })
-
-async function deposit(page, amount) {
-  await page.goto('/wallet?tab=deposit')
-  await page.getByLabel('Amount (USD)').fill(String(amount))
-  const shown = `$${amount.toFixed(2)}`
-  await page.getByRole('button', { name: `Deposit ${shown}` }).click()
-  await page.getByText(`${shown} has been added to your wallet`, { exact: true }).waitFor()
-}
-
-/** Registers label.inf.nz from the landing page's result card; ends on its domain page. */
-async function registerName(page, label) {
-  await page.goto(`/?name=${label}&extension=.inf.nz`)
-  await page.getByRole('region', { name: 'Search result' }).getByRole('button', { name: 'Register Now' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Register domain' })
-  await dialog.getByText('Wallet balance').waitFor()
-  await dialog.getByRole('button', { name: 'Register', exact: true }).click()
-  await page.waitForURL(/\/domain-management\/\d+$/)
-  await page.getByRole('heading', { name: `${label}.inf.nz`, level: 1 }).waitFor()
-}
 
 /** Fills and saves the open add/edit dialog. */
 async function fillRecord(dialog, { type, name, content, ttl, priority }) {

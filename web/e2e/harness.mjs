@@ -262,3 +262,23 @@ export function useApp({ before, after, stripe = false, serverArgs = [] }) {
     },
   }
 }
+
+/** Deposits amount dollars from the wallet page (demo payments complete at once). */
+export async function deposit(page, amount) {
+  await page.goto('/wallet?tab=deposit')
+  await page.getByLabel('Amount (USD)').fill(String(amount))
+  const shown = `$${amount.toFixed(2)}`
+  await page.getByRole('button', { name: `Deposit ${shown}` }).click()
+  await page.getByText(`${shown} has been added to your wallet`, { exact: true }).waitFor()
+}
+
+/** Registers label.inf.nz from the landing page's result card; ends on its domain page. */
+export async function registerName(page, label) {
+  await page.goto(`/?name=${label}&extension=.inf.nz`)
+  await page.getByRole('region', { name: 'Search result' }).getByRole('button', { name: 'Register Now' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Register domain' })
+  await dialog.getByText('Wallet balance').waitFor()
+  await dialog.getByRole('button', { name: 'Register', exact: true }).click()
+  await page.waitForURL(/\/domain-management\/\d+$/)
+  await page.getByRole('heading', { name: `${label}.inf.nz`, level: 1 }).waitFor()
+}

@@ -3,19 +3,11 @@
 // at the same price for a year).
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { signUp, uniqueName, useApp } from './harness.mjs'
+import { deposit, signUp, uniqueName, useApp } from './harness.mjs'
 
 const app = useApp({ before, after })
 const DAY_MS = 24 * 60 * 60 * 1000
 const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric' })
-
-async function deposit(page, amount) {
-  await page.goto('/wallet?tab=deposit')
-  await page.getByLabel('Amount (USD)').fill(String(amount))
-  const shown = `$${amount.toFixed(2)}`
-  await page.getByRole('button', { name: `Deposit ${shown}` }).click()
-  await page.getByText(`${shown} has been added to your wallet`, { exact: true }).waitFor()
-}
 
 /** Searches NAME.inf.nz on the landing page and registers it for a year; ends on its page. */
 async function register(page, label) {
