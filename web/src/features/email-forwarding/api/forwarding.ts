@@ -81,8 +81,11 @@ export async function resendLink(domainId: number | string, address: string): Pr
   )
 }
 
-/** The server's message for a confirmation link that is unknown or used; the page says it of a link without a token. */
-export const invalidConfirmLinkMessage = 'This confirmation link is invalid or has already been used'
+/**
+ * What the page says of a link that lost its token on the way (the server's
+ * own words answer for a token it does not know or that was used).
+ */
+export const incompleteConfirmLinkMessage = 'This link is incomplete: open the link in the email again, in full.'
 
 /** POST /api/email-forwarding/confirm: uses a mailed link's token (once); answers the address confirmed. */
 export async function confirmDestination(token: string): Promise<string> {

@@ -113,7 +113,9 @@ describe('/email-forwarding/confirm', () => {
     const sent = serveConfirm()
     const requests = countConfirmRequests()
     renderApp('/email-forwarding/confirm', { user: null })
-    expect(await screen.findByRole('alert')).toHaveTextContent(invalidLink)
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This link is incomplete: open the link in the email again, in full.',
+    )
     expect(screen.queryByRole('button', { name: 'Confirm forwarding' })).not.toBeInTheDocument()
     expect(requests()).toBe(0)
     expect(sent).toEqual([])

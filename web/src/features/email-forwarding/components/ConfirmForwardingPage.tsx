@@ -5,7 +5,7 @@ import { CheckCircle2, LinkIcon } from 'lucide-react'
 import { Button, buttonStyles } from '@/components/ui/button'
 import { ApiError } from '@/lib/api'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { confirmDestination, invalidConfirmLinkMessage } from '../api/forwarding'
+import { confirmDestination, incompleteConfirmLinkMessage } from '../api/forwarding'
 
 /**
  * Where the link mailed to a forwarding address lands; its reader may have
@@ -52,7 +52,7 @@ export function ConfirmForwardingPage({ token }: { token?: string }) {
     content = (
       <div role="alert" className="flex gap-3 rounded-xl bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200">
         <LinkIcon className="h-5 w-5 shrink-0 text-amber-600" aria-hidden />
-        <p>{refusal || invalidConfirmLinkMessage}</p>
+        <p>{refusal || incompleteConfirmLinkMessage}</p>
       </div>
     )
   } else {
