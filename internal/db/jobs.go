@@ -31,6 +31,7 @@ type JobsConfig struct {
 // jobQueue hides River's transaction type parameter, which differs by engine.
 type jobQueue interface {
 	insertTx(ctx context.Context, tx any, args river.JobArgs, opts *river.InsertOpts) error
+	insertManyTx(ctx context.Context, tx any, jobs []river.InsertManyParams) error
 	start(ctx context.Context) error
 	stop(ctx context.Context) error
 }
@@ -43,6 +44,14 @@ func (q riverQueue[TTx]) insertTx(ctx context.Context, tx any, args river.JobArg
 		return fmt.Errorf("db: transaction %T does not belong to this engine", tx)
 	}
 	_, err := q.client.InsertTx(ctx, typed, args, opts)
+	return err
+}
+func (q riverQueue[TTx]) insertManyTx(ctx context.Context, tx any, jobs []river.InsertManyParams) error {
+	typed, ok := tx.(TTx)
+	if !ok {
+		return fmt.Errorf("db: transaction %T does not belong to this engine", tx)
+	}
+	_, err := q.client.InsertManyFastTx(ctx, typed, jobs)
 	return err
 }
 func (q riverQueue[TTx]) start(ctx context.Context) error { return q.client.Start(ctx) }

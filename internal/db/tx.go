@@ -96,6 +96,21 @@ func (tx *Tx) Enqueue(ctx context.Context, args river.JobArgs, opts *river.Inser
 	return nil
 }
 
+// EnqueueMany inserts River jobs inside the transaction in one statement,
+// for callers that queue many at once (a batch of accepted mail).
+func (tx *Tx) EnqueueMany(ctx context.Context, jobs []river.InsertManyParams) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	if tx.db.jobs == nil {
+		return errors.New("db: enqueue: the job queue is not set up")
+	}
+	if err := tx.db.jobs.insertManyTx(ctx, tx.driverTx, jobs); err != nil {
+		return fmt.Errorf("db: enqueue %d %s jobs: %w", len(jobs), jobs[0].Args.Kind(), err)
+	}
+	return nil
+}
+
 // InTx runs fn in a transaction that commits when fn returns nil and rolls
 // back when it returns an error or panics.
 func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context, tx *Tx) error) error {

@@ -57,6 +57,30 @@ func TestInTxCommitsRowAndJobTogether(t *testing.T) {
 	})
 }
 
+func TestEnqueueManyCommitsAndRollsBackWithTheTransaction(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		setup(t, d)
+		ctx := context.Background()
+		three := []river.InsertManyParams{{Args: probeArgs{Note: "a"}}, {Args: probeArgs{Note: "b"}}, {Args: probeArgs{Note: "c"}}}
+		failure := errors.New("disk full")
+		err := d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			require.NoError(t, tx.EnqueueMany(ctx, three))
+			return failure
+		})
+		require.ErrorIs(t, err, failure)
+		_, jobs := counts(t, d, "nobody")
+		require.Zero(t, jobs)
+
+		require.NoError(t, d.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+			require.NoError(t, tx.EnqueueMany(ctx, nil))
+			return tx.EnqueueMany(ctx, three)
+		}))
+		_, jobs = counts(t, d, "nobody")
+		require.Equal(t, 3, jobs)
+	})
+}
+
 func TestInTxRollsBackRowAndJobTogether(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {

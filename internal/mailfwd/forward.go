@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/textproto"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -44,6 +45,9 @@ type Forwarder struct {
 	allowed func(extension string) error
 	now     func() time.Time
 	logger  *slog.Logger
+
+	accepts  *group[[]acceptedCopy]
+	finishes *group[delivery]
 }
 
 // ForwarderOptions configure a Forwarder.
@@ -72,8 +76,11 @@ func NewForwarder(d *db.DB, opts ForwarderOptions) *Forwarder {
 	if opts.Allowed == nil {
 		opts.Allowed = func(string) error { return nil }
 	}
-	return &Forwarder{db: d, relay: opts.Relay, srs: opts.SRS, host: strings.TrimSuffix(opts.MailHost, "."),
+	f := &Forwarder{db: d, relay: opts.Relay, srs: opts.SRS, host: strings.TrimSuffix(opts.MailHost, "."),
 		allowed: opts.Allowed, now: opts.Now, logger: opts.Logger}
+	f.accepts = &group[[]acceptedCopy]{write: f.store}
+	f.finishes = &group[delivery]{write: f.finish}
+	return f
 }
 
 func (f *Forwarder) clock() time.Time { return f.now().UTC().Truncate(time.Microsecond) }
@@ -124,13 +131,12 @@ type Target struct {
 	Destinations []string
 }
 
-// Resolve tells where mail from sender (the MAIL argument, for the log) for
-// rcpt goes: a Refusal for a domain that does
+// Resolve tells where mail for rcpt goes: a Refusal for a domain that does
 // not forward here (never an open relay) or an address without a rule
 // whose destinations someone confirmed (refused now, so no bounce is ever
 // sent to a forged sender later). "alias+tag" falls back to "alias", then
 // to the catch-all.
-func (f *Forwarder) Resolve(ctx context.Context, sender, rcpt string) (*Target, error) {
+func (f *Forwarder) Resolve(ctx context.Context, rcpt string) (*Target, error) {
 	if !plainAddress(rcpt) {
 		return nil, refuseSyntax
 	}
@@ -191,9 +197,21 @@ func (f *Forwarder) Resolve(ctx context.Context, sender, rcpt string) (*Target, 
 			return &Target{Rcpt: rcpt, DomainID: dom.ID, Extension: extension, Destinations: to}, nil
 		}
 	}
-	_ = f.log(ctx, f.db.Bun, logEntry{DomainID: dom.ID, MailFrom: sender, RcptTo: rcpt, Outcome: OutcomeRefused,
+	return nil, &unknownAlias{domainID: dom.ID}
+}
+
+// unknownAlias is refuseUnknown for an address of a domain of ours that no
+// rule takes: the refusal goes in that domain's log.
+type unknownAlias struct{ domainID int64 }
+
+func (u *unknownAlias) Error() string { return refuseUnknown.Error() }
+func (u *unknownAlias) Unwrap() error { return refuseUnknown }
+
+// logRefusal puts a refused recipient in its domain's log, best effort: the
+// refusal stands without it.
+func (f *Forwarder) logRefusal(ctx context.Context, sender, rcpt string, u *unknownAlias) {
+	_ = f.log(ctx, f.db.Bun, logEntry{DomainID: u.domainID, MailFrom: sender, RcptTo: rcpt, Outcome: OutcomeRefused,
 		Detail: "no rule with a confirmed address for this alias"})
-	return nil, refuseUnknown
 }
 
 // srsLocal tells whether a local part is a rewritten (SRS) sender.
@@ -235,31 +253,51 @@ type Envelope struct {
 
 // Accept stores msg with a Received header of its own on top and queues one
 // delivery per destination, all in one transaction: once it returns nil the
-// message is ours to forward.
+// message is ours to forward. Messages that several sessions have ready
+// at once share the transaction (group commit).
 func (f *Forwarder) Accept(ctx context.Context, env Envelope) error {
 	now := f.clock()
 	id := newID()
-	err := f.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		for _, t := range env.Targets {
-			data := append(received(env, t, f.MailHost(t.Extension), id, now), env.Data...)
-			row := &messageRow{DomainID: t.DomainID, MailFrom: env.From, Data: data, Pending: len(t.Destinations), CreatedAt: now}
-			if _, err := tx.NewInsert().Model(row).Returning("id").Exec(ctx); err != nil {
-				return err
-			}
-			msgID := row.ID
-			for _, to := range t.Destinations {
-				if err := tx.Enqueue(ctx, DeliverArgs{MessageID: msgID, Rcpt: t.Rcpt, To: to}, nil); err != nil {
-					return err
-				}
-			}
+	msgs := make([]acceptedCopy, len(env.Targets))
+	for i, t := range env.Targets {
+		data := append(received(env, t, f.MailHost(t.Extension), id, now), env.Data...)
+		msgs[i] = acceptedCopy{
+			row:    &messageRow{DomainID: t.DomainID, MailFrom: env.From, Data: data, Pending: len(t.Destinations), CreatedAt: now},
+			target: t,
 		}
-		return nil
-	})
-	if err != nil {
+	}
+	if err := f.accepts.do(ctx, msgs); err != nil {
 		return fmt.Errorf("mailfwd: accept a message from %q: %w", env.From, err)
 	}
 	counters.accepted.Add(1)
 	return nil
+}
+
+// acceptedCopy is the copy of a message that goes to one recipient.
+type acceptedCopy struct {
+	row    *messageRow
+	target *Target
+}
+
+// store writes the messages of several sessions and their delivery jobs in
+// one transaction. Each row is its own INSERT, so that its RETURNING id is
+// certainly its own (neither engine promises the order of a multi-row
+// RETURNING); the jobs go in one statement.
+func (f *Forwarder) store(ctx context.Context, batch [][]acceptedCopy) error {
+	return f.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var jobs []river.InsertManyParams
+		for _, msgs := range batch {
+			for _, m := range msgs {
+				if _, err := tx.NewInsert().Model(m.row).Returning("id").Exec(ctx); err != nil {
+					return err
+				}
+				for _, to := range m.target.Destinations {
+					jobs = append(jobs, river.InsertManyParams{Args: DeliverArgs{MessageID: m.row.ID, Rcpt: m.target.Rcpt, To: to}})
+				}
+			}
+		}
+		return tx.EnqueueMany(ctx, jobs)
+	})
 }
 
 type messageRow struct {
@@ -318,11 +356,13 @@ func (DeliverArgs) InsertOpts() river.InsertOpts {
 
 // Queue is the River queue of forwarding jobs, and QueueWorkers how many run
 // at once in a worker process: mail comes in bursts, each job mostly waits
-// on another server, and River fetches at most that many jobs at a time
-// (with the default queue's 10, forwarding ran at 100 messages a second).
+// on another server, and River fetches at most that many jobs at a time,
+// every 100 ms without LISTEN/NOTIFY (SQLite): with 50, forwarding stopped
+// at 500 messages a second. The relay's sessions are bounded on their own
+// (notify), so many jobs at once do not mean many connections.
 const (
 	Queue        = "mail"
-	QueueWorkers = 50
+	QueueWorkers = 200
 )
 
 // DeliverWorker works DeliverArgs jobs.
@@ -386,16 +426,7 @@ func (f *Forwarder) deliver(ctx context.Context, args DeliverArgs, last bool) er
 		counters.deferred.Add(1)
 		return fmt.Errorf("mailfwd: forward message %d to %s: %w", args.MessageID, args.To, sendErr)
 	}
-	err = f.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
-		if _, err := tx.NewUpdate().Table("mail_messages").Set("pending = pending - 1").Where("id = ?", args.MessageID).Exec(ctx); err != nil {
-			return err
-		}
-		if _, err := tx.NewDelete().Table("mail_messages").Where("id = ? AND pending <= 0", args.MessageID).Exec(ctx); err != nil {
-			return err
-		}
-		return f.log(ctx, tx, entry)
-	})
-	if err != nil {
+	if err := f.finishes.do(ctx, delivery{messageID: args.MessageID, entry: entry}); err != nil {
 		return fmt.Errorf("mailfwd: finish message %d: %w", args.MessageID, err)
 	}
 	if entry.Outcome == OutcomeFailed {
@@ -405,6 +436,46 @@ func (f *Forwarder) deliver(ctx context.Context, args DeliverArgs, last bool) er
 		return river.JobCancel(sendErr)
 	}
 	return nil
+}
+
+// delivery is the outcome of one delivery job: its message has one
+// destination fewer to go, and the domain's log a line more.
+type delivery struct {
+	messageID int64
+	entry     logEntry
+}
+
+// finish writes the outcomes of several delivery jobs in one transaction
+// (group commit): each message loses one pending destination per outcome
+// and goes once none is left; the log lines go in one statement.
+func (f *Forwarder) finish(ctx context.Context, batch []delivery) error {
+	done := map[int64]int{}
+	var ids []int64
+	entries := make([]logEntry, 0, len(batch))
+	for _, d := range batch {
+		if done[d.messageID] == 0 {
+			ids = append(ids, d.messageID)
+		}
+		done[d.messageID]++
+		if d.entry.DomainID != 0 {
+			entries = append(entries, d.entry)
+		}
+	}
+	byCount := map[int][]int64{}
+	for _, id := range ids {
+		byCount[done[id]] = append(byCount[done[id]], id)
+	}
+	return f.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		for n, ids := range byCount {
+			if _, err := tx.NewUpdate().Table("mail_messages").Set("pending = pending - ?", n).Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.NewDelete().Table("mail_messages").Where("id IN (?) AND pending <= 0", bun.In(ids)).Exec(ctx); err != nil {
+			return err
+		}
+		return f.log(ctx, tx, entries...)
+	})
 }
 
 type logEntry struct {
@@ -420,22 +491,39 @@ type logEntry struct {
 	CreatedAt     time.Time `bun:"created_at"`
 }
 
-// log records e and keeps the domain's newest LogKeep entries (a message
-// of no domain, a bounce to an SRS sender, has no log). A refusal's entry
-// is best effort: the refusal stands without it.
-func (f *Forwarder) log(ctx context.Context, q bun.IDB, e logEntry) error {
-	if e.DomainID == 0 {
+// log records entries and keeps each domain's newest LogKeep (a message of
+// no domain, a bounce to an SRS sender, has no log). A refusal's entry is
+// best effort: the refusal stands without it.
+func (f *Forwarder) log(ctx context.Context, q bun.IDB, entries ...logEntry) error {
+	rows := make([]logEntry, 0, len(entries))
+	var domains []int64
+	now := f.clock()
+	for _, e := range entries {
+		if e.DomainID == 0 {
+			continue
+		}
+		e.CreatedAt = now
+		e.MailFrom, e.RcptTo, e.Detail = clipTo(e.MailFrom, 320), clipTo(e.RcptTo, 320), clipTo(e.Detail, 500)
+		rows = append(rows, e)
+		if !slices.Contains(domains, e.DomainID) {
+			domains = append(domains, e.DomainID)
+		}
+	}
+	if len(rows) == 0 {
 		return nil
 	}
-	e.CreatedAt = f.clock()
-	e.MailFrom, e.RcptTo, e.Detail = clipTo(e.MailFrom, 320), clipTo(e.RcptTo, 320), clipTo(e.Detail, 500)
-	if _, err := q.NewInsert().Model(&e).Exec(ctx); err != nil {
+	if _, err := q.NewInsert().Model(&rows).Exec(ctx); err != nil {
 		return err
 	}
-	_, err := q.NewDelete().Table("mail_log").Where("domain_id = ?", e.DomainID).
-		Where("id <= (SELECT id FROM mail_log WHERE domain_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)", e.DomainID, LogKeep).
-		Exec(ctx)
-	return err
+	for _, domain := range domains {
+		_, err := q.NewDelete().Table("mail_log").Where("domain_id = ?", domain).
+			Where("id <= (SELECT id FROM mail_log WHERE domain_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)", domain, LogKeep).
+			Exec(ctx)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func clipTo(s string, n int) string {

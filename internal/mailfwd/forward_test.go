@@ -246,6 +246,27 @@ func TestForwardingOverSMTP(t *testing.T) {
 		require.Equal(t, OutcomeRefused, log[1].Outcome, "the refused unknown alias is in the log too")
 		require.Equal(t, "alice@origin.example", log[1].From)
 
+		// A client trying address after address writes one log line a
+		// transaction, however many it tries.
+		c, err := smtp.Dial(addr)
+		require.NoError(t, err)
+		require.NoError(t, c.Hello("sender.example"))
+		for range 2 {
+			require.NoError(t, c.Mail("dictionary@origin.example"))
+			for i := range 30 {
+				code, _ := replyCode(t, c.Rcpt(fmt.Sprintf("guess%d@acme.inf.nz", i)))
+				require.Equal(t, 550, code)
+			}
+			require.NoError(t, c.Reset())
+		}
+		require.NoError(t, c.Quit())
+		after, err := p.rules.Log(ctx, p.domain)
+		require.NoError(t, err)
+		require.Len(t, after, len(log)+2)
+		require.Equal(t, "guess0@acme.inf.nz", after[0].To)
+		require.Equal(t, OutcomeRefused, after[1].Outcome)
+		log = after[2:]
+
 		// The null sender (a bounce) is forwarded with the null sender.
 		require.NoError(t, send(t, addr, "", []string{"hello@acme.inf.nz"}, []byte(message)))
 		require.Equal(t, []error{nil}, p.deliverAll(t, false))
@@ -611,9 +632,9 @@ func TestUpdateRule(t *testing.T) {
 		require.Equal(t, "hi", got.Alias)
 		require.Equal(t, []Destination{{Address: "me@dest.example", Verified: true}, {Address: "new@dest.example", Verified: false}}, got.Destinations)
 		require.Equal(t, 1, dbtest.Count(t, d, "SELECT COUNT(*) FROM river_job WHERE kind = 'notify.send' AND "+jobArgs(d)+" LIKE ?", "%new@dest.example%"))
-		_, err = p.fwd.Resolve(ctx, "alice@origin.example", "hello@acme.inf.nz")
+		_, err = p.fwd.Resolve(ctx, "hello@acme.inf.nz")
 		require.ErrorIs(t, err, refuseUnknown, "the old alias is gone")
-		target, err := p.fwd.Resolve(ctx, "alice@origin.example", "hi@acme.inf.nz")
+		target, err := p.fwd.Resolve(ctx, "hi@acme.inf.nz")
 		require.NoError(t, err)
 		require.Equal(t, []string{"me@dest.example"}, target.Destinations, "only the confirmed address receives")
 

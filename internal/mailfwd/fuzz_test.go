@@ -46,7 +46,7 @@ func FuzzResolve(f *testing.F) {
 	}
 	fwd := NewForwarder(d, ForwarderOptions{SRS: srs})
 	f.Fuzz(func(t *testing.T, rcpt string) {
-		target, err := fwd.Resolve(context.Background(), "bob@origin.example", rcpt)
+		target, err := fwd.Resolve(context.Background(), rcpt)
 		var refusal *Refusal
 		if err != nil && !errors.As(err, &refusal) {
 			t.Fatalf("%q: %v", rcpt, err)

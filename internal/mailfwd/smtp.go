@@ -109,6 +109,11 @@ type session struct {
 
 	from    string
 	targets []*Target
+	// logged: a refused recipient of this transaction is in its domain's
+	// log. One line a transaction, so that a client trying a hundred
+	// addresses a message (or a dictionary of them) writes no more than
+	// the MAIL commands its rate limit lets through.
+	logged bool
 }
 
 func smtpError(r *Refusal) error {
@@ -124,7 +129,7 @@ var (
 var errTemporary = &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Temporary failure, try again later"}
 
 func (s *session) Reset() {
-	s.from, s.targets = "", nil
+	s.from, s.targets, s.logged = "", nil, false
 }
 
 func (s *session) Logout() error { return nil }
@@ -149,9 +154,14 @@ func (s *session) Mail(from string, opts *smtp.MailOptions) error {
 }
 
 func (s *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	t, err := s.f.Resolve(context.Background(), s.from, to)
+	t, err := s.f.Resolve(context.Background(), to)
 	var refusal *Refusal
 	if errors.As(err, &refusal) {
+		var unknown *unknownAlias
+		if !s.logged && errors.As(err, &unknown) {
+			s.f.logRefusal(context.Background(), s.from, to, unknown)
+			s.logged = true
+		}
 		return smtpError(refusal)
 	}
 	if err != nil {

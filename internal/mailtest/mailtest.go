@@ -28,6 +28,8 @@ type Server struct {
 	rcptFor   map[string]string // replies to RCPT for one address
 	auth      []string
 	mails     []Mail
+	sessions  int                   // connections accepted so far
+	open      map[net.Conn]struct{} // connections open now
 }
 
 // Mail is one message received.
@@ -112,8 +114,37 @@ func (f *Server) Received() []Mail {
 	return append([]Mail(nil), f.mails...)
 }
 
+// Sessions is how many connections the server has accepted.
+func (f *Server) Sessions() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sessions
+}
+
+// DropSessions closes every open connection, as a server does with
+// sessions idle too long.
+func (f *Server) DropSessions() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.open {
+		c.Close()
+	}
+}
+
 func (f *Server) serve(conn net.Conn) {
-	defer conn.Close()
+	f.mu.Lock()
+	f.sessions++
+	if f.open == nil {
+		f.open = map[net.Conn]struct{}{}
+	}
+	f.open[conn] = struct{}{}
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		delete(f.open, conn)
+		f.mu.Unlock()
+		conn.Close()
+	}()
 	tp := textproto.NewConn(conn)
 	reply := func(lines ...string) { _ = tp.PrintfLine("%s", strings.Join(lines, "\r\n")) }
 	reply("220 fake.test ESMTP ready")

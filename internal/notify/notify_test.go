@@ -527,6 +527,32 @@ func TestRelaySendsTheBytesGivenWithTheEnvelopeSender(t *testing.T) {
 	}
 }
 
+func TestRelayReusesItsSessionAndOpensANewOneWhenTheRelayDroppedIt(t *testing.T) {
+	t.Parallel()
+	server := mailtest.Start(t, true)
+	s := newService(t, dbtest.Open(t, db.SQLite), notify.Options{SMTPURL: "smtp://mailer:s3cret@" + server.Addr})
+	ctx := context.Background()
+	for range 3 {
+		require.NoError(t, s.Relay(ctx, "srs0=ab12@fwd.nameport.example", "bob@elsewhere.example", forwarded))
+	}
+	require.Equal(t, 1, server.Sessions(), "one session carried the three messages")
+	require.Len(t, server.Auth(), 1)
+
+	server.DropSessions()
+	require.NoError(t, s.Relay(ctx, "srs0=ab12@fwd.nameport.example", "carol@elsewhere.example", forwarded))
+	require.Equal(t, 2, server.Sessions())
+	mails := server.Received()
+	require.Len(t, mails, 4, "nothing lost or sent twice")
+	require.Equal(t, "TO:<carol@elsewhere.example>", mails[3].To)
+
+	// A refused message closes its session; the next one opens another.
+	server.RejectRecipients("550 5.1.1 No such user")
+	require.Error(t, s.Relay(ctx, "srs0=ab12@fwd.nameport.example", "bob@elsewhere.example", forwarded))
+	server.RejectRecipients("")
+	require.NoError(t, s.Relay(ctx, "srs0=ab12@fwd.nameport.example", "bob@elsewhere.example", forwarded))
+	require.Equal(t, 3, server.Sessions())
+}
+
 func TestRelayWithoutSMTPURLCannotSend(t *testing.T) {
 	t.Parallel()
 	s := newService(t, dbtest.Open(t, db.SQLite), notify.Options{})

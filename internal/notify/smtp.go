@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"mime"
 	"mime/quotedprintable"
@@ -14,6 +15,7 @@ import (
 	"net/smtp"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -26,6 +28,11 @@ type smtpServer struct {
 	tlsConfig    *tls.Config
 	dialTimeout  time.Duration
 	totalTimeout time.Duration
+
+	slots     chan struct{} // one per session in use: at most maxSessions
+	mu        sync.Mutex
+	idle      map[string][]*session // open sessions by the name they greeted with
+	idleCount int
 }
 
 // parseSMTPURL reads smtp://[user[:pass]@]host[:port] (port 587 by default,
@@ -35,7 +42,8 @@ func parseSMTPURL(raw string) (*smtpServer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("notify: --smtp-url: %w", err)
 	}
-	s := &smtpServer{host: u.Hostname(), port: u.Port(), dialTimeout: 15 * time.Second, totalTimeout: time.Minute}
+	s := &smtpServer{host: u.Hostname(), port: u.Port(), dialTimeout: 15 * time.Second, totalTimeout: time.Minute,
+		slots: make(chan struct{}, maxSessions)}
 	switch u.Scheme {
 	case "smtp":
 		if s.port == "" {
@@ -70,11 +78,97 @@ func (s *smtpServer) tlsFor() *tls.Config {
 	return &tls.Config{ServerName: s.host, MinVersion: tls.VersionTLS12}
 }
 
-// send delivers msg to one recipient in one SMTP session, greeting the
-// server as helo, with envelope sender envelopeFrom ("" is the null sender:
-// net/smtp writes MAIL FROM:<>). Server replies come back wrapped as the
-// *textproto.Error net/smtp returns, so callers can read their code.
+// send delivers msg to one recipient, greeting the server as helo, with
+// envelope sender envelopeFrom ("" is the null sender: net/smtp writes MAIL
+// FROM:<>). It reuses a session left open by an earlier send with the same
+// greeting, as MTAs do with their relays: forwarding mail one message after
+// another would otherwise pay a connection, a greeting, STARTTLS and AUTH
+// for each. Server replies come back wrapped as the *textproto.Error net/smtp
+// returns, so callers can read their code.
 func (s *smtpServer) send(ctx context.Context, helo, envelopeFrom, to string, msg []byte) error {
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	case <-ctx.Done():
+		return fmt.Errorf("smtp: wait for a session to the relay: %w", ctx.Err())
+	}
+	if c := s.idleSession(helo); c != nil {
+		err := s.transact(ctx, c, envelopeFrom, to, msg)
+		if !errors.Is(err, errStaleSession) {
+			return s.release(helo, c, err)
+		}
+		// The relay closed the idle session: a new one below.
+		_ = c.c.Close()
+	}
+	c, err := s.dial(ctx, helo)
+	if err != nil {
+		return err
+	}
+	return s.release(helo, c, s.transact(ctx, c, envelopeFrom, to, msg))
+}
+
+// maxSessions bounds the sessions open to the relay at once (relays limit
+// the connections of one client; a burst of forwarded mail waits its turn
+// instead), and sessionIdleTime is how long one waits for its next message
+// (well within the five minutes RFC 5321 4.5.3.2 asks servers to wait for
+// a command).
+const (
+	maxSessions     = 20
+	sessionIdleTime = 30 * time.Second
+)
+
+type session struct {
+	conn  net.Conn
+	c     *smtp.Client
+	since time.Time // idle since
+}
+
+// errStaleSession: MAIL failed on a session that sat idle; nothing was sent.
+var errStaleSession = errors.New("smtp: idle session no longer usable")
+
+// idleSession takes an open session that greeted as helo, if one is idle.
+func (s *smtpServer) idleSession(helo string) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.idle[helo]) > 0 {
+		list := s.idle[helo]
+		c := list[len(list)-1]
+		s.idle[helo] = list[:len(list)-1]
+		s.idleCount--
+		if time.Since(c.since) < sessionIdleTime {
+			return c
+		}
+		_ = c.conn.Close()
+	}
+	return nil
+}
+
+// release keeps a session open for the next message when its transaction
+// succeeded, and closes it otherwise; it returns err.
+func (s *smtpServer) release(helo string, c *session, err error) error {
+	if err == nil {
+		_ = c.conn.SetDeadline(time.Time{})
+		c.since = time.Now()
+		s.mu.Lock()
+		if s.idleCount < maxSessions {
+			if s.idle == nil {
+				s.idle = map[string][]*session{}
+			}
+			s.idle[helo] = append(s.idle[helo], c)
+			s.idleCount++
+			s.mu.Unlock()
+			return nil
+		}
+		s.mu.Unlock()
+		_ = c.c.Quit()
+		return nil
+	}
+	_ = c.c.Close()
+	return err
+}
+
+// dial opens a session: connection, greeting, STARTTLS when offered, AUTH.
+func (s *smtpServer) dial(ctx context.Context, helo string) (*session, error) {
 	addr := net.JoinHostPort(s.host, s.port)
 	dialer := &net.Dialer{Timeout: s.dialTimeout}
 	var conn net.Conn
@@ -85,46 +179,63 @@ func (s *smtpServer) send(ctx context.Context, helo, envelopeFrom, to string, ms
 		conn, err = dialer.DialContext(ctx, "tcp", addr)
 	}
 	if err != nil {
-		return fmt.Errorf("smtp: connect %s: %w", addr, err)
+		return nil, fmt.Errorf("smtp: connect %s: %w", addr, err)
 	}
-	deadline := time.Now().Add(s.totalTimeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	_ = conn.SetDeadline(deadline)
-
+	_ = conn.SetDeadline(s.deadline(ctx))
 	c, err := smtp.NewClient(conn, s.host)
 	if err != nil {
 		conn.Close()
-		return fmt.Errorf("smtp: greeting from %s: %w", addr, err)
+		return nil, fmt.Errorf("smtp: greeting from %s: %w", addr, err)
 	}
-	defer c.Close()
+	fail := func(err error) (*session, error) {
+		_ = c.Close()
+		return nil, err
+	}
 	if err := c.Hello(helo); err != nil {
-		return fmt.Errorf("smtp: hello: %w", err)
+		return fail(fmt.Errorf("smtp: hello: %w", err))
 	}
 	if !s.implicitTLS {
 		if ok, _ := c.Extension("STARTTLS"); ok {
 			if err := c.StartTLS(s.tlsFor()); err != nil {
-				return fmt.Errorf("smtp: starttls: %w", err)
+				return fail(fmt.Errorf("smtp: starttls: %w", err))
 			}
 		}
 	}
 	if s.username != "" {
 		if ok, _ := c.Extension("AUTH"); !ok {
-			return fmt.Errorf("smtp: %s does not offer AUTH, but --smtp-url has credentials", addr)
+			return fail(fmt.Errorf("smtp: %s does not offer AUTH, but --smtp-url has credentials", addr))
 		}
 		// PlainAuth refuses to send the password unencrypted except to localhost.
 		if err := c.Auth(smtp.PlainAuth("", s.username, s.password, s.host)); err != nil {
-			return fmt.Errorf("smtp: auth: %w", err)
+			return fail(fmt.Errorf("smtp: auth: %w", err))
 		}
 	}
-	if err := c.Mail(envelopeFrom); err != nil {
+	return &session{conn: conn, c: c}, nil
+}
+
+func (s *smtpServer) deadline(ctx context.Context) time.Time {
+	deadline := time.Now().Add(s.totalTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	return deadline
+}
+
+// transact sends one message on an open session. A MAIL that fails on a
+// session that was idle is errStaleSession: the relay may have closed it
+// meanwhile, and nothing was sent, so the caller tries a new session.
+func (s *smtpServer) transact(ctx context.Context, c *session, envelopeFrom, to string, msg []byte) error {
+	_ = c.conn.SetDeadline(s.deadline(ctx))
+	if err := c.c.Mail(envelopeFrom); err != nil {
+		if !c.since.IsZero() {
+			return errStaleSession
+		}
 		return fmt.Errorf("smtp: MAIL FROM: %w", err)
 	}
-	if err := c.Rcpt(to); err != nil {
+	if err := c.c.Rcpt(to); err != nil {
 		return fmt.Errorf("smtp: RCPT TO: %w", err)
 	}
-	w, err := c.Data()
+	w, err := c.c.Data()
 	if err != nil {
 		return fmt.Errorf("smtp: DATA: %w", err)
 	}
@@ -133,9 +244,6 @@ func (s *smtpServer) send(ctx context.Context, helo, envelopeFrom, to string, ms
 	}
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("smtp: message refused: %w", err)
-	}
-	if err := c.Quit(); err != nil {
-		return fmt.Errorf("smtp: quit: %w", err)
 	}
 	return nil
 }
