@@ -31,8 +31,9 @@ test-go:
 	@if [ -n "$$NAMEPORT_TEST_DATABASE_URL" ]; then echo "Go tests: SQLite and PostgreSQL"; \
 	else echo "Go tests: SQLite only (set NAMEPORT_TEST_DATABASE_URL for PostgreSQL too)"; fi
 	$(GO) vet ./...
-	@# stripe-mock (Stripe's API fake, a tool dependency) is built once here, not inside a test's timeout.
+	@# stripe-mock (Stripe's API fake) and pebble (Let's Encrypt's test CA), tool dependencies, are built once here, not inside a test's timeout.
 	$(GO) tool -n stripe-mock >/dev/null
+	$(GO) tool -n pebble >/dev/null
 	cd sdk && $(GO) vet ./... && $(GO) test -count=1 ./...
 	$(GO) test -count=1 -timeout 15m ./...
 
