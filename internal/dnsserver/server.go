@@ -2,16 +2,18 @@
 // immutable in-memory snapshot of the zones, swapped atomically when the
 // zones change, so no packet ever waits on the database.
 //
-// The pieces: NewSnapshot (and load, streaming from the database) builds
-// the zones; apply makes the next snapshot from a change, sharing every
-// domain it does not touch (delta.go); Lookup answers one question from a
-// snapshot (a pure function); the Server maps its results to messages over
-// UDP and TCP, serves zone transfers (AXFR, and IXFR from the changes kept)
-// to allowed addresses and keys, sends NOTIFY to secondaries on every
-// change, and applies changes when the zone or catalog version moves
-// (Watch, Update). Over UDP it can
-// limit its answers per client network (rrl.go), so that forged queries
-// cannot turn it into an amplifier.
+// The pieces: NewSnapshot (and build, streaming from the database or the
+// snapshot file) builds the zones; apply makes the next snapshot from a
+// change, sharing every domain it does not touch (delta.go); Lookup
+// answers one question from a snapshot (a pure function); the Server maps
+// its results to messages over UDP and TCP, serves zone transfers (AXFR,
+// and IXFR from the changes kept) to allowed addresses and keys, sends
+// NOTIFY to secondaries on every change, and applies changes when the zone
+// or catalog version moves (Watch, Update). Over UDP it can limit its
+// answers per client network (rrl.go), so that forged queries cannot turn
+// it into an amplifier. With a snapshot file (snapfile.go) it starts from
+// a cache of the zones in the data directory rather than reading every
+// record from the database.
 package dnsserver
 
 import (
@@ -53,6 +55,7 @@ type options struct {
 	catalogZone   string // lower case, fully qualified; "": none (WithCatalogZone)
 	history       int    // changes kept for IXFR
 	hosts         []zoneHost
+	snapshotFile  string // "": none (WithSnapshotFile)
 }
 
 // Defaults of DNS over TCP (RFC 7766): a new connection has tcpReadTimeout
@@ -154,6 +157,10 @@ type Server struct {
 
 	reloadMu sync.Mutex
 	poke     chan struct{}
+	// file is the snapshot file (WithSnapshotFile; nil: none), and
+	// fromFile says the zones were first loaded from it.
+	file     *snapshotFile
+	fromFile bool
 	// stop ends background work (NOTIFY retries) at Shutdown.
 	stop     context.Context
 	stopFunc context.CancelFunc
@@ -169,6 +176,9 @@ func New(addr string, logger *slog.Logger, opts ...Option) *Server {
 	}
 	s.rrl = newRateLimiter(s.opts.rateLimit)
 	s.refusalLog = newLogLimiter(nil)
+	if s.opts.snapshotFile != "" {
+		s.file = &snapshotFile{path: s.opts.snapshotFile}
+	}
 	s.stop, s.stopFunc = context.WithCancel(context.Background())
 	return s
 }
@@ -378,6 +388,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if s.tcp != nil {
 		errs = append(errs, s.tcp.ShutdownContext(ctx))
 	}
+	if s.file != nil {
+		// A snapshot file read from the database stops (s.stop); one
+		// already read is written out, so that the next start finds it.
+		errs = append(errs, s.file.close(ctx))
+	}
 	return errors.Join(errs...)
 }
 
@@ -421,21 +436,37 @@ func isTCP(a net.Addr) bool {
 
 // Reload reads every zone from d, publishes them, and sends NOTIFY when
 // the serial changed. It starts the server's data, and is the fallback
-// when the change journal cannot tell what changed (see Update).
+// when the change journal cannot tell what changed (see Update). With
+// WithSnapshotFile, the first Reload starts from the file instead when it
+// is usable, brought up to date from the journal before it is published;
+// and every full load writes the file again.
 func (s *Server) Reload(ctx context.Context, d *db.DB) error {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
+	if s.file != nil && s.snapshot.Load() == nil && s.startFromFile(ctx, d) {
+		return nil
+	}
 	return s.reload(ctx, d)
 }
 
 func (s *Server) reload(ctx context.Context, d *db.DB) error {
-	snap, skipped, err := load(ctx, d, time.Now())
+	// The snapshot file is encoded as the zones stream in (a few per cent
+	// of the load), so that the database is read once; it is written out
+	// after the snapshot is published.
+	enc := s.fileEncoder(ctx, d)
+	snap, skipped, err := build(databaseSource(ctx, d, time.Now()), enc)
 	if err != nil {
+		if enc != nil {
+			s.file.release(nil)
+		}
 		return fmt.Errorf("dnsserver: reload: %w", err)
 	}
 	s.addCatalog(snap, s.Snapshot())
 	s.addHosts(snap, emptySnapshot)
 	s.publish(snap, skipped)
+	if enc != nil {
+		s.writeFile(enc)
+	}
 	s.logger.Info("dns zones loaded", "zones", len(snap.zones), "serial", snap.serial)
 	return nil
 }
@@ -451,20 +482,33 @@ func (s *Server) Update(ctx context.Context, d *db.DB) error {
 	if !prev.loaded {
 		return s.reload(ctx, d)
 	}
-	var served []string
-	for origin, z := range prev.zones {
-		if !z.catalog {
-			served = append(served, origin)
-		}
-	}
-	c, err := zone.LoadChanges(ctx, d, prev.versions, served, time.Now())
+	snap, c, skipped, err := s.catchUp(ctx, d, prev)
 	if errors.Is(err, zone.ErrLoadAll) {
 		return s.reload(ctx, d)
 	}
 	if err != nil {
 		return fmt.Errorf("dnsserver: update: %w", err)
 	}
-	snap, skipped := prev.apply(c, s.opts.history)
+	s.publish(snap, skipped)
+	s.logger.Debug("dns zones updated", "domains", len(c.Domains), "serial", snap.serial)
+	return nil
+}
+
+// catchUp returns the snapshot that follows prev once the changes
+// committed since prev's versions (read from the journal: c) are applied,
+// without publishing it; zone.ErrLoadAll when the journal cannot say.
+func (s *Server) catchUp(ctx context.Context, d *db.DB, prev *Snapshot) (snap *Snapshot, c *zone.Changes, skipped []error, err error) {
+	var served []string
+	for origin, z := range prev.zones {
+		if !z.catalog {
+			served = append(served, origin)
+		}
+	}
+	c, err = zone.LoadChanges(ctx, d, prev.versions, served, time.Now())
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	snap, skipped = prev.apply(c, s.opts.history)
 	if c.Zones != nil {
 		// Drop the catalog zone carried over: addCatalog puts it back,
 		// the same one if it lists the same zones.
@@ -474,9 +518,7 @@ func (s *Server) Update(ctx context.Context, d *db.DB) error {
 		s.addCatalog(snap, prev)
 		s.addHosts(snap, prev)
 	}
-	s.publish(snap, skipped)
-	s.logger.Debug("dns zones updated", "domains", len(c.Domains), "serial", snap.serial)
-	return nil
+	return snap, c, skipped, nil
 }
 
 // addCatalog adds the catalog zone (WithCatalogZone) to snap, a full load:
@@ -539,6 +581,7 @@ func (s *Server) Watch(ctx context.Context, d *db.DB, interval time.Duration) {
 		if err := s.checkForChanges(ctx, d); err != nil && ctx.Err() == nil {
 			s.logger.Warn("dns: check for zone changes", "err", err)
 		}
+		s.refreshFile(d)
 	}
 }
 

@@ -33,7 +33,7 @@ const (
 type Snapshot struct {
 	zones map[string]*servedZone // by lower-case origin ("inf.nz.")
 
-	loaded     bool // built from the database (NewSnapshot, apply)
+	loaded     bool // built from zone data (NewSnapshot, build, apply)
 	versions   zone.Versions
 	serial     uint32
 	nextExpiry time.Time
@@ -233,9 +233,23 @@ func (b *builder) finish() (*Snapshot, []error) {
 	return b.snap, b.skipped
 }
 
-// load builds a snapshot from the database in one pass (zone.Stream): one
-// goroutine builds domains while the other reads the next ones.
-func load(ctx context.Context, d *db.DB, now time.Time) (*Snapshot, []error, error) {
+// source hands the head of a snapshot to start, then each of its domains
+// to each, as zone.Stream does: the database (databaseSource) or the
+// snapshot file (snapshotFileData.source).
+type source func(start func(*zone.SnapshotData) error, each func(origin string, dom zone.DomainData) error) error
+
+// databaseSource reads the zones from d in one pass (zone.Stream).
+func databaseSource(ctx context.Context, d *db.DB, now time.Time) source {
+	return func(start func(*zone.SnapshotData) error, each func(string, zone.DomainData) error) error {
+		return zone.Stream(ctx, d, now, start, each)
+	}
+}
+
+// build builds a snapshot from src: one goroutine builds domains while the
+// other reads the next ones. enc, when not nil, encodes the snapshot file
+// of all src gives, beside the builder: the reader is the busier of the
+// two when it reads the database.
+func build(src source, enc *snapshotEncoder) (*Snapshot, []error, error) {
 	type item struct {
 		origin string
 		dom    zone.DomainData
@@ -247,13 +261,19 @@ func load(ctx context.Context, d *db.DB, now time.Time) (*Snapshot, []error, err
 		batches = make(chan []item, 16)
 		built   = make(chan struct{})
 	)
-	err := zone.Stream(ctx, d, now, func(head *zone.SnapshotData) error {
+	err := src(func(head *zone.SnapshotData) error {
 		b = newBuilder(head)
+		if enc != nil {
+			enc.start(head)
+		}
 		go func() {
 			defer close(built)
 			for batch := range batches {
 				for _, it := range batch {
 					b.domain(it.origin, it.dom)
+					if enc != nil {
+						enc.domain(it.origin, it.dom)
+					}
 				}
 			}
 		}()
@@ -266,7 +286,7 @@ func load(ctx context.Context, d *db.DB, now time.Time) (*Snapshot, []error, err
 		}
 		return nil
 	})
-	if b == nil { // Stream failed before start
+	if b == nil { // src failed before start
 		return nil, nil, err
 	}
 	if len(batch) > 0 {

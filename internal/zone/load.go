@@ -423,6 +423,26 @@ func loadChanges(ctx context.Context, q bun.IDB, since Versions, served []string
 	return c, nil
 }
 
+// SerialAt returns the zone serial (zone_version.serial, without the
+// catalog version) that the zone version produced: the counter's when it is
+// the current version, else the journal's. ok is false when neither knows
+// it any more (rows pruned, version 0 before any change). A snapshot taken
+// at version and another serial comes from another history of the
+// database: a backup restored, then changed.
+func SerialAt(ctx context.Context, q bun.IDB, version int64) (serial int64, ok bool, err error) {
+	for _, query := range []string{`SELECT serial FROM zone_version WHERE id = 1 AND version = ?`,
+		`SELECT serial FROM zone_changes WHERE version = ? LIMIT 1`} {
+		var serials []int64
+		if err := q.NewRaw(query, version).Scan(ctx, &serials); err != nil {
+			return 0, false, fmt.Errorf("zone: serial at version %d: %w", version, err)
+		}
+		if len(serials) > 0 {
+			return serials[0], true, nil
+		}
+	}
+	return 0, false, nil
+}
+
 // unbroken reports whether the versions of rows (ordered) run without a
 // gap from after to through.
 func unbroken[T any](after, through int64, rows []T, version func(int) int64) bool {
