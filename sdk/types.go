@@ -181,6 +181,65 @@ type ForwardingLogEntry struct {
 	Detail    string `json:"detail,omitempty" doc:"Why it failed or was refused"`
 }
 
+// DomainForwarding is a domain's web forwarding: the host names of the
+// domain that redirect to another website, over HTTP and HTTPS.
+type DomainForwarding struct {
+	Forwards []DomainForward `json:"forwards" nullable:"false" doc:"The domain itself (@) first, then by host"`
+	MaxRules int             `json:"maxRules" doc:"How many host names of the domain may forward" example:"20"`
+	// Addresses are the forwarding servers' addresses: a forwarded host's
+	// A and AAAA records point there.
+	Addresses []string `json:"addresses" nullable:"false" doc:"The forwarding servers' addresses: a forwarded host's A/AAAA records point there" example:"[\"192.0.2.80\"]"`
+}
+
+// DomainForward is one host name of a domain that redirects elsewhere.
+type DomainForward struct {
+	ID        int64  `json:"id"`
+	Host      string `json:"host" doc:"Relative to the domain: @ for the domain itself, www, shop" example:"www"`
+	Name      string `json:"name" doc:"The full host name" example:"www.example.inf.nz"`
+	Target    string `json:"target" doc:"Where requests go" example:"https://example.com/"`
+	Status    int    `json:"status" enum:"301,302,307,308" doc:"The redirect's status code" example:"301"`
+	KeepPath  bool   `json:"keepPath" doc:"The request's path is added to the target's"`
+	KeepQuery bool   `json:"keepQuery" doc:"The request's query string is added to the target's"`
+	// Certificate is the state of the host's HTTPS certificate.
+	Certificate ForwardCertificate `json:"certificate"`
+	CreatedAt   time.Time          `json:"createdAt"`
+	UpdatedAt   time.Time          `json:"updatedAt"`
+}
+
+// ForwardCertificate is the state of a forwarded host's HTTPS certificate,
+// which the forwarding servers obtain from an ACME CA (Let's Encrypt).
+type ForwardCertificate struct {
+	State string `json:"state" enum:"pending,issued,failed" doc:"pending: not issued yet; issued: valid until notAfter; failed: the CA refused, error says why"`
+	// NotAfter is when the certificate expires (it is renewed well before).
+	NotAfter *time.Time `json:"notAfter,omitempty" doc:"When the certificate expires; it is renewed well before"`
+	Error    string     `json:"error,omitempty" doc:"The CA's message about the last failed attempt"`
+}
+
+// DomainForwardRequest sets where a host name of a domain forwards to. The
+// server judges the target (CodeInvalid with a message saying what is
+// wrong).
+type DomainForwardRequest struct {
+	// The target's limit in the schema is loose on purpose: the server's
+	// own check says what is wrong in words.
+	Target string `json:"target" maxLength:"20000" doc:"An absolute http or https URL to a public host name, at most 2,000 characters" example:"https://example.com/"`
+	// Status is 301, 302, 307 or 308; 0 means 302.
+	Status    int  `json:"status,omitempty" doc:"301, 302, 307 or 308; absent: 302 (temporary, so that browsers do not remember it)" example:"301"`
+	KeepPath  bool `json:"keepPath,omitempty" doc:"Add the request's path to the target's"`
+	KeepQuery bool `json:"keepQuery,omitempty" doc:"Add the request's query string to the target's"`
+	// ReplaceRecords lets the forward replace the host's records
+	// (DomainForwardPreview.Replaces); without it they make a CodeConflict.
+	ReplaceRecords bool `json:"replaceRecords,omitempty" doc:"Replace the host's A, AAAA or CNAME records (see the preview); without it they make a 409 naming them"`
+}
+
+// DomainForwardPreview says what forwarding a host changes in its DNS
+// records, before asking.
+type DomainForwardPreview struct {
+	Host     string   `json:"host" example:"www"`
+	Name     string   `json:"name" example:"www.example.inf.nz"`
+	Adds     []string `json:"adds" nullable:"false" doc:"Records forwarding adds" example:"[\"A 192.0.2.80\"]"`
+	Replaces []string `json:"replaces" nullable:"false" doc:"Records of the host that forwarding replaces: setting it without replaceRecords is refused (409) while there are any" example:"[\"A 203.0.113.7\"]"`
+}
+
 // Wallet is the prepaid balance that pays for registrations and renewals.
 type Wallet struct {
 	Balance  float64 `json:"balance" doc:"US dollars" example:"50"`

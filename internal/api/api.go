@@ -19,6 +19,7 @@ import (
 	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/domainfwd"
 	"github.com/nameport/nameport/internal/idempotency"
 	"github.com/nameport/nameport/internal/mailfwd"
 	"github.com/nameport/nameport/internal/notify"
@@ -52,6 +53,9 @@ type Services struct {
 	Stats *stats.Service
 	// Forwarding owns the email forwarding of domains.
 	Forwarding *mailfwd.Service
+	// WebForwarding owns the domain forwarding of domains; nil when this
+	// server has no forwarding address.
+	WebForwarding *domainfwd.Service
 	// RateLimits is the one rate-limit policy of /api and /v1; nil means
 	// ratelimit.DefaultLimits.
 	RateLimits *ratelimit.Policy
@@ -95,6 +99,7 @@ func addRoutes(a huma.API, svc Services) {
 	addCatalogRoutes(a, svc.Catalog)
 	addDNSRoutes(a, svc.Domains, svc.Catalog, svc.Records)
 	addForwardingRoutes(a, svc.Domains, svc.Catalog, svc.Records, svc.Forwarding)
+	addWebForwardingRoutes(a, svc.Domains, svc.Catalog, svc.Records, svc.WebForwarding)
 	addNotifyRoutes(a, svc.Mail)
 	addAdminUserRoutes(a, svc.Accounts, svc.Audit)
 	addTierApplicationRoutes(a, svc.Accounts)
@@ -107,6 +112,7 @@ func addRoutes(a huma.API, svc Services) {
 	addV1DomainRoutes(v, svc.Domains, svc.Catalog, svc.Records)
 	addV1DNSRoutes(v, svc.Domains, svc.Catalog, svc.Records)
 	addV1ForwardingRoutes(v, svc.Domains, svc.Catalog, svc.Records, svc.Forwarding)
+	addV1WebForwardingRoutes(v, svc.Domains, svc.Catalog, svc.Records, svc.WebForwarding)
 	addV1WalletRoutes(v, svc.Wallets)
 	mustDeclareAccess(a)
 }

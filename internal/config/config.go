@@ -6,6 +6,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"os"
 	"slices"
@@ -20,10 +21,11 @@ import (
 
 // Roles a nameport process can run.
 const (
-	RoleAPI    = "api"
-	RoleDNS    = "dns"
-	RoleWorker = "worker"
-	RoleMail   = "mail"
+	RoleAPI     = "api"
+	RoleDNS     = "dns"
+	RoleWorker  = "worker"
+	RoleMail    = "mail"
+	RoleForward = "forward"
 )
 
 // Config is everything `nameport serve` needs.
@@ -132,6 +134,16 @@ type Config struct {
 	// --mail-ipv6): the DNS role answers mx.<zone> with them when
 	// MailHost is empty.
 	MailAddrs []netip.Addr
+	// Domain forwarding (the forward role): its HTTP and HTTPS servers,
+	// the addresses forwarded hosts' A/AAAA records point at, and the ACME
+	// CA its certificates come from.
+	ForwardHTTPAddr  string
+	ForwardHTTPSAddr string
+	ForwardIPv4      []string
+	ForwardIPv6      []string
+	ACMEDirectory    string
+	ACMEEmail        string
+	ACMECARoot       string
 	// RenewInterval is how often the lifecycle scan runs; RenewAhead how
 	// long before expiry auto-renewing domains are renewed.
 	RenewInterval time.Duration
@@ -165,7 +177,7 @@ var Flags = []Flag{
 	{"dns-addr", "127.0.0.1:5353", "address of the authoritative DNS server (UDP and TCP)"},
 	{"database-url", "sqlite://./data/nameport.db", "sqlite://PATH or postgres://USER@HOST:PORT/DB"},
 	{"data-dir", "./data", "directory for the SQLite file and the generated server secret"},
-	{"roles", "api,dns,worker,mail", "roles this process runs: api, dns, worker, mail (email forwarding's SMTP server)"},
+	{"roles", "api,dns,worker,mail,forward", "roles this process runs: api, dns, worker, mail (email forwarding's SMTP server), forward (domain forwarding's HTTP and HTTPS servers)"},
 	{"demo", false, "load demo data (demo accounts and catalog) at start; implies --demo-payments unless that is set"},
 	{"demo-payments", false, "deposits complete at once without payment for methods without a provider (never in production); without it deposits need Stripe or an admin-enabled bank transfer"},
 	{"migrate", true, "apply database migrations at start"},
@@ -209,6 +221,13 @@ var Flags = []Flag{
 	{"mail-ipv6", "", "public IPv6 addresses of the mail role, comma separated, as --mail-ipv4"},
 	{"mail-rate-client", 60, "messages a minute one client network (IPv4 address, IPv6 /64) may send to the mail role; more are deferred with 451 4.7.1; 0: no limit"},
 	{"mail-rate-domain", 600, "messages a minute one forwarding domain may receive (counted per recipient); more are deferred with 451 4.7.1; 0: no limit"},
+	{"forward-http-addr", "127.0.0.1:8081", "address of the forward role's HTTP server, which redirects forwarded hosts and answers ACME HTTP challenges (port 80 in production)"},
+	{"forward-https-addr", "127.0.0.1:8443", "address of the forward role's HTTPS server, with certificates issued on demand for forwarded hosts (port 443 in production)"},
+	{"forward-ipv4", "", "public IPv4 addresses of the forward role, comma separated: a forwarded host's A records; default: the address of --forward-http-addr when it is one IPv4 address"},
+	{"forward-ipv6", "", "public IPv6 addresses of the forward role, comma separated: a forwarded host's AAAA records; default: the address of --forward-http-addr when it is one IPv6 address"},
+	{"acme-directory", "https://acme-v02.api.letsencrypt.org/directory", "ACME directory the forward role gets its certificates from (Let's Encrypt by default; setting one agrees to its CA's terms)"},
+	{"acme-email", "", "contact address of the ACME account, where the CA writes about expiring certificates"},
+	{"acme-ca-root", "", "PEM file of root certificates to trust for the ACME directory's own HTTPS (a test CA such as pebble); empty: the system's roots"},
 	{"public-url", "", "address users reach the web app at, for links in mail; default: http:// plus --http-addr"},
 	{"renew-interval", time.Hour, "how often the domain lifecycle scan runs (renewals, expiry warnings, releases)"},
 	{"renew-ahead", 30 * 24 * time.Hour, "auto-renewing domains are renewed this long before they expire"},
@@ -314,6 +333,34 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 		}
 	}
 	slices.SortFunc(c.MailAddrs, func(a, b netip.Addr) int { return a.Compare(b) })
+	c.ForwardHTTPAddr, c.ForwardHTTPSAddr = v.GetString("forward-http-addr"), v.GetString("forward-https-addr")
+	c.ACMEDirectory, c.ACMEEmail, c.ACMECARoot = v.GetString("acme-directory"), v.GetString("acme-email"), v.GetString("acme-ca-root")
+	for flag, want4 := range map[string]bool{"forward-ipv4": true, "forward-ipv6": false} {
+		for _, a := range splitList(v.GetString(flag)) {
+			addr, err := netip.ParseAddr(a)
+			if err != nil || addr.Is4() != want4 || addr.Zone() != "" {
+				return Config{}, fmt.Errorf("config: --%s %q: not an IPv%s address", flag, a, map[bool]string{true: "4", false: "6"}[want4])
+			}
+			if want4 {
+				c.ForwardIPv4 = append(c.ForwardIPv4, addr.String())
+			} else {
+				c.ForwardIPv6 = append(c.ForwardIPv6, addr.String())
+			}
+		}
+	}
+	if len(c.ForwardIPv4)+len(c.ForwardIPv6) == 0 {
+		// Where the HTTP server listens on one address, that is where
+		// forwarded hosts point (127.0.0.1 on a development machine).
+		if host, _, err := net.SplitHostPort(c.ForwardHTTPAddr); err == nil {
+			if addr, err := netip.ParseAddr(host); err == nil && !addr.IsUnspecified() && addr.Zone() == "" {
+				if addr.Is4() {
+					c.ForwardIPv4 = []string{addr.String()}
+				} else {
+					c.ForwardIPv6 = []string{addr.String()}
+				}
+			}
+		}
+	}
 	if (c.MailTLSCert == "") != (c.MailTLSKey == "") {
 		return Config{}, errors.New("config: --mail-tls-cert and --mail-tls-key go together")
 	}
@@ -439,8 +486,8 @@ func (c Config) validate() error {
 		return errors.New("config: --roles names no role")
 	}
 	for _, r := range c.Roles {
-		if r != RoleAPI && r != RoleDNS && r != RoleWorker && r != RoleMail {
-			return fmt.Errorf("config: unknown role %q (want api, dns, worker or mail)", r)
+		if r != RoleAPI && r != RoleDNS && r != RoleWorker && r != RoleMail && r != RoleForward {
+			return fmt.Errorf("config: unknown role %q (want api, dns, worker, mail or forward)", r)
 		}
 	}
 	if c.SessionTTL < time.Minute {

@@ -33,7 +33,7 @@ func TestDefaults(t *testing.T) {
 	require.Equal(t, "127.0.0.1:5353", cfg.DNSAddr)
 	require.Equal(t, "sqlite://./data/nameport.db", cfg.DatabaseURL)
 	require.Equal(t, "./data", cfg.DataDir)
-	require.Equal(t, []string{"api", "dns", "worker", "mail"}, cfg.Roles)
+	require.Equal(t, []string{"api", "dns", "worker", "mail", "forward"}, cfg.Roles)
 	require.False(t, cfg.Demo)
 	require.True(t, cfg.Migrate)
 	require.Equal(t, 7*24*time.Hour, cfg.SessionTTL)
@@ -258,5 +258,32 @@ func TestDNSPollIntervalAndHistory(t *testing.T) {
 	for _, bad := range [][]string{{"--dns-poll-interval", "0s"}, {"--dns-poll-interval", "2m"}, {"--dns-ixfr-history", "-1"}} {
 		_, err := config.Load(flags(t, bad...), "")
 		require.ErrorContains(t, err, bad[0])
+	}
+}
+
+func TestForwardAddressesDefaultToWhereTheHTTPServerListens(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		ipv4     []string
+		ipv6     []string
+		errorHas string
+	}{
+		{args: nil, ipv4: []string{"127.0.0.1"}},
+		{args: []string{"--forward-http-addr", "[::1]:8081"}, ipv6: []string{"::1"}},
+		{args: []string{"--forward-http-addr", ":80"}},
+		{args: []string{"--forward-http-addr", ":80", "--forward-ipv4", "192.0.2.10, 192.0.2.11", "--forward-ipv6", "2001:db8::10"},
+			ipv4: []string{"192.0.2.10", "192.0.2.11"}, ipv6: []string{"2001:db8::10"}},
+		{args: []string{"--forward-ipv4", "2001:db8::10"}, errorHas: "--forward-ipv4"},
+		{args: []string{"--forward-ipv6", "not-an-address"}, errorHas: "--forward-ipv6"},
+	} {
+		t.Chdir(t.TempDir())
+		cfg, err := config.Load(flags(t, tc.args...), "")
+		if tc.errorHas != "" {
+			require.ErrorContains(t, err, tc.errorHas)
+			continue
+		}
+		require.NoError(t, err, tc.args)
+		require.Equal(t, tc.ipv4, cfg.ForwardIPv4, tc.args)
+		require.Equal(t, tc.ipv6, cfg.ForwardIPv6, tc.args)
 	}
 }

@@ -97,6 +97,13 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	return &Service{db: d, opts: opts, ips: ips}, nil
 }
 
+// MaxRules is how many hosts of one domain may forward.
+func (s *Service) MaxRules() int { return s.opts.MaxRules }
+
+// Addresses are the forwarding servers' addresses, which forwarded hosts'
+// A/AAAA records point at.
+func (s *Service) Addresses() []string { return slices.Clone(s.ips) }
+
 func (s *Service) clock() time.Time { return s.opts.Now().UTC().Truncate(time.Microsecond) }
 
 // Domain is a domain as the caller proved it is the account's.

@@ -173,13 +173,18 @@ var errHost = apperr.New(apperr.Invalid,
 // apex, "www", "a.b") and the full name it forwards. An absolute name
 // inside d is made relative.
 func normalizeHost(d Domain, raw string) (host, name string, err error) {
-	host = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(raw)), ".")
+	host = strings.ToLower(strings.TrimSpace(raw))
+	// A name with its final dot is absolute: it must be the domain's.
+	absolute := strings.HasSuffix(host, ".") && host != "."
+	host = strings.TrimSuffix(host, ".")
 	apex := strings.ToLower(d.Name())
 	switch {
 	case host == "" || host == "@" || host == apex:
 		return "@", apex, nil
 	case strings.HasSuffix(host, "."+apex):
 		host = strings.TrimSuffix(host, "."+apex)
+	case absolute:
+		return "", "", apperr.New(apperr.Invalid, "%s is not a name of %s: give the host relative to the domain (such as www), or @", clip(host), apex)
 	}
 	for _, r := range host {
 		if r > 0x7e {

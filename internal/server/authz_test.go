@@ -222,6 +222,17 @@ var authzOps = map[string]authzOp{
 		return map[string]any{"token": "not-a-token"}
 	}},
 
+	// Domain forwarding of my domains: the host param is the same name for
+	// every account, so only the domain says whose it is.
+	"GET /api/domains/{id}/domain-forwarding": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"}},
+	"GET /api/domains/{id}/domain-forwarding/{host}/preview": {access: authzAccount, owner: "id",
+		params: map[string]string{"id": "domain", "host": "fwdHost"}},
+	"PUT /api/domains/{id}/domain-forwarding/{host}": {access: authzAccount, owner: "id",
+		params: map[string]string{"id": "domain", "host": "fwdHost"},
+		body:   func(c authzCall) any { return map[string]any{"target": fmt.Sprintf("https://example.com/%d", c.n)} }},
+	"DELETE /api/domains/{id}/domain-forwarding/{host}": {access: authzAccount, owner: "id", phase: phaseDelete,
+		params: map[string]string{"id": "domain", "host": "fwdHost"}},
+
 	// My wallet and payments.
 	"GET /api/wallet":                 {access: authzAccount},
 	"GET /api/transactions":           {access: authzAccount},
@@ -294,6 +305,17 @@ var authzOps = map[string]authzOp{
 		phase: phaseDelete, params: map[string]string{"domain": "domainName", "ruleId": "v1Rule"}},
 	"GET /v1/domains/{domain}/email-forwarding/log": {access: authzAPIKey, owner: "domain",
 		params: map[string]string{"domain": "domainName"}},
+	"GET /v1/domains/{domain}/domain-forwarding": {access: authzAPIKey, owner: "domain",
+		params: map[string]string{"domain": "domainName"}},
+	"GET /v1/domains/{domain}/domain-forwarding/{host}/preview": {access: authzAPIKey, owner: "domain",
+		params: map[string]string{"domain": "domainName", "host": "v1FwdHost"}},
+	"PUT /v1/domains/{domain}/domain-forwarding/{host}": {access: authzAPIKey, owner: "domain",
+		params: map[string]string{"domain": "domainName", "host": "v1FwdHost"},
+		body: func(c authzCall) any {
+			return map[string]any{"target": fmt.Sprintf("https://example.com/%d", c.n), "status": 301}
+		}},
+	"DELETE /v1/domains/{domain}/domain-forwarding/{host}": {access: authzAPIKey, owner: "domain", phase: phaseDelete,
+		params: map[string]string{"domain": "domainName", "host": "v1FwdHost"}},
 	"GET /v1/wallet":           {access: authzAPIKey},
 	"POST /v1/wallet/deposits": {access: authzAPIKey, body: func(authzCall) any { return map[string]any{"amount": 5} }},
 	"GET /v1/transactions":     {access: authzAPIKey},
@@ -355,7 +377,7 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 	// answers must not differ from what they answer.
 	f.nobody = &authzActor{name: "nobody", kind: "user", res: map[string]string{"domain": "999999", "record": "999999",
 		"domainName": "nobody-authz.inf.nz", "intent": "pi_demo_nobody",
-		"rule": "999999", "v1Rule": "999999"}}
+		"rule": "999999", "v1Rule": "999999", "fwdHost": "go", "v1FwdHost": "gov1"}}
 	admin := &authzActor{name: "admin", kind: "admin", username: "root", password: "hunter22", web: loginAdmin2(t, ts)}
 	account := func(name, kind string) *authzActor {
 		a := &authzActor{name: name, kind: kind, username: name, password: "secret1"}
@@ -395,6 +417,9 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 		// Accounts without a key have no rule of /v1's: theirs stands in,
 		// as another account's rule.
 		a.res["v1Rule"] = a.res["rule"]
+		r = a.web.do("PUT", "/api/domains/"+a.res["domain"]+"/domain-forwarding/go", map[string]any{"target": "https://example.com/"})
+		require.Equal(t, http.StatusOK, r.status, "%s forward: %s", a.name, r.raw)
+		a.res["fwdHost"], a.res["v1FwdHost"] = "go", "go"
 		r = a.web.do("POST", "/api/create-payment-intent", map[string]any{"amount": 10})
 		require.Equal(t, http.StatusOK, r.status, "%s payment intent: %s", a.name, r.raw)
 		a.res["intent"] = data(t, r)["paymentIntentId"].(string)
@@ -407,6 +432,10 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 				map[string]any{"alias": "matrixv1", "destinations": []string{authzForwardTo}})
 			require.Equal(t, http.StatusCreated, r.status, "%s forwarding rule: %s", a.name, r.raw)
 			a.res["v1Rule"] = idOf(t, r.body["id"])
+			r = v1(t, ts, a.key, "PUT", "/v1/domains/"+a.res["domainName"]+"/domain-forwarding/gov1",
+				map[string]any{"target": "https://example.com/"})
+			require.Equal(t, http.StatusOK, r.status, "%s forward: %s", a.name, r.raw)
+			a.res["v1FwdHost"] = "gov1"
 		}
 	}
 

@@ -154,6 +154,9 @@ type badInputFixture struct {
 	// ok, when set, is the status of the well-formed call, sent after the
 	// sweep to prove the sweep's refusals came from the bad part.
 	ok int
+	// names are path parameters that are host names, not ids: "abc" or
+	// "0" are good names, so they get badNameValues instead.
+	names []string
 }
 
 // hostileStrings are values no identifier-like field may accept.
@@ -185,6 +188,23 @@ var badPathValues = map[string]string{
 	"emoji":     url.PathEscape("😀"),
 	"crlf":      "1%0D%0AX-Evil:%201",
 	"long":      strings.Repeat("9", 2000),
+}
+
+// badNameValues replace a path parameter that is a host name.
+var badNameValues = map[string]string{
+	"leading hyphen": "-go",
+	"empty label":    "a..b",
+	"underscore":     "a_b",
+	"slash":          "a%2Fb",
+	"traversal":      "..%2F..%2Fetc%2Fpasswd",
+	"nul":            "a%00",
+	"sql":            url.PathEscape("a' OR 1=1 --"),
+	"emoji":          url.PathEscape("😀"),
+	"idn":            url.PathEscape("münchen"),
+	"crlf":           "a%0D%0AX-Evil:%201",
+	"long label":     strings.Repeat("a", 64),
+	"long":           strings.Repeat("a.", 150),
+	"outside":        "example.com.",
 }
 
 func TestBadInputOnEveryWriteOperation(t *testing.T) {
@@ -231,7 +251,11 @@ func TestBadInputOnEveryWriteOperation(t *testing.T) {
 						assert.Equal(t, "request_too_large", r.body["code"], r.raw)
 					}
 					for _, param := range op.params {
-						for name, v := range badPathValues {
+						values := badPathValues
+						if slices.Contains(f.names, param) {
+							values = badNameValues
+						}
+						for name, v := range values {
 							p := map[string]string{}
 							for k, x := range f.params {
 								p[k] = x
@@ -612,8 +636,11 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"email-forwarding-destination-resend": {caller: "user", params: map[string]string{"id": domID},
 				body: map[string]any{"address": "alice.inbox@example.com"}},
 			"email-forwarding-confirm": {caller: "visitor", body: map[string]any{"token": "not-a-token"}},
-			"admin-job-retry":          {caller: "admin", params: map[string]string{"id": "1"}},
-			"admin-job-cancel":         {caller: "admin", params: map[string]string{"id": "1"}},
+			"domain-forward-set": {caller: "user", params: map[string]string{"id": domID, "host": "go"}, names: []string{"host"},
+				body: map[string]any{"target": "https://example.com/shop", "status": 301, "keepPath": true}, ok: http.StatusOK},
+			"domain-forward-delete": {caller: "user", params: map[string]string{"id": domID, "host": "gone"}, names: []string{"host"}},
+			"admin-job-retry":       {caller: "admin", params: map[string]string{"id": "1"}},
+			"admin-job-cancel":      {caller: "admin", params: map[string]string{"id": "1"}},
 			"create-payment-intent": {caller: "user", body: map[string]any{"amount": 10, "productName": "Demo"},
 				free: []string{"productName"}, ok: http.StatusOK},
 			"payments-confirm-test": {caller: "user", body: map[string]any{"paymentIntentId": "pi_demo_unknown", "cardNumber": "4242424242424242"}},
@@ -638,6 +665,10 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 				body: map[string]any{"alias": "info", "destinations": []string{"ops@example.org"}}, ok: http.StatusCreated},
 			"v1-email-forwarding-rule-update": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz", "ruleId": v1RuleID},
 				body: map[string]any{"alias": "renamed", "destinations": []string{"ops@example.org"}}, ok: http.StatusOK},
+			"v1-domain-forward-set": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz", "host": "go"},
+				names: []string{"host"}, body: map[string]any{"target": "https://example.com/shop", "status": 308}, ok: http.StatusOK},
+			"v1-domain-forward-delete": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz", "host": "gone"},
+				names: []string{"host"}},
 			"v1-email-forwarding-rule-delete": {caller: "registrar",
 				params: map[string]string{"domain": "resell.inf.nz", "ruleId": v1RuleID}},
 		},

@@ -14,6 +14,7 @@ import (
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/connlimit"
 	"github.com/nameport/nameport/internal/dnsserver"
+	"github.com/nameport/nameport/internal/domainfwd"
 	"github.com/nameport/nameport/internal/mailfwd"
 )
 
@@ -35,7 +36,7 @@ func newMetrics(conns ...connSource) *metrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"method", "route"}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, dnsRateLimitCollector{}, mailCollector{}, connCollector(conns),
+	m.registry.MustRegister(m.requests, m.duration, dnsRateLimitCollector{}, mailCollector{}, forwardCollector{}, connCollector(conns),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -88,6 +89,34 @@ func (mailCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for reason, n := range t.Refused {
 		ch <- prometheus.MustNewConstMetric(mailRefusedDesc, prometheus.CounterValue, float64(n), reason)
+	}
+}
+
+var (
+	forwardRequestsDesc = prometheus.NewDesc("nameport_forward_requests_total",
+		"Domain forwarding: requests answered by the forward role, by status (301, 302, 307, 308 redirects; 404 for a host without a rule).",
+		[]string{"status"}, nil)
+	forwardCertificatesDesc = prometheus.NewDesc("nameport_forward_certificates_total",
+		"Domain forwarding: certificates obtained from the ACME CA (issued, renewals included; renewed among them) and attempts that failed.",
+		[]string{"outcome"}, nil)
+)
+
+// forwardCollector reads domain forwarding's counts at scrape time.
+type forwardCollector struct{}
+
+func (forwardCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- forwardRequestsDesc
+	ch <- forwardCertificatesDesc
+}
+
+func (forwardCollector) Collect(ch chan<- prometheus.Metric) {
+	t := domainfwd.Totals()
+	for status, n := range t.Redirects {
+		ch <- prometheus.MustNewConstMetric(forwardRequestsDesc, prometheus.CounterValue, float64(n), strconv.Itoa(status))
+	}
+	ch <- prometheus.MustNewConstMetric(forwardRequestsDesc, prometheus.CounterValue, float64(t.NotFound), "404")
+	for outcome, n := range map[string]uint64{"issued": t.CertificatesIssued, "renewed": t.CertificatesRenewed, "failed": t.CertificateFailures} {
+		ch <- prometheus.MustNewConstMetric(forwardCertificatesDesc, prometheus.CounterValue, float64(n), outcome)
 	}
 }
 

@@ -77,7 +77,7 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 		}
 		api.New(r, api.Services{Accounts: svc.Accounts, Domains: svc.Domains, Wallets: svc.Wallets, Catalog: svc.Catalog,
 			Records: svc.Records, Requests: svc.Requests, Mail: svc.Mail, Settings: svc.Settings,
-			Audit: svc.Audit, Stats: svc.Stats, Forwarding: svc.Forwarding, RateLimits: ratelimit.NewPolicy(limits, nil)})
+			Audit: svc.Audit, Stats: svc.Stats, Forwarding: svc.Forwarding, WebForwarding: svc.WebForwarding, RateLimits: ratelimit.NewPolicy(limits, nil)})
 		if jobsUI != nil {
 			// River's UI reads its own bodies; bound them as huma bounds ours.
 			admins := r.With(api.RequireAdminPage(svc.Accounts), middleware.RequestSize(1<<20))

@@ -22,7 +22,9 @@ type testServer struct {
 	url     string
 	dbURL   string
 	dnsAddr string
-	stop    func() error
+	// forwardAddr is the forward role's HTTP address, when it runs.
+	forwardAddr string
+	stop        func() error
 }
 
 func start(t *testing.T, engine db.Engine) *testServer {
@@ -34,7 +36,7 @@ func start(t *testing.T, engine db.Engine) *testServer {
 func startWith(t *testing.T, engine db.Engine, edit func(*config.Config)) *testServer {
 	t.Helper()
 	s := servertest.Start(t, engine, edit)
-	return &testServer{url: s.URL, dbURL: s.DatabaseURL, dnsAddr: s.DNSAddr, stop: s.Stop}
+	return &testServer{url: s.URL, dbURL: s.DatabaseURL, dnsAddr: s.DNSAddr, forwardAddr: s.ForwardAddr, stop: s.Stop}
 }
 
 func freeDNSAddr(t *testing.T) string { return servertest.FreeDNSAddr(t) }

@@ -28,6 +28,7 @@ type Server struct {
 	DatabaseURL string
 	DNSAddr     string
 	MailAddr    string // the mail role's SMTP address, when it runs
+	ForwardAddr string // the forward role's HTTP address, when it runs
 	logs        *LockedBuffer
 	stop        func() error
 }
@@ -59,6 +60,10 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 		DemoPayments:     true,
 		// The defaults of the flags (config.Load sets them).
 		DNSPollInterval: 250 * time.Millisecond, DNSHistory: 1000,
+		// Forwarded hosts point at a documentation address: domain
+		// forwarding's API works without the forward role, which a test
+		// adds (with HTTPS when it sets ForwardHTTPSAddr).
+		ForwardIPv4: []string{"192.0.2.80"},
 	}
 	if edit != nil {
 		edit(&cfg)
@@ -66,6 +71,10 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 	pickMail := cfg.HasRole(config.RoleMail) && cfg.MailListen == ""
 	if pickMail {
 		cfg.MailListen = FreeTCPAddr(t)
+	}
+	pickForward := cfg.HasRole(config.RoleForward) && cfg.ForwardHTTPAddr == ""
+	if pickForward {
+		cfg.ForwardHTTPAddr = FreeTCPAddr(t)
 	}
 	logs := &LockedBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -82,13 +91,16 @@ func Start(t testing.TB, engine db.Engine, edit func(*config.Config)) *Server {
 		if err == nil {
 			return s
 		}
-		if attempt < 4 && strings.Contains(err.Error(), "address already in use") && (cfg.DNSAddr == pickedDNS || pickMail) {
+		if attempt < 4 && strings.Contains(err.Error(), "address already in use") && (cfg.DNSAddr == pickedDNS || pickMail || pickForward) {
 			if cfg.DNSAddr == pickedDNS {
 				pickedDNS = FreeDNSAddr(t)
 				cfg.DNSAddr = pickedDNS
 			}
 			if pickMail {
 				cfg.MailListen = FreeTCPAddr(t)
+			}
+			if pickForward {
+				cfg.ForwardHTTPAddr = FreeTCPAddr(t)
 			}
 			continue
 		}
@@ -107,7 +119,7 @@ func run(t testing.TB, cfg config.Config, logger *slog.Logger, logs *LockedBuffe
 	case a := <-addr:
 		var once sync.Once
 		var stopErr error
-		s := &Server{URL: "http://" + a, DatabaseURL: cfg.DatabaseURL, DNSAddr: cfg.DNSAddr, MailAddr: cfg.MailListen, logs: logs, stop: func() error {
+		s := &Server{URL: "http://" + a, DatabaseURL: cfg.DatabaseURL, DNSAddr: cfg.DNSAddr, MailAddr: cfg.MailListen, ForwardAddr: cfg.ForwardHTTPAddr, logs: logs, stop: func() error {
 			once.Do(func() {
 				cancel()
 				stopErr = <-done
