@@ -192,6 +192,59 @@ func (d forwardingLogDisplay) Table(w io.Writer) {
 	}
 }
 
+// domainForwardingDisplay shows a domain's web forwarding: how many of its
+// host names forward and where their records point, then one row per
+// forward.
+type domainForwardingDisplay struct {
+	domain string
+	f      *sdk.DomainForwarding
+}
+
+func (d domainForwardingDisplay) JSON() any { return d.f }
+
+func (d domainForwardingDisplay) Table(w io.Writer) {
+	row(w, "DOMAIN", "FORWARDS", "ADDRESSES")
+	row(w, d.domain, fmt.Sprintf("%d of %d", len(d.f.Forwards), d.f.MaxRules), strings.Join(d.f.Addresses, ","))
+	fmt.Fprintln(w)
+	domainForwardRows(w, d.f.Forwards)
+}
+
+// domainForwardDisplay shows a forward just set.
+type domainForwardDisplay struct{ f *sdk.DomainForward }
+
+func (d domainForwardDisplay) JSON() any { return d.f }
+
+func (d domainForwardDisplay) Table(w io.Writer) { domainForwardRows(w, []sdk.DomainForward{*d.f}) }
+
+func domainForwardRows(w io.Writer, forwards []sdk.DomainForward) {
+	row(w, "HOST", "TARGET", "STATUS", "OPTIONS", "CERTIFICATE")
+	for _, f := range forwards {
+		var options []string
+		if f.KeepPath {
+			options = append(options, "keep path")
+		}
+		if f.KeepQuery {
+			options = append(options, "keep query")
+		}
+		if len(options) == 0 {
+			options = []string{"-"}
+		}
+		row(w, f.Host, f.Target, strconv.Itoa(f.Status), strings.Join(options, ", "), certificateState(f.Certificate))
+	}
+}
+
+// certificateState says where a forwarded host's HTTPS certificate stands:
+// pending, issued until a date, or failed with the CA's message.
+func certificateState(c sdk.ForwardCertificate) string {
+	switch {
+	case c.State == "issued" && c.NotAfter != nil:
+		return "issued until " + date(*c.NotAfter)
+	case c.State == "failed" && c.Error != "":
+		return "failed: " + strings.Join(strings.Fields(c.Error), " ") // a CA's message may span lines
+	}
+	return c.State
+}
+
 // walletDisplay shows the wallet's balance.
 type walletDisplay struct{ w *sdk.Wallet }
 

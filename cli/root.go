@@ -79,6 +79,7 @@ func NewRootCmd(opts *Options) *cobra.Command {
 		NewCmdDomain(opts),
 		NewCmdDNS(opts),
 		NewCmdEmailForward(opts),
+		NewCmdForward(opts),
 		NewCmdWallet(opts),
 		&cobra.Command{
 			Use:     "version",

@@ -181,3 +181,22 @@ func ExampleDomainsService_AddForwardingRule() {
 		fmt.Printf("info@example.inf.nz → %s (confirmed: %t)\n", d.Address, d.Verified)
 	}
 }
+
+func ExampleDomainsService_SetDomainForward() {
+	client := sdk.NewClient(os.Getenv("NAMEPORT_API_KEY"))
+	ctx := context.Background()
+	req := sdk.DomainForwardRequest{Target: "https://example.com/", Status: 301, KeepPath: true}
+	fwd, err := client.Domains.SetDomainForward(ctx, "example.inf.nz", "www", req)
+	if sdk.ErrorCode(err) == sdk.CodeConflict {
+		// The host has records of its own (the message names them; so
+		// does PreviewDomainForward). Replace them only if they are no
+		// longer needed.
+		log.Fatalf("not forwarded: %v", err)
+	}
+	if err != nil {
+		log.Fatal(err) // e.g. "\"http://10.0.0.1\" cannot be a forwarding target: ..."
+	}
+	// The certificate for https://www.example.inf.nz is pending at first,
+	// issued within seconds.
+	fmt.Printf("%s → %s (%d), certificate %s\n", fwd.Name, fwd.Target, fwd.Status, fwd.Certificate.State)
+}
