@@ -47,6 +47,7 @@ export async function startServer({ extraArgs = [] } = {}) {
   const httpPort = await freePort()
   const dnsPort = await freePort()
   const mailPort = await freePort()
+  const forwardPort = await freePort()
   const baseURL = `http://127.0.0.1:${httpPort}`
   // --demo loads the demo catalogue (extensions and premium names) that the
   // catalogue tests rely on, and the demo accounts demo, demo-registrar and
@@ -68,6 +69,13 @@ export async function startServer({ extraArgs = [] } = {}) {
     // tests run servers side by side.
     '--mail-listen',
     `127.0.0.1:${mailPort}`,
+    // The forward role (domain forwarding's redirects) likewise; forwarded
+    // hosts' A records name 127.0.0.1. Its HTTPS server is off: certificates
+    // would come from Let's Encrypt, which tests must not ask.
+    '--forward-http-addr',
+    `127.0.0.1:${forwardPort}`,
+    '--forward-https-addr',
+    '',
     // Every test signs up its accounts from 127.0.0.1, one client network
     // that the sign-up throttle (10 an hour by default) would soon refuse.
     '--signup-limit',
@@ -116,7 +124,14 @@ export async function startServer({ extraArgs = [] } = {}) {
     }
     await new Promise((r) => setTimeout(r, 100))
   }
-  return { baseURL, dnsAddr: `127.0.0.1:${dnsPort}`, mailAddr: `127.0.0.1:${mailPort}`, stop, output: () => output }
+  return {
+    baseURL,
+    dnsAddr: `127.0.0.1:${dnsPort}`,
+    mailAddr: `127.0.0.1:${mailPort}`,
+    forwardAddr: `127.0.0.1:${forwardPort}`,
+    stop,
+    output: () => output,
+  }
 }
 
 /** The webhook signing secret of servers started with { stripe: true }. */

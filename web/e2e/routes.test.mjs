@@ -81,6 +81,11 @@ const routes = [
     path: () => `/domain-management/${domainId}?tab=email-forwarding`,
     user: 'demo',
   },
+  {
+    name: 'domain-management-domain-forwarding',
+    path: () => `/domain-management/${domainId}?tab=domain-forwarding`,
+    user: 'demo',
+  },
   { name: 'wallet', path: '/wallet', user: 'demo' },
   { name: 'registrar-dashboard', path: '/registrar-dashboard', user: 'demo-registrar' },
   { name: 'registrar-dashboard-api', path: '/registrar-dashboard?tab=api', user: 'demo-registrar' },

@@ -31,6 +31,7 @@ describe('/domain-management/$id', () => {
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'DNS Management',
       'Email Forwarding',
+      'Domain Forwarding',
       'Domain Settings',
     ])
     const dns = within(screen.getByRole('tabpanel', { name: 'DNS Management' }))

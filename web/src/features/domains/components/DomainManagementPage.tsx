@@ -6,6 +6,7 @@ import {
   ArrowLeft,
   CalendarClock,
   CalendarPlus,
+  Globe,
   Lock,
   Mail,
   Network,
@@ -28,7 +29,7 @@ import { lifecycleOf, renewalTermsOf } from '../lifecycle'
 import { DomainStatusBadge } from './DomainStatusBadge'
 import { RenewDialog } from './RenewDialog'
 
-export type DomainTab = 'dns' | 'email-forwarding' | 'settings'
+export type DomainTab = 'dns' | 'email-forwarding' | 'domain-forwarding' | 'settings'
 
 export function DomainManagementPage({
   id,
@@ -36,6 +37,7 @@ export function DomainManagementPage({
   onTabChange,
   dnsPanel,
   emailPanel,
+  forwardingPanel,
 }: {
   id: string
   tab: DomainTab
@@ -44,6 +46,8 @@ export function DomainManagementPage({
   dnsPanel: (domain: Domain) => ReactNode
   /** The Email Forwarding tab's content (from the email forwarding feature). */
   emailPanel: (domain: Domain) => ReactNode
+  /** The Domain Forwarding tab's content (from the domain forwarding feature). */
+  forwardingPanel: (domain: Domain) => ReactNode
 }) {
   const { data: user } = useQuery({ ...currentUserQueryOptions(), enabled: false })
   const { data: domain, isError } = useQuery(domainQueryOptions(id))
@@ -82,6 +86,10 @@ export function DomainManagementPage({
                 <Mail className="hidden h-4 w-4 sm:block" aria-hidden />
                 Email Forwarding
               </TabsTrigger>
+              <TabsTrigger value="domain-forwarding">
+                <Globe className="hidden h-4 w-4 sm:block" aria-hidden />
+                Domain Forwarding
+              </TabsTrigger>
               <TabsTrigger value="settings">
                 <Settings className="hidden h-4 w-4 sm:block" aria-hidden />
                 Domain Settings
@@ -89,6 +97,7 @@ export function DomainManagementPage({
             </TabsList>
             <TabsContent value="dns">{dnsPanel(domain)}</TabsContent>
             <TabsContent value="email-forwarding">{emailPanel(domain)}</TabsContent>
+            <TabsContent value="domain-forwarding">{forwardingPanel(domain)}</TabsContent>
             <TabsContent value="settings">
               <DomainSettings domain={domain} />
             </TabsContent>

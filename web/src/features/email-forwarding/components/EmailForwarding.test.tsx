@@ -94,6 +94,7 @@ describe('Email Forwarding tab', () => {
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'DNS Management',
       'Email Forwarding',
+      'Domain Forwarding',
       'Domain Settings',
     ])
     expect(state.gets).toBe(0)
