@@ -53,8 +53,10 @@ test-e2e: build
 # docs/BENCHMARKS.md: DNS vs NSD, API vs bare net/http, registrations vs
 # pgbench, startup and memory with 100,000 domains vs NSD, changes (change
 # to answer, memory after 1,000 changes, DNS queries while changes are
-# written, vs NSD), route sizes. PARTS="dns api reg startup churn web"
-# picks some. Needs dnsperf, nsd, pgbench, curl and PostgreSQL (PG_URL).
+# written, vs NSD), email forwarding vs a bare go-smtp server, domain
+# forwarding's redirects over HTTP and HTTPS vs a bare net/http handler,
+# route sizes. PARTS="dns api reg startup churn mail forward web" picks
+# some. Needs dnsperf, nsd, pgbench, curl and PostgreSQL (PG_URL).
 # See scripts/bench.sh.
 bench: build
 	./scripts/bench.sh

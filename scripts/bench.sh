@@ -18,6 +18,11 @@
 #                interval; memory after 1,000 changes vs NSD; queries per
 #                second of a DNS-only server while another process writes
 #                50 changes a second vs NSD
+#   Mail         email forwarding: messages a second accepted and forwarded
+#                vs a bare go-smtp server that discards
+#   Forward      domain forwarding: redirects a second over HTTP and HTTPS
+#                (certificate from pebble, Let's Encrypt's test CA) vs a
+#                bare net/http handler writing the same redirect
 #   Web          each route's initial JavaScript, gzipped, vs the 150 KB
 #                budget of the landing route
 #
@@ -32,7 +37,7 @@
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 #   LOADGEN_CPU=0 SERVER_CPU=1   cores of the load generators and servers
 #   NAMEPORT_BIN=bin/nameport
-#   PARTS="dns api reg startup churn mail web"   the parts to run; a subset prints its
+#   PARTS="dns api reg startup churn mail forward web"   the parts to run; a subset prints its
 #                rows and writes no file unless OUT is given
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +55,7 @@ PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 LOADGEN_CPU=${LOADGEN_CPU:-0}
 SERVER_CPU=${SERVER_CPU:-1}
 NAMEPORT_BIN=${NAMEPORT_BIN:-bin/nameport}
-ALL_PARTS="dns api reg startup churn mail web"
+ALL_PARTS="dns api reg startup churn mail forward web"
 PARTS=${PARTS:-$ALL_PARTS}
 if [ "$PARTS" = "$ALL_PARTS" ]; then OUT=${OUT-docs/BENCHMARKS.md}; else OUT=${OUT-}; fi
 # part NAME: whether NAME is one of the parts to run.
@@ -104,15 +109,19 @@ wait_ready() {
 }
 
 # serve NAME DATABASE_URL [flags...]: starts nameport on the server core;
-# sets SERVE_PID, SERVE_URL and SERVE_DNS (its DNS address).
+# sets SERVE_PID, SERVE_URL, SERVE_DNS (its DNS address) and SERVE_FWD_HTTP
+# and SERVE_FWD_HTTPS (its forward role's addresses). Every address is a
+# free port, so that nothing else on the machine is in the way.
 serve() {
   local name=$1 db=$2
   shift 2
   local http dns
   http=$(port) dns=$(port)
+  SERVE_FWD_HTTP=127.0.0.1:$(port) SERVE_FWD_HTTPS=127.0.0.1:$(port)
   mkdir -p "$WORK/$name"
   taskset -c "$SERVER_CPU" "$NAMEPORT_BIN" serve --database-url "$db" --data-dir "$WORK/$name" \
     --http-addr "127.0.0.1:$http" --dns-addr "127.0.0.1:$dns" --mail-listen "127.0.0.1:$("$DB" ports 1)" \
+    --forward-http-addr "$SERVE_FWD_HTTP" --forward-https-addr "$SERVE_FWD_HTTPS" \
     --log-level warn "$@" >"$WORK/$name.log" 2>&1 &
   SERVE_PID=$!
   PIDS+=("$SERVE_PID")
@@ -230,6 +239,18 @@ np_rss=$(( $(rss_kb "$BIG_PID") / 1024 ))
 mkdir -p "$WORK/nsd"
 "$DB" export -server "127.0.0.1:$dns" -zone inf.nz -out "$WORK/nsd/inf.nz.zone"
 stop "$BIG_PID"
+# A restart: the node's data directory now holds the snapshot file the
+# first start wrote (dns-zones.snap), as a DNS node's does after its first
+# start; it starts from it and catches up from the change journal.
+[ -s "$WORK/big/data/dns-zones.snap" ] || die "the first start wrote no snapshot file"
+t0=$(now)
+taskset -c "$SERVER_CPU" "$NAMEPORT_BIN" serve --roles dns --database-url "sqlite://$WORK/big/nameport.db" --data-dir "$WORK/big/data" \
+  --http-addr "127.0.0.1:$http" --dns-addr "127.0.0.1:$dns" --dns-transfer-allow 127.0.0.1 --log-level warn >"$WORK/big2.log" 2>&1 &
+BIG_PID=$!
+PIDS+=("$BIG_PID")
+"$DB" wait -server "127.0.0.1:$dns" -timeout 120s || { cat "$WORK/big2.log" >&2; die "nameport did not restart on the big database"; }
+np_restart=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
+stop "$BIG_PID"
 nsd_port=$(port)
 nsd_conf "$NSD" "$WORK/nsd" "$nsd_port"
 t0=$(now)
@@ -241,7 +262,8 @@ nsd_start=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
 sleep 1
 nsd_rss=$(( $(rss_kb "$NSD_PID") / 1024 ))
 stop "$NSD_PID"
-row "Startup to ready, DNS role, $(commas "$STARTUP_DOMAINS") domains / $(commas "$((STARTUP_DOMAINS * 5))") records (s)" "$np_start" "NSD, same zone" "$nsd_start" "$(ratio "$np_start" "$nsd_start")x"
+row "Startup to ready, DNS role, $(commas "$STARTUP_DOMAINS") domains / $(commas "$((STARTUP_DOMAINS * 5))") records, first start (s)" "$np_start" "NSD, same zone" "$nsd_start" "$(ratio "$np_start" "$nsd_start")x"
+row "Restart to ready, same, from its snapshot file (s)" "$np_restart" "NSD, same zone" "$nsd_start" "$(ratio "$np_restart" "$nsd_start")x"
 row "Memory when ready, DNS role, same data (MiB RSS)" "$np_rss" "NSD, same zone" "$nsd_rss" "$(ratio "$np_rss" "$nsd_rss")x"
 fi
 
@@ -440,6 +462,61 @@ stop "$MAIL_SINK_PID"
 row "Email forwarding, messages a second accepted and forwarded (10 KB, 8 connections)" "$mail_fwd" "bare go-smtp server (discards)" "$mail_bare" "$(ratio "$mail_fwd" "$mail_bare")x"
 fi
 
+# --- Domain forwarding -----------------------------------------------------------
+if part forward; then
+say "Domain forwarding: redirects over HTTP and HTTPS ($CLIENTS clients, keep-alive) vs a bare net/http handler"
+# pebble, Let's Encrypt's test CA (a tool dependency of the module), issues
+# the certificate; it skips validation (PEBBLE_VA_ALWAYS_VALID), as what is
+# measured is serving redirects, not issuance (the Go tests of
+# internal/domainfwd validate for real). Its own HTTPS has a certificate
+# made here, which nameport is told to trust (--acme-ca-root).
+PEBBLE_BIN=$(go tool -n pebble) || die "go tool -n pebble failed"
+mkdir -p "$WORK/pebble"
+"$NB" selfsigned -cert "$WORK/pebble/cert.pem" -key "$WORK/pebble/key.pem"
+pebble_addr=127.0.0.1:$(port) pebble_mgmt=127.0.0.1:$(port)
+cat >"$WORK/pebble/config.json" <<EOF
+{"pebble": {"listenAddress": "$pebble_addr", "managementListenAddress": "$pebble_mgmt",
+  "certificate": "$WORK/pebble/cert.pem", "privateKey": "$WORK/pebble/key.pem", "keyAlgorithm": "ecdsa"}}
+EOF
+PEBBLE_VA_NOSLEEP=1 PEBBLE_VA_ALWAYS_VALID=1 PEBBLE_WFE_NONCEREJECT=0 \
+  taskset -c "$LOADGEN_CPU" "$PEBBLE_BIN" -config "$WORK/pebble/config.json" >"$WORK/pebble.log" 2>&1 &
+PEBBLE_PID=$!
+PIDS+=("$PEBBLE_PID")
+pebble_up() { curl -fsS -o /dev/null --cacert "$WORK/pebble/cert.pem" "https://$pebble_addr/dir" 2>/dev/null; }
+for _ in $(seq 300); do pebble_up && break; sleep 0.1; done
+pebble_up || { cat "$WORK/pebble.log" >&2; die "pebble did not start"; }
+# Every role in one process on SQLite, as one node of the product.
+serve forward "sqlite://$WORK/forward/nameport.db" --demo --api-rate-limits=false \
+  --acme-directory "https://$pebble_addr/dir" --acme-ca-root "$WORK/pebble/cert.pem" --acme-email bench@example.com
+FWD_KEY=$("$NB" setup -url "$SERVE_URL" -fund 100) || die "setup failed"
+FWD_HOST=$("$NB" forward-setup -url "$SERVE_URL" -key "$FWD_KEY" -target https://example.com/ -status 301) ||
+  { cat "$WORK/forward.log" "$WORK/pebble.log" >&2; die "forward setup failed"; }
+# Once: the HTTPS redirect comes with a certificate that chains to pebble's
+# root (the runs then skip verification, for both servers alike).
+curl -fsS --cacert "$WORK/pebble/cert.pem" "https://$pebble_mgmt/roots/0" >"$WORK/pebble/root.pem" || die "no root from pebble"
+fwd_port=${SERVE_FWD_HTTPS##*:}
+fwd_answer=$(curl -sS -o /dev/null -w '%{http_code} %{redirect_url}' --cacert "$WORK/pebble/root.pem" \
+  --resolve "$FWD_HOST:$fwd_port:127.0.0.1" "https://$FWD_HOST:$fwd_port/") || die "HTTPS to $FWD_HOST failed"
+[ "$fwd_answer" = "301 https://example.com/" ] || die "HTTPS to $FWD_HOST answered $fwd_answer, not a 301 to https://example.com/"
+stop "$PEBBLE_PID"
+redirect=(-host "$FWD_HOST" -ok 301 -location https://example.com/)
+load fwd_http -url "http://$SERVE_FWD_HTTP/" "${redirect[@]}"
+load fwd_https -url "https://$SERVE_FWD_HTTPS/" -insecure "${redirect[@]}"
+stop "$SERVE_PID"
+taskset -c "$SERVER_CPU" "$NB" redirect -addr "127.0.0.1:$(port)" -tls-addr "127.0.0.1:$(port)" \
+  -location https://example.com/ -status 301 >"$WORK/redirect.txt" &
+REDIRECT_PID=$!
+PIDS+=("$REDIRECT_PID")
+# It prints its addresses once it listens.
+for _ in $(seq 100); do [ -s "$WORK/redirect.txt" ] && break; sleep 0.1; done
+read -r bare_http bare_https <"$WORK/redirect.txt" || die "the bare redirect server did not start"
+load bare_http -url "http://$bare_http/" "${redirect[@]}"
+load bare_https -url "https://$bare_https/" -insecure "${redirect[@]}"
+stop "$REDIRECT_PID"
+row "Domain forwarding, redirects a second over HTTP ($CLIENTS clients, keep-alive)" "$fwd_http_rps" "bare net/http redirect" "$bare_http_rps" "$(ratio "$fwd_http_rps" "$bare_http_rps")x"
+row "Domain forwarding, redirects a second over HTTPS ($CLIENTS clients, keep-alive)" "$fwd_https_rps" "bare net/http redirect" "$bare_https_rps" "$(ratio "$fwd_https_rps" "$bare_https_rps")x"
+fi
+
 # --- Web -----------------------------------------------------------------------
 web_status=0
 if part web; then
@@ -492,7 +569,9 @@ report() {
   echo "changes are dnsperf's at that server while the writer writes 50 changes a second (it checks over"
   echo "DNS after dnsperf's run that its last change is answered), beside NSD's on the static zone the"
   echo "server had after the first round: the median of ${CHURN_ROUNDS} rounds, each a run at each, one after the other."
-  echo "Startup is from exec until the SOA is answered over DNS (asked every 10 ms), for both servers."
+  echo "Startup is from exec until the SOA is answered over DNS (asked every 10 ms), for both servers. The first"
+  echo "start reads every zone from the database and writes the node's snapshot file; a restart starts from that"
+  echo "file and catches up from the change journal (NSD starts from its zone file). Goal (issue #17): <= 1.5x NSD."
   echo "Memory after changes: the DNS role alone on the 100,000-domain zone after 1,000 changes written"
   echo "through the database at 50 a second; the row after it is the process that took the /v1 changes,"
   echo "with the API, its caches and the workers beside DNS (for information: NSD has no API)."
@@ -500,6 +579,13 @@ report() {
   echo "accepted over SMTP (stored, a forwarding job queued), then relayed by the worker through --smtp-url"
   echo "to a sink in the load generator; the figure is messages over the time from the first sent to the"
   echo "last forwarded. Its peer accepts and discards. Goal (issue #18): >= 0.5x."
+  echo "Domain forwarding: nameport runs every role on SQLite; the domain forwards to https://example.com/"
+  echo "with a 301, and its certificate comes from pebble (Let's Encrypt's test CA, validation skipped)"
+  echo "before the runs. Each client sends GET / with the forwarded name as Host (and TLS server name)"
+  echo "over one keep-alive HTTP/1.1 connection and counts an answer only when it is that redirect;"
+  echo "over HTTPS the client does not verify certificates (neither server's), and both servers' keys"
+  echo "are ECDSA P-256. The peer is a bare net/http server whose handler writes the same status and"
+  echo "Location (no body), over HTTP and over TLS with a self-signed certificate. Goal (issue #19): >= 0.7x."
   echo "Goals (issue #17): change to answer p99 <= 50 ms at both sizes; memory after changes <= NSD;"
   echo "queries per second under changes >= 0.9x NSD; startup to ready <= 1.5x NSD."
   echo "DNS details: $(grep -m1 '^dnsperf' "$WORK/dns.txt" 2>/dev/null || true)"

@@ -1,14 +1,30 @@
 // Command nameport-bench is the HTTP side of `make bench` (scripts/bench.sh):
-// a closed-loop load generator, the bare net/http handler it is compared
-// with, and the setup that gives a benchmark a funded registrar API key.
+// a closed-loop load generator, the bare net/http handlers it is compared
+// with, and the setups that give a benchmark a funded registrar API key and
+// a forwarded domain.
 //
 //	nameport-bench load -url URL [-method GET] [-body JSON] [-H 'K: V']... [-c 32] [-d 10s]
-//	    C clients send requests back to back for D; "{n}" in the URL or body
-//	    becomes a number unique to the request. Prints one line:
+//	        [-host NAME] [-insecure | -cacert PEM] [-ok STATUS] [-location URL]
+//	    C clients send requests back to back for D over keep-alive
+//	    connections; "{n}" in the URL or body becomes a number unique to the
+//	    request. -host is the Host header and TLS server name; redirects are
+//	    not followed, and only 2xx answers are ok unless -ok names the status
+//	    (and -location the Location) that is. Prints one line:
 //	    requests=… ok=… errors=… rps=… p50_ms=… p99_ms=…
 //	nameport-bench bare -addr 127.0.0.1:0
 //	    serves a fixed availability answer from a bare net/http handler
 //	    (the peer of the API figures); prints its address
+//	nameport-bench redirect [-addr 127.0.0.1:0] [-tls-addr 127.0.0.1:0] [-location https://example.com/] [-status 301]
+//	    answers every request with the redirect from a bare net/http handler,
+//	    over HTTP and over TLS with a self-signed ECDSA P-256 certificate
+//	    made at start (the peer of the domain forwarding figures); prints
+//	    both addresses on one line
+//	nameport-bench forward-setup -url URL -key KEY [-target https://example.com/] [-status 301] [-wait 2m]
+//	    registers a domain, forwards it to TARGET and waits until its
+//	    certificate is issued; prints the forwarded host name
+//	nameport-bench selfsigned -cert FILE -key FILE
+//	    writes a self-signed certificate for 127.0.0.1 and localhost (the
+//	    TLS of a test ACME server)
 //	nameport-bench setup -url URL [-user demo-registrar] [-password demo1234] [-fund 100000]
 //	    logs in, makes a new API key, deposits FUND dollars; prints the key
 //	nameport-bench mail -smtp ADDR [-url URL -key KEY -sink 127.0.0.1:2526] [-c 8] [-d 10s] [-size 10240]
@@ -40,7 +56,11 @@ func main() {
 
 const usage = `usage:
   nameport-bench load  -url URL [-method GET] [-body JSON] [-H 'K: V']... [-c 32] [-d 10s]
+                       [-host NAME] [-insecure | -cacert PEM] [-ok STATUS] [-location URL]
   nameport-bench bare  [-addr 127.0.0.1:0]
+  nameport-bench redirect [-addr 127.0.0.1:0] [-tls-addr 127.0.0.1:0] [-location URL] [-status 301]
+  nameport-bench forward-setup -url URL -key KEY [-target URL] [-status 301] [-wait 2m]
+  nameport-bench selfsigned -cert FILE -key FILE
   nameport-bench setup -url URL [-user demo-registrar] [-password demo1234] [-fund 100000]
   nameport-bench mail  -smtp ADDR [-url URL -key KEY -sink ADDR] [-c 8] [-d 10s] [-size 10240]
   nameport-bench mail-sink [-addr 127.0.0.1:0]`
@@ -54,6 +74,12 @@ func run(ctx context.Context, args []string) error {
 		return runLoad(ctx, args[1:])
 	case "bare":
 		return runBare(ctx, args[1:])
+	case "redirect":
+		return runRedirect(ctx, args[1:])
+	case "forward-setup":
+		return runForwardSetup(ctx, args[1:])
+	case "selfsigned":
+		return runSelfSigned(ctx, args[1:])
 	case "setup":
 		return runSetup(ctx, args[1:])
 	case "mail":
