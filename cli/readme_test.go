@@ -69,6 +69,8 @@ func TestREADMEExamples(t *testing.T) {
 		require.Contains(t, out, "192.0.2.11")
 		require.Contains(t, out, "mx2.example.net")
 		require.Contains(t, out, "you@example.com", "the forwarding rule listed")
+		require.Contains(t, out, "This is the only time it is shown", "the new key's secret shown once")
+		require.Regexp(t, `(?m)^\d+\s+reports\s+read\s+anywhere`, out, "the new key listed")
 	})
 
 	t.Run("go", func(t *testing.T) {

@@ -81,6 +81,7 @@ func NewRootCmd(opts *Options) *cobra.Command {
 		NewCmdEmailForward(opts),
 		NewCmdForward(opts),
 		NewCmdWallet(opts),
+		NewCmdKeys(opts),
 		&cobra.Command{
 			Use:     "version",
 			Short:   "Print the version of nameportctl",

@@ -208,6 +208,9 @@ db_url() {
   echo "${base%/*}/$1${PG_URL#"$base"}"
 }
 serve reg "$(db_url "$reg_db")" --demo --api-rate-limits=false
+# Enterprise: the demo registrar's premium tier allows 500 new registrations
+# a month, fewer than the run makes.
+psql "$(db_url "$reg_db")" -qc "UPDATE users SET tier = 'enterprise' WHERE username = 'demo-registrar'" >/dev/null
 KEY=$("$NB" setup -url "$SERVE_URL" -fund 200000) || die "setup failed"
 load reg -url "$SERVE_URL/v1/domains/register" -method POST -H "X-API-Key: $KEY" \
   -body '{"domain":"reg{n}x.inf.nz","years":1}' -warmup 0s

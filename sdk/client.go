@@ -57,6 +57,8 @@ type Client struct {
 	DNS *DNSService
 	// Wallet reads the balance, adds funds and lists transactions.
 	Wallet *WalletService
+	// Keys lists, makes, rotates and revokes the registrar's API keys.
+	Keys *KeysService
 }
 
 // Option configures a Client.
@@ -125,6 +127,7 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	c.Domains = &DomainsService{c: c}
 	c.DNS = &DNSService{c: c}
 	c.Wallet = &WalletService{c: c}
+	c.Keys = &KeysService{c: c}
 	return c
 }
 
@@ -147,8 +150,20 @@ func (c *Client) effect(ctx context.Context, method, path string, in, out any) e
 	return c.send(ctx, method, path, nil, in, out, key)
 }
 
+// once sends a call that must not run twice and cannot be made safe to
+// retry (its answer holds a secret, which the server does not keep for a
+// replay): it is sent once, and a failure is the caller's to judge.
+func (c *Client) once(ctx context.Context, method, path string, in, out any) error {
+	return c.sendTries(ctx, method, path, nil, in, out, "", 0)
+}
+
 // send sends a call with idemKey as its Idempotency-Key (none when empty).
 func (c *Client) send(ctx context.Context, method, path string, query url.Values, in, out any, idemKey string) error {
+	return c.sendTries(ctx, method, path, query, in, out, idemKey, c.maxRetries)
+}
+
+// sendTries is send retrying at most maxRetries times.
+func (c *Client) sendTries(ctx context.Context, method, path string, query url.Values, in, out any, idemKey string, maxRetries int) error {
 	var body []byte
 	if in != nil {
 		var err error
@@ -171,7 +186,7 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 		}
 		resp, err := c.httpClient.Do(req)
 		if err != nil {
-			if ctx.Err() != nil || attempt >= c.maxRetries || !retryableNetworkError(err) {
+			if ctx.Err() != nil || attempt >= maxRetries || !retryableNetworkError(err) {
 				return err
 			}
 			if werr := sleep(ctx, backoff(attempt, c.backoffBase, c.backoffMax)); werr != nil {
@@ -184,7 +199,7 @@ func (c *Client) send(ctx context.Context, method, path string, query url.Values
 			return err
 		}
 		wait, retry := retryDelay(apiErr, attempt, c.backoffBase, c.backoffMax)
-		if !retry || attempt >= c.maxRetries {
+		if !retry || attempt >= maxRetries {
 			return apiErr
 		}
 		if werr := sleep(ctx, wait); werr != nil {

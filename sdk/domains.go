@@ -33,14 +33,25 @@ func (s *DomainsService) Check(ctx context.Context, domain string) (*Availabilit
 // charges twice; see WithIdempotencyKey to choose the key.
 //
 // Errors: CodeInsufficientFunds (402) when the wallet cannot pay, the
-// message saying how much to add; CodeConflict when the name is taken;
-// CodeInvalid for bad input.
+// message saying how much to add; CodeAllowanceExhausted (403) when your
+// tier's new registrations for this month are used up (see Allowance);
+// CodeConflict when the name is taken; CodeInvalid for bad input.
 func (s *DomainsService) Register(ctx context.Context, in RegisterRequest) (*Registration, error) {
 	if in.Domain == "" {
 		return nil, errEmpty("domain")
 	}
 	var out Registration
 	if err := s.c.effect(ctx, http.MethodPost, "/v1/domains/register", in, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Allowance returns your new registrations this calendar month (UTC)
+// against your tier's monthly allowance, and when it resets.
+func (s *DomainsService) Allowance(ctx context.Context) (*Allowance, error) {
+	var out Allowance
+	if err := s.c.do(ctx, http.MethodGet, "/v1/account/allowance", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -246,6 +246,22 @@ type Wallet struct {
 	Currency string  `json:"currency" example:"USD"`
 }
 
+// Allowance is your new registrations this calendar month (UTC) against
+// your registrar tier's monthly allowance (basic 100, premium 500,
+// enterprise unlimited). Renewals do not count; a domain released later
+// still counts in the month it was registered. A registration beyond the
+// allowance is refused with CodeAllowanceExhausted.
+type Allowance struct {
+	Tier string `json:"tier" enum:"basic,premium,enterprise" doc:"Your registrar tier"`
+	// Limit is nil when the tier has no limit.
+	Limit *int `json:"limit" doc:"New registrations your tier allows a calendar month (UTC); null means unlimited" example:"100"`
+	Used  int  `json:"used" doc:"New registrations this month; renewals do not count" example:"37"`
+	// Remaining is nil when the tier has no limit.
+	Remaining   *int      `json:"remaining" doc:"New registrations left this month; null means unlimited" example:"63"`
+	PeriodStart time.Time `json:"periodStart" doc:"The start of this month (UTC)" example:"2026-11-01T00:00:00Z"`
+	ResetsAt    time.Time `json:"resetsAt" doc:"When used starts again from 0: the start of next month (UTC)" example:"2026-12-01T00:00:00Z"`
+}
+
 // DepositRequest adds funds to the wallet.
 type DepositRequest struct {
 	Amount float64 `json:"amount" doc:"US dollars, at least 1, at most 2 decimals" example:"50"`
@@ -284,6 +300,64 @@ type TransactionPage struct {
 	NextCursor string `json:"nextCursor,omitempty"`
 }
 
+// Scopes of API keys: what a key may do on /v1. Every read (GET) needs
+// ScopeRead; record, email forwarding and domain forwarding changes
+// ScopeDNS; domain checks and registrations ScopeRegister; deposits
+// ScopeWallet. Managing keys (KeysService) needs every scope.
+const (
+	ScopeRead     = "read"
+	ScopeDNS      = "dns"
+	ScopeRegister = "register"
+	ScopeWallet   = "wallet"
+)
+
+// APIKey is one of your API keys: what it may do, from where and until
+// when. The key itself is not in it: it is shown once, in NewAPIKey, when
+// the key is made or rotated (the first key, named Default, is also shown
+// in the registrar dashboard's API Access tab).
+type APIKey struct {
+	ID     int64    `json:"id"`
+	Name   string   `json:"name" example:"CI deploys"`
+	Scopes []string `json:"scopes" nullable:"false" enum:"read,dns,register,wallet" doc:"What the key may do: read (every GET), dns (record and forwarding changes), register (domain checks and registrations), wallet (deposits)" example:"[\"read\",\"dns\"]"`
+	// AllowedAddresses are the client addresses and prefixes the key works
+	// from; empty: from anywhere.
+	AllowedAddresses []string   `json:"allowedAddresses" nullable:"false" doc:"Client addresses and prefixes (CIDR) the key works from; empty: anywhere" example:"[\"203.0.113.0/24\",\"2001:db8::1\"]"`
+	ExpiresAt        *time.Time `json:"expiresAt,omitempty" doc:"When the key stops working; absent: never"`
+	CreatedAt        time.Time  `json:"createdAt"`
+	// LastUsedAt is written at most once a minute: it may be up to a
+	// minute behind.
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty" doc:"When the key was last used, to the minute; absent: never"`
+	// Primary marks the key made with the account: it has every scope, the
+	// dashboard's API Access tab shows it, and it can be rotated but not
+	// revoked.
+	Primary bool `json:"primary" doc:"The key made with the account (Default): every scope, shown in the API Access tab; rotated, never revoked"`
+}
+
+// APIKeyList is your API keys, oldest first; revoked keys are not in it.
+type APIKeyList struct {
+	Keys []APIKey `json:"keys" nullable:"false"`
+}
+
+// APIKeyRequest makes an API key.
+type APIKeyRequest struct {
+	Name   string   `json:"name" maxLength:"64" doc:"A name to tell the key by, 1 to 64 characters" example:"CI deploys"`
+	Scopes []string `json:"scopes" nullable:"false" minItems:"1" maxItems:"4" enum:"read,dns,register,wallet" doc:"What the key may do (at least one): read, dns, register, wallet" example:"[\"read\",\"dns\"]"`
+	// AllowedAddresses limit the key to clients at these addresses or in
+	// these prefixes, IPv4 or IPv6 ("203.0.113.7", "203.0.113.0/24",
+	// "2001:db8::/32"); none: anywhere.
+	AllowedAddresses []string `json:"allowedAddresses,omitempty" maxItems:"20" doc:"Client addresses or prefixes the key works from (IPv4 or IPv6, like 203.0.113.7, 203.0.113.0/24 or 2001:db8::/32); absent or empty: anywhere" example:"[\"203.0.113.0/24\"]"`
+	// ExpiresAt, when set, is when the key stops working; it must be in
+	// the future.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty" doc:"When the key stops working (in the future); absent: never"`
+}
+
+// NewAPIKey is a key just made or rotated, with its secret: the only time
+// the secret is shown. Keep it safe; it cannot be read again.
+type NewAPIKey struct {
+	Key    APIKey `json:"key"`
+	Secret string `json:"secret" doc:"The API key itself, shown this once: send it as X-API-Key or Authorization: Bearer" example:"np_0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123"`
+}
+
 // Problem is an error answer of the API (RFC 9457 problem details).
 type Problem struct {
 	Type      string          `json:"type,omitempty" doc:"about:blank: the status and code say it all"`
@@ -319,6 +393,10 @@ const (
 	CodeRequestTooLarge       = "request_too_large"
 	CodeUnavailable           = "unavailable"
 	CodeInternal              = "internal"
+	// CodeAllowanceExhausted (403): your tier's new registrations for
+	// this month are used up; see DomainsService.Allowance for when they
+	// reset.
+	CodeAllowanceExhausted = "allowance_exhausted"
 )
 
 // Int returns a pointer to v, for the optional numbers of requests

@@ -13,6 +13,8 @@ export default {
     // The admin Statistics tab's charts.
     './node_modules/@tremor/react/dist/components/chart-elements/{AreaChart,BarChart,common}/*.js',
     './node_modules/@tremor/react/dist/components/vis-elements/BarList/*.js',
+    // The registrar dashboard's monthly allowance.
+    './node_modules/@tremor/react/dist/components/vis-elements/ProgressBar/*.js',
   ],
   // Tremor builds its chart colour classes at run time (`fill-${color}-500`),
   // so the colours the charts use are listed here.
@@ -20,6 +22,8 @@ export default {
     {
       pattern: /^(bg|text|border|ring|stroke|fill)-(blue|emerald|amber)-(100|200|300|400|500|600|700)$/,
     },
+    // The allowance's progress bar once it is used up (amber, nearly, is above).
+    'bg-rose-500',
   ],
   theme: {
     extend: {

@@ -44,8 +44,6 @@ type User struct {
 	PasswordHash string    `bun:"password_hash"`
 	UserType     string    `bun:"user_type"`
 	Tier         string    `bun:"tier,nullzero"`
-	APIKeyHash   string    `bun:"api_key_hash,nullzero"`
-	APIKeySealed string    `bun:"api_key_sealed,nullzero"`
 	DisabledAt   time.Time `bun:"disabled_at,nullzero"`
 	CreatedAt    time.Time `bun:"created_at"`
 	UpdatedAt    time.Time `bun:"updated_at"`
@@ -99,10 +97,12 @@ type Service struct {
 	// hashes bounds the password hashes running at once.
 	hashes      *hashPool
 	signUpLimit int
-	// byAPIKey is the query of /v1 requests (see ByAPIKey), and apiKeys
-	// what it found lately.
+	// byAPIKey is the query of /v1 requests (see ByAPIKey), apiKeys what
+	// it found lately, and keyUses the keys' uses on their way to the
+	// database.
 	byAPIKey *db.Statement
 	apiKeys  keyCache
+	keyUses  *keyUses
 }
 
 // NewService returns an account service over d.
@@ -132,8 +132,7 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	}
 	return &Service{db: d, keys: keys, links: links, sessionTTL: opts.SessionTTL, now: opts.Now,
 		publicURL: strings.TrimRight(opts.PublicURL, "/"), hashes: newHashPool(opts.HashConcurrency, opts.HashWait),
-		signUpLimit: opts.SignUpLimit, byAPIKey: d.Statement(d.Bun.NewSelect().Model((*User)(nil)).
-				Where("api_key_hash = ?", bun.Safe("?")).Where("disabled_at IS NULL").String())}, nil
+		signUpLimit: opts.SignUpLimit, byAPIKey: d.Statement(byAPIKeyQuery), keyUses: newKeyUses()}, nil
 }
 
 // clock returns the current time as stored: UTC, microsecond precision (what
@@ -214,24 +213,26 @@ func (s *Service) create(ctx context.Context, u *User, password string) error {
 		return err
 	}
 	u.PasswordHash = hash
-	if u.IsRegistrar() {
-		key, err := newAPIKey()
-		if err != nil {
-			return err
-		}
-		if u.APIKeySealed, err = s.keys.Seal(key); err != nil {
-			return err
-		}
-		u.APIKeyHash = s.keys.Hash(key)
-	}
 	u.CreatedAt = s.clock()
 	u.UpdatedAt = u.CreatedAt
+	var key *APIKey
+	if u.IsRegistrar() {
+		if key, err = s.newPrimaryKey(u); err != nil {
+			return err
+		}
+	}
 
 	// What comes with a new account (a pending tier application…) commits
 	// with it: see afterCreate.
 	if err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if _, err := tx.NewInsert().Model(u).Exec(ctx); err != nil {
 			return err
+		}
+		if key != nil {
+			key.UserID = u.ID
+			if _, err := tx.NewInsert().Model(key).Exec(ctx); err != nil {
+				return fmt.Errorf("api key: %w", err)
+			}
 		}
 		return s.afterCreate(ctx, tx, u)
 	}); err != nil {
@@ -280,45 +281,5 @@ func (s *Service) ByID(ctx context.Context, id int64) (*User, error) {
 	if err != nil {
 		return nil, fmt.Errorf("account: load %d: %w", id, err)
 	}
-	return u, nil
-}
-
-// APIKey returns the plain API key of a registrar, unsealed for its owner;
-// empty for accounts without one.
-func (s *Service) APIKey(u *User) (string, error) {
-	if u.APIKeySealed == "" {
-		return "", nil
-	}
-	key, err := s.keys.Open(u.APIKeySealed)
-	if err != nil {
-		return "", fmt.Errorf("account: api key of %s: %w", u.Username, err)
-	}
-	return key, nil
-}
-
-// ByAPIKey returns the enabled registrar that owns key; unauthenticated when
-// no account does.
-func (s *Service) ByAPIKey(ctx context.Context, key string) (*User, error) {
-	hash := s.keys.Hash(key)
-	now := s.now()
-	if u, ok := s.apiKeys.get(hash, now); ok {
-		return u, nil
-	}
-	rows, err := s.byAPIKey.Query(ctx, hash)
-	if err != nil {
-		return nil, fmt.Errorf("account: look up api key: %w", err)
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("account: look up api key: %w", err)
-		}
-		return nil, apperr.New(apperr.Unauthenticated, "Invalid API key")
-	}
-	u := new(User)
-	if err := s.db.Bun.ScanRow(ctx, rows, u); err != nil {
-		return nil, fmt.Errorf("account: look up api key: %w", err)
-	}
-	s.apiKeys.put(hash, u, now)
 	return u, nil
 }

@@ -5,19 +5,21 @@ import (
 	"time"
 )
 
-// keyCache keeps the accounts that recently authenticated with an API key,
-// so that a client's burst of /v1 requests asks the database once a
-// second rather than once a request. An account change made by this
-// process (key rotation, disabling, tier, verification) empties it at
-// once; one made by another process reaches this one within keyCacheTTL.
+// keyCache keeps the accounts and keys that recently authenticated /v1
+// requests, so that a client's burst of requests asks the database once a
+// second rather than once a request. An account or key change made by this
+// process (key rotation or revocation, disabling, tier, verification)
+// empties it at once; one made by another process reaches this one within
+// keyCacheTTL.
 type keyCache struct {
 	mu      sync.RWMutex
 	entries map[string]cachedKey // by key hash
 }
 
 type cachedKey struct {
-	user User
-	at   time.Time
+	user  User
+	grant *KeyGrant
+	at    time.Time
 }
 
 const (
@@ -27,26 +29,26 @@ const (
 	keyCacheMax = 10000
 )
 
-// get returns a copy of the account of key hash if it was read within
-// keyCacheTTL of now.
-func (c *keyCache) get(hash string, now time.Time) (*User, bool) {
+// get returns a copy of the account of key hash, and the key's grant, if
+// they were read within keyCacheTTL of now.
+func (c *keyCache) get(hash string, now time.Time) (*User, *KeyGrant, bool) {
 	c.mu.RLock()
 	e, ok := c.entries[hash]
 	c.mu.RUnlock()
 	if !ok || now.Sub(e.at) >= keyCacheTTL || now.Before(e.at) {
-		return nil, false
+		return nil, nil, false
 	}
 	u := e.user
-	return &u, true
+	return &u, e.grant, true
 }
 
-func (c *keyCache) put(hash string, u *User, now time.Time) {
+func (c *keyCache) put(hash string, u *User, g *KeyGrant, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil || len(c.entries) >= keyCacheMax {
 		c.entries = map[string]cachedKey{}
 	}
-	c.entries[hash] = cachedKey{user: *u, at: now}
+	c.entries[hash] = cachedKey{user: *u, grant: g, at: now}
 }
 
 // forget empties the cache: an account has changed.

@@ -92,6 +92,7 @@ func addRoutes(a huma.API, svc Services) {
 	addPasswordRoutes(a, svc.Accounts)
 	addPasswordResetRoutes(a, svc.Accounts)
 	addRegistrarRoutes(a, svc.Accounts)
+	addRegistrarKeyRoutes(a, svc.Accounts)
 	addDomainRoutes(a, svc.Domains)
 	addWalletRoutes(a, svc.Wallets)
 	addDepositRoutes(a, svc.Accounts, svc.Wallets, svc.Settings)
@@ -103,6 +104,7 @@ func addRoutes(a huma.API, svc Services) {
 	addNotifyRoutes(a, svc.Mail)
 	addAdminUserRoutes(a, svc.Accounts, svc.Audit)
 	addTierApplicationRoutes(a, svc.Accounts)
+	addAllowanceRoutes(a, svc.Domains)
 	addEmailVerificationRoutes(a, svc.Accounts)
 	addStatsRoutes(a, svc.Stats)
 	addRuleRoutes(a)
@@ -114,6 +116,8 @@ func addRoutes(a huma.API, svc Services) {
 	addV1ForwardingRoutes(v, svc.Domains, svc.Catalog, svc.Records, svc.Forwarding)
 	addV1WebForwardingRoutes(v, svc.Domains, svc.Catalog, svc.Records, svc.WebForwarding)
 	addV1WalletRoutes(v, svc.Wallets)
+	addV1KeyRoutes(v, svc.Accounts)
+	addV1AllowanceRoutes(v, svc.Domains)
 	mustDeclareAccess(a)
 }
 

@@ -35,11 +35,11 @@ type userBody struct {
 // caches, logs and crash reports. The sign-up answer shows a registrar its
 // new key once (withKey); later the dashboard asks GET
 // /api/registrar/api-key when it shows it.
-func toUserBody(accounts *account.Service, u *account.User, withKey bool) (userBody, error) {
+func toUserBody(ctx context.Context, accounts *account.Service, u *account.User, withKey bool) (userBody, error) {
 	b := userBody{ID: u.ID, Username: u.Username, Email: u.Email, FullName: u.FullName,
 		UserType: u.UserType, Tier: u.Tier}
 	if withKey {
-		key, err := accounts.APIKey(u)
+		key, err := accounts.APIKey(ctx, u)
 		if err != nil {
 			return userBody{}, err
 		}
@@ -173,7 +173,7 @@ func (h authHandlers) logOut(ctx context.Context, _ *struct{}) (*LogoutOutput, e
 // me returns the signed-in account.
 func (h authHandlers) me(ctx context.Context, _ *struct{}) (*MeOutput, error) {
 	u := sessionUser(ctx)
-	body, err := toUserBody(h.accounts, u, false)
+	body, err := toUserBody(ctx, h.accounts, u, false)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -181,7 +181,7 @@ func (h authHandlers) me(ctx context.Context, _ *struct{}) (*MeOutput, error) {
 }
 
 func sessionOutput(ctx context.Context, accounts *account.Service, u *account.User, token string, withKey bool) (*SessionOutput, error) {
-	body, err := toUserBody(accounts, u, withKey)
+	body, err := toUserBody(ctx, accounts, u, withKey)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -252,14 +252,15 @@ func addRegistrarRoutes(a huma.API, accounts *account.Service) {
 	h := authHandlers{accounts}
 	register(a, accessRegistrar("Only registrar accounts have an API key"), huma.Operation{
 		OperationID: "registrar-api-key", Method: http.MethodGet, Path: "/api/registrar/api-key", Tags: []string{"Auth"},
-		Summary:     "My API key",
-		Description: "The logged-in registrar's API key, for the dashboard's API tab. It is in no login or session answer.",
-		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
+		Summary: "My API key",
+		Description: "The logged-in registrar's first API key (named Default, with every scope), for the dashboard's API tab. " +
+			"It is in no login or session answer. Keys made later are shown once, when made or rotated (/api/registrar/keys).",
+		Errors: []int{http.StatusUnauthorized, http.StatusForbidden},
 	}, h.apiKey)
 	register(a, accessRegistrar("Only registrar accounts have an API key"), huma.Operation{
 		OperationID: "registrar-api-key-rotate", Method: http.MethodPost, Path: "/api/registrar/api-key", Tags: []string{"Auth"},
 		Summary:     "Generate a new API key",
-		Description: "Replaces the registrar's API key with a new one. The old key stops working at once.",
+		Description: "Gives the registrar's first API key (the one GET /api/registrar/api-key shows) a new secret. The old one stops working at once.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden},
 	}, h.rotateAPIKey)
 }
@@ -267,7 +268,7 @@ func addRegistrarRoutes(a huma.API, accounts *account.Service) {
 // apiKey returns the signed-in registrar's API key.
 func (h authHandlers) apiKey(ctx context.Context, _ *struct{}) (*APIKeyReadOutput, error) {
 	u := sessionUser(ctx)
-	key, err := h.accounts.RegistrarAPIKey(u)
+	key, err := h.accounts.RegistrarAPIKey(ctx, u)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}

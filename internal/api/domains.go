@@ -105,7 +105,8 @@ func addDomainRoutes(a huma.API, domains *registration.Service) {
 		Summary: "Register a domain",
 		Description: "Registers a name for the logged-in account and pays years × the yearly price from its wallet, " +
 			"priced on the server (wholesale for registrars). Counts against the account's 20 registrations a " +
-			"minute, shared with /v1.",
+			"minute, shared with /v1, and a registrar's against its tier's monthly allowance (403 " +
+			"allowance_exhausted once it is used up; see GET /api/registrar/allowance).",
 		DefaultStatus: http.StatusCreated,
 		Errors: []int{http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden, http.StatusConflict,
 			http.StatusUnprocessableEntity, http.StatusTooManyRequests},

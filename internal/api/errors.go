@@ -138,7 +138,7 @@ func statusOf(code string) int {
 		return http.StatusUnprocessableEntity
 	case apperr.Unauthenticated:
 		return http.StatusUnauthorized
-	case apperr.Forbidden:
+	case apperr.Forbidden, apperr.AllowanceExhausted:
 		return http.StatusForbidden
 	case apperr.NotFound:
 		return http.StatusNotFound

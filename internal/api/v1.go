@@ -7,9 +7,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,29 +45,43 @@ func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, l
 		Description: "The same API key, as Authorization: Bearer KEY."}
 	oapi.Tags = append(oapi.Tags, &huma.Tag{Name: "Registrar API", Description: "/v1 is the registrar API, " +
 		"used by the Go SDK (github.com/nameport/nameport/sdk) and nameportctl. Authenticate with your API key as " +
-		"X-API-Key: KEY or Authorization: Bearer KEY; a web session does not work here. Rate limits per account, " +
+		"X-API-Key: KEY or Authorization: Bearer KEY; a web session does not work here. A registrar has several keys " +
+		"(API Access tab of the registrar dashboard, or /v1/keys), each with scopes: read (every GET), dns (record, " +
+		"email forwarding and domain forwarding changes), register (domain checks and registrations) and wallet " +
+		"(deposits); managing keys takes a key with every scope. Each operation names the scopes it needs in its " +
+		"security requirement. A key used outside its scopes gets 403 naming the missing scope, one used from an " +
+		"address it does not allow 403, an expired or revoked key 401. Rate limits per account, " +
 		"shared with the web app's /api: 100 availability checks, 20 registrations and 50 DNS operations a " +
 		"minute; every answer carries " +
 		"RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset, and a 429 says Retry-After (seconds). Send an " +
 		"Idempotency-Key with every call that has an effect (registering, depositing, setting records, turning email forwarding on or off, adding a forwarding rule): a retry with the same key and body returns the first answer " +
 		"(Idempotent-Replayed: true) without registering or charging again; the same key with another body is " +
 		"a 422. Read-only calls, the availability check included, take no key and store nothing. Errors are RFC 9457 problem details (application/problem+json) with a stable code: invalid, " +
-		"unauthenticated, not_found, conflict, insufficient_funds, too_many_requests, idempotency_key_reused, " +
+		"unauthenticated, not_found, conflict, insufficient_funds, allowance_exhausted, too_many_requests, idempotency_key_reused, " +
 		"idempotency_in_progress. Lists come a page at a time: pass nextCursor as cursor until it is absent. " +
 		"Money is in US dollars."})
 	return &v1{api: a, accounts: accounts, limits: limits, requests: requests}
 }
 
-// registerV1 registers a /v1 operation: API-key authentication, its rate
-// limit (class may be nil), idempotency for the operations with an effect,
-// and errors as problem details in the document.
-func registerV1[I, O any](v *v1, op huma.Operation, class *ratelimit.Class, handler func(context.Context, *I) (*O, error)) {
-	op.Security = accessAPIKey.security()
+// registerV1 registers a /v1 operation that keys with the scopes need may
+// call: API-key authentication with the key's scopes and addresses, its
+// rate limit (class may be nil), idempotency for the operations with an
+// effect, and errors as problem details in the document. The scopes are
+// declared here, at each operation's registration, and nowhere else: read
+// for every GET (and writes never need read alone), dns for record and
+// forwarding changes, register for checks and registrations, wallet for
+// deposits, account.AllScopes for managing keys.
+func registerV1[I, O any](v *v1, need account.Scope, op huma.Operation, class *ratelimit.Class, handler func(context.Context, *I) (*O, error)) {
+	if read := op.Method == http.MethodGet; read && need&account.ScopeRead == 0 || !read && need == account.ScopeRead {
+		panic(fmt.Sprintf("api: %s %s needs scopes %s: every GET needs read, and no change needs read alone", op.Method, op.Path, need))
+	}
+	op.Security = []map[string][]string{{"apiKey": need.Names()}, {"bearer": need.Names()}}
+	op.Description = strings.TrimSpace(op.Description + " Needs an API key with " + need.Describe() + ".")
 	if op.Metadata == nil {
 		op.Metadata = map[string]any{}
 	}
 	op.Metadata[accessKey] = accessAPIKey
-	op.Middlewares = huma.Middlewares{v.authenticate}
+	op.Middlewares = huma.Middlewares{v.authenticate(need)}
 	if class != nil {
 		op.Middlewares = append(op.Middlewares, v.rateLimit(class))
 	}
@@ -74,6 +90,9 @@ func registerV1[I, O any](v *v1, op huma.Operation, class *ratelimit.Class, hand
 	}
 	op.MaxBodyBytes = maxBodyBytes
 	errs := append([]int{http.StatusUnauthorized}, op.Errors...)
+	if !slices.Contains(errs, http.StatusForbidden) {
+		errs = append(errs, http.StatusForbidden) // scopes and addresses
+	}
 	if class != nil {
 		errs = append(errs, http.StatusTooManyRequests)
 	}
@@ -117,27 +136,46 @@ func keyUser(ctx context.Context) *account.User {
 	return u
 }
 
-// authenticate finds the registrar of the request's API key, sent as
-// X-API-Key or Authorization: Bearer. A session cookie is not enough: /v1 is
-// for programs.
-func (v *v1) authenticate(ctx huma.Context, next func(huma.Context)) {
-	key := strings.TrimSpace(ctx.Header("X-API-Key"))
-	if key == "" {
-		if auth := ctx.Header("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "Bearer ") {
-			key = strings.TrimSpace(auth[7:])
+// authenticate returns the middleware that finds the registrar of the
+// request's API key, sent as X-API-Key or Authorization: Bearer, and
+// refuses the request (403) unless the key allows the client's address (as
+// ClientAddr finds it, trusted proxies' X-Forwarded-For included) and has
+// the scopes need. A session cookie is not enough: /v1 is for programs.
+func (v *v1) authenticate(need account.Scope) func(huma.Context, func(huma.Context)) {
+	return func(ctx huma.Context, next func(huma.Context)) {
+		key := strings.TrimSpace(ctx.Header("X-API-Key"))
+		if key == "" {
+			if auth := ctx.Header("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "Bearer ") {
+				key = strings.TrimSpace(auth[7:])
+			}
 		}
+		if key == "" {
+			writeProblem(ctx, newProblem(ctx.Context(), http.StatusUnauthorized, sdk.CodeUnauthenticated,
+				"Send your API key in the X-API-Key header or as Authorization: Bearer KEY"))
+			return
+		}
+		u, grant, err := v.accounts.ByAPIKey(ctx.Context(), key)
+		if err != nil {
+			writeProblem(ctx, asProblem(ctx.Context(), err))
+			return
+		}
+		if len(grant.Allowed) > 0 {
+			if ip := ClientIP(ctx.Context()); !grant.Allowed.Allows(ip) {
+				writeProblem(ctx, newProblem(ctx.Context(), http.StatusForbidden, sdk.CodeForbidden,
+					clipMessage("This API key may not be used from "+ip)))
+				return
+			}
+		}
+		if missing := grant.Scopes.Missing(need); missing != 0 {
+			msg := "This API key lacks " + missing.Describe()
+			if need == account.AllScopes {
+				msg += ": managing API keys takes a key with every scope"
+			}
+			writeProblem(ctx, newProblem(ctx.Context(), http.StatusForbidden, sdk.CodeForbidden, msg))
+			return
+		}
+		next(huma.WithValue(ctx, keyUserKey{}, u))
 	}
-	if key == "" {
-		writeProblem(ctx, newProblem(ctx.Context(), http.StatusUnauthorized, sdk.CodeUnauthenticated,
-			"Send your API key in the X-API-Key header or as Authorization: Bearer KEY"))
-		return
-	}
-	u, err := v.accounts.ByAPIKey(ctx.Context(), key)
-	if err != nil {
-		writeProblem(ctx, asProblem(ctx.Context(), err))
-		return
-	}
-	next(huma.WithValue(ctx, keyUserKey{}, u))
 }
 
 // rateLimit counts the request against its account's limit of class (the

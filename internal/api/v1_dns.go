@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
@@ -50,12 +51,12 @@ func addV1DNSRoutes(v *v1, domains *registration.Service, cat *catalog.Service, 
 	h := v1DNSHandlers{domains, cat, records}
 	tags := []string{"Registrar API"}
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeRead, huma.Operation{
 		OperationID: "v1-records-list", Method: http.MethodGet, Path: "/v1/domains/{domain}/records", Tags: tags,
 		Summary: "List a domain's DNS records", Errors: []int{http.StatusNotFound},
 	}, &ratelimit.DNSChanges, h.listRecords)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeDNS, huma.Operation{
 		OperationID: "v1-records-upsert", Method: http.MethodPut, Path: "/v1/domains/{domain}/records", Tags: tags,
 		Summary: "Set a record set",
 		Description: "Replaces every record of the set's name and type with its values, in one change; " +
@@ -64,7 +65,7 @@ func addV1DNSRoutes(v *v1, domains *registration.Service, cat *catalog.Service, 
 		Errors: []int{http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity},
 	}, &ratelimit.DNSChanges, h.setRecordSet)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeDNS, huma.Operation{
 		OperationID: "v1-records-delete", Method: http.MethodDelete, Path: "/v1/domains/{domain}/records/{type}/{name}", Tags: tags,
 		Summary: "Delete a record set", Description: "Removes every record of the name and type.",
 		DefaultStatus: http.StatusNoContent,

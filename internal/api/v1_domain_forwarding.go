@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/domainfwd"
 	"github.com/nameport/nameport/internal/ratelimit"
@@ -50,14 +51,14 @@ func addV1WebForwardingRoutes(v *v1, domains *registration.Service, cat *catalog
 	tags := []string{"Registrar API"}
 	errs := []int{http.StatusNotFound, http.StatusServiceUnavailable}
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeRead, huma.Operation{
 		OperationID: "v1-domain-forwarding-get", Method: http.MethodGet, Path: "/v1/domains/{domain}/domain-forwarding", Tags: tags,
 		Summary:     "List a domain's forwards",
 		Description: "The host names of the domain that redirect to another website, each with its target and the state of its HTTPS certificate.",
 		Errors:      errs,
 	}, nil, h.list)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeRead, huma.Operation{
 		OperationID: "v1-domain-forward-preview", Method: http.MethodGet, Path: "/v1/domains/{domain}/domain-forwarding/{host}/preview", Tags: tags,
 		Summary:     "Preview a forward's DNS changes",
 		Description: "The records forwarding the host adds, and those of its records it replaces (which setting it refuses unless told to replace them).",
@@ -66,7 +67,7 @@ func addV1WebForwardingRoutes(v *v1, domains *registration.Service, cat *catalog
 
 	// A forward changes the host's records: it counts as a DNS operation,
 	// as on /api.
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeDNS, huma.Operation{
 		OperationID: "v1-domain-forward-set", Method: http.MethodPut, Path: "/v1/domains/{domain}/domain-forwarding/{host}", Tags: tags,
 		Summary: "Forward a host name of a domain",
 		Description: "Redirects every request for the host (@ for the domain itself) to the target with the status chosen, over HTTP and HTTPS " +
@@ -75,7 +76,7 @@ func addV1WebForwardingRoutes(v *v1, domains *registration.Service, cat *catalog
 		Errors: append(errs, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity),
 	}, &ratelimit.DNSChanges, h.set)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeDNS, huma.Operation{
 		OperationID: "v1-domain-forward-delete", Method: http.MethodDelete, Path: "/v1/domains/{domain}/domain-forwarding/{host}", Tags: tags,
 		Summary:     "Stop forwarding a host name of a domain",
 		Description: "Removes the forward, the A/AAAA records it added and its certificate.", DefaultStatus: http.StatusNoContent,

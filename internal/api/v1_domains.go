@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/catalog"
@@ -95,29 +96,30 @@ func addV1DomainRoutes(v *v1, domains *registration.Service, cat *catalog.Servic
 	h := v1DomainHandlers{domains, cat, records}
 	tags := []string{"Registrar API"}
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeRegister, huma.Operation{
 		OperationID: "v1-domains-check", Method: http.MethodPost, Path: "/v1/domains/check", Tags: tags,
 		Summary:     "Check a domain's availability and price",
 		Description: "Whether the name can be registered, and its yearly price for your account (wholesale by tier).",
 		Errors:      []int{http.StatusUnprocessableEntity},
 	}, &ratelimit.Checks, h.checkDomain)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeRegister, huma.Operation{
 		OperationID: "v1-domains-register", Method: http.MethodPost, Path: "/v1/domains/register", Tags: tags,
 		Summary: "Register a domain",
 		Description: "Registers the name for your account and pays years × its yearly price from your wallet, in one " +
-			"transaction. Name servers given become the domain's NS records.",
+			"transaction. Name servers given become the domain's NS records. Counts against your tier's monthly " +
+			"allowance of new registrations (403 allowance_exhausted once it is used up; see GET /v1/account/allowance).",
 		DefaultStatus: http.StatusCreated,
 		Errors:        []int{http.StatusPaymentRequired, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
 	}, &ratelimit.Registrations, h.registerDomain)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeRead, huma.Operation{
 		OperationID: "v1-domains-list", Method: http.MethodGet, Path: "/v1/domains", Tags: tags,
 		Summary: "List your domains", Description: "Oldest first, a page at a time: follow nextCursor until it is empty.",
 		Errors: []int{http.StatusUnprocessableEntity},
 	}, nil, h.listDomains)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeRead, huma.Operation{
 		OperationID: "v1-domains-get", Method: http.MethodGet, Path: "/v1/domains/{domain}", Tags: tags,
 		Summary: "Get one of your domains", Errors: []int{http.StatusNotFound},
 	}, nil, h.getDomain)

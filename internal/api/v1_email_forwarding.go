@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/mailfwd"
 	"github.com/nameport/nameport/internal/ratelimit"
@@ -82,7 +83,7 @@ func addV1ForwardingRoutes(v *v1, domains *registration.Service, cat *catalog.Se
 	h := v1ForwardingHandlers{v1DNSHandlers{domains, cat, records}, forwarding}
 	tags := []string{"Registrar API"}
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeRead, huma.Operation{
 		OperationID: "v1-email-forwarding-get", Method: http.MethodGet, Path: "/v1/domains/{domain}/email-forwarding", Tags: tags,
 		Summary:     "Get a domain's email forwarding",
 		Description: "Whether it is on, its rules with each address and whether its reader confirmed it, and the mail records of another service that turning it on would replace.",
@@ -91,7 +92,7 @@ func addV1ForwardingRoutes(v *v1, domains *registration.Service, cat *catalog.Se
 
 	// Turning forwarding on or off changes the domain's records: it counts
 	// as a DNS operation, as on /api.
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeDNS, huma.Operation{
 		OperationID: "v1-email-forwarding-set", Method: http.MethodPut, Path: "/v1/domains/{domain}/email-forwarding", Tags: tags,
 		Summary: "Turn a domain's email forwarding on or off",
 		Description: "On adds the MX record naming Nameport's mail server and the SPF record v=spf1 mx ~all, in one change; " +
@@ -100,7 +101,7 @@ func addV1ForwardingRoutes(v *v1, domains *registration.Service, cat *catalog.Se
 		Errors: []int{http.StatusForbidden, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
 	}, &ratelimit.DNSChanges, h.set)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeDNS, huma.Operation{
 		OperationID: "v1-email-forwarding-rule-create", Method: http.MethodPost, Path: "/v1/domains/{domain}/email-forwarding/rules", Tags: tags,
 		Summary: "Add a forwarding rule", DefaultStatus: http.StatusCreated,
 		Description: "Forwards the mail of alias@domain (* for every address no other rule names) to 1 to 10 addresses. " +
@@ -108,7 +109,7 @@ func addV1ForwardingRoutes(v *v1, domains *registration.Service, cat *catalog.Se
 		Errors: []int{http.StatusForbidden, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
 	}, nil, h.addRule)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeDNS, huma.Operation{
 		OperationID: "v1-email-forwarding-rule-update", Method: http.MethodPut, Path: "/v1/domains/{domain}/email-forwarding/rules/{ruleId}", Tags: tags,
 		Summary: "Change a forwarding rule",
 		Description: "Gives the rule its alias and addresses from now on, in one change, with the checks of adding one. " +
@@ -116,13 +117,13 @@ func addV1ForwardingRoutes(v *v1, domains *registration.Service, cat *catalog.Se
 		Errors: []int{http.StatusForbidden, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity},
 	}, nil, h.updateRule)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeDNS, huma.Operation{
 		OperationID: "v1-email-forwarding-rule-delete", Method: http.MethodDelete, Path: "/v1/domains/{domain}/email-forwarding/rules/{ruleId}", Tags: tags,
 		Summary: "Delete a forwarding rule", DefaultStatus: http.StatusNoContent,
 		Errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity},
 	}, nil, h.deleteRule)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeRead, huma.Operation{
 		OperationID: "v1-email-forwarding-log", Method: http.MethodGet, Path: "/v1/domains/{domain}/email-forwarding/log", Tags: tags,
 		Summary: "List a domain's forwarding log", Description: "The last 100 forwarded, failed and refused messages, newest first.",
 		Errors: []int{http.StatusNotFound},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/sdk"
 )
@@ -41,12 +42,12 @@ func addV1WalletRoutes(v *v1, wallets *billing.Service) {
 	h := v1WalletHandlers{wallets}
 	tags := []string{"Registrar API"}
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeRead, huma.Operation{
 		OperationID: "v1-wallet-get", Method: http.MethodGet, Path: "/v1/wallet", Tags: tags,
 		Summary: "Your wallet balance",
 	}, nil, h.getWallet)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeWallet, huma.Operation{
 		OperationID: "v1-wallet-deposit", Method: http.MethodPost, Path: "/v1/wallet/deposits", Tags: tags,
 		Summary:       "Add funds to your wallet",
 		Description:   "Without a payment provider (demo mode) the deposit completes at once; with one it stays pending until the provider confirms it.",
@@ -54,7 +55,7 @@ func addV1WalletRoutes(v *v1, wallets *billing.Service) {
 		Errors:        []int{http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, nil, h.deposit)
 
-	registerV1(v, huma.Operation{
+	registerV1(v, account.ScopeRead, huma.Operation{
 		OperationID: "v1-transactions-list", Method: http.MethodGet, Path: "/v1/transactions", Tags: tags,
 		Summary: "Your wallet transactions", Description: "Newest first, a page at a time: follow nextCursor until it is empty.",
 		Errors: []int{http.StatusUnprocessableEntity},

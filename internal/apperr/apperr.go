@@ -18,6 +18,9 @@ const (
 	Conflict          = "conflict"
 	TooManyRequests   = "too_many_requests"
 	InsufficientFunds = "insufficient_funds"
+	// AllowanceExhausted: a registrar has made all the new registrations
+	// its tier allows this month.
+	AllowanceExhausted = "allowance_exhausted"
 	// Unavailable: a service we depend on (the payment provider) cannot
 	// serve now; trying again later may work.
 	Unavailable = "unavailable"

@@ -8,8 +8,9 @@ type Tier struct {
 	Name string
 	// PriceCents is the yearly wholesale price of a name at the base price.
 	PriceCents int64
-	// MonthlyDomains is the registrations a month the tier is sized for;
-	// 0 means unlimited.
+	// MonthlyDomains is the tier's allowance: the new registrations a
+	// registrar of the tier may make in a calendar month (UTC); 0 means
+	// unlimited. Package registration enforces it (see MonthlyAllowance).
 	MonthlyDomains int
 	// PremiumDiscountPercent is taken off premium names at wholesale:
 	// basic has none, premium "premium domain discounts", enterprise
@@ -39,4 +40,12 @@ func TierOf(key string) (Tier, bool) {
 		}
 	}
 	return Tier{}, false
+}
+
+// MonthlyAllowance is the tier buyer registers under and whether its new
+// registrations a month are limited (to tier.MonthlyDomains): end users
+// (no tier) and enterprise registrars are not. Renewals never count.
+func MonthlyAllowance(buyer Buyer) (tier Tier, limited bool) {
+	tier, isRegistrar := TierOf(buyer.Tier)
+	return tier, isRegistrar && tier.MonthlyDomains > 0
 }

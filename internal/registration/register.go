@@ -73,7 +73,9 @@ func yearsOf(req Request) (int, error) {
 // of years × price, the ledger entry and (for a premium name) its removal
 // from sale commit together or not at all. Returns invalid for a bad
 // request, conflict when the name is not available (also when it was taken
-// a moment ago), and insufficient_funds with the amount missing.
+// a moment ago), insufficient_funds with the amount missing, and
+// allowance_exhausted when buyer's tier allows no more new registrations
+// this month (see Allowance).
 func (s *Service) Register(ctx context.Context, userID int64, buyer catalog.Buyer, req Request) (*Registered, error) {
 	r, err := s.register(ctx, userID, buyer, req)
 	if req.IdempotencyKey != "" && (apperr.Code(err) == apperr.Conflict || errors.Is(err, idempotency.ErrTaken)) {
@@ -167,6 +169,12 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 		}
 		if err := s.notify(ctx, tx, userID, notify.KindRegistrationReceipt, map[string]string{"domain": full,
 			"amount": notify.Cents(total), "expiresAt": notify.Time(d.ExpiresAt), "years": strconv.Itoa(years)}); err != nil {
+			return err
+		}
+		// A registrar's tier limits its new registrations a month; this
+		// locks the wallet for a limited one, so it comes with the rows
+		// below.
+		if err := s.checkAllowance(ctx, tx, userID, buyer, now); err != nil {
 			return err
 		}
 		// The rows every registration updates come last, with the commit

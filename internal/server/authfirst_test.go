@@ -109,6 +109,9 @@ func TestAuthorizationComesBeforeValidation(t *testing.T) {
 						if strings.Contains(op.template, "tier-application") {
 							message = "Only registrar accounts have a tier"
 						}
+						if strings.Contains(op.template, "/allowance") {
+							message = "Only registrar accounts have a registration allowance"
+						}
 						refused("a user", op, req, user, http.StatusForbidden, message)
 					}
 				}

@@ -130,6 +130,7 @@ var authzOps = map[string]authzOp{
 	"GET /api/registrar/api-key":          {access: authzRegistrar},
 	"POST /api/registrar/api-key":         {access: authzRegistrar, phase: phaseSession},
 	"GET /api/registrar/tier-application": {access: authzRegistrar},
+	"GET /api/registrar/allowance":        {access: authzRegistrar},
 	"POST /api/auth/verify-email": {access: authzPublic, body: func(authzCall) any {
 		return map[string]any{"token": "not-a-token"}
 	}},
@@ -272,6 +273,15 @@ var authzOps = map[string]authzOp{
 	"GET /api/admin/stats":  {access: authzAdmin},
 	"GET /api/admin/outbox": {access: authzAdmin},
 
+	// A registrar's named API keys; another's key ids are not found.
+	"GET /api/registrar/keys": {access: authzRegistrar},
+	"POST /api/registrar/keys": {access: authzRegistrar, body: func(c authzCall) any {
+		return map[string]any{"name": fmt.Sprintf("matrix%d", c.n), "scopes": []string{"read"}}
+	}},
+	"POST /api/registrar/keys/{id}/rotate": {access: authzRegistrar, owner: "id", params: map[string]string{"id": "apiKey"}},
+	"DELETE /api/registrar/keys/{id}": {access: authzRegistrar, owner: "id", phase: phaseDelete,
+		params: map[string]string{"id": "apiKey"}},
+
 	// The registrar API.
 	"POST /v1/domains/check": {access: authzAPIKey, body: func(authzCall) any { return map[string]any{"domain": "authz-free.inf.nz"} }},
 	"POST /v1/domains/register": {access: authzAPIKey, body: func(c authzCall) any {
@@ -319,6 +329,14 @@ var authzOps = map[string]authzOp{
 	"GET /v1/wallet":           {access: authzAPIKey},
 	"POST /v1/wallet/deposits": {access: authzAPIKey, body: func(authzCall) any { return map[string]any{"amount": 5} }},
 	"GET /v1/transactions":     {access: authzAPIKey},
+	"GET /v1/keys":             {access: authzAPIKey},
+	"POST /v1/keys": {access: authzAPIKey, body: func(c authzCall) any {
+		return map[string]any{"name": fmt.Sprintf("matrixv1%d", c.n), "scopes": []string{"read"}}
+	}},
+	"POST /v1/keys/{id}/rotate": {access: authzAPIKey, owner: "id", params: map[string]string{"id": "v1Key"}},
+	"DELETE /v1/keys/{id}":      {access: authzAPIKey, owner: "id", phase: phaseDelete, params: map[string]string{"id": "v1Key"}},
+	// The key's own registrations this month: nothing of another account's to ask for.
+	"GET /v1/account/allowance": {access: authzAPIKey},
 }
 
 // authzForwardTo is where every account's forwarding rules send mail.
@@ -377,7 +395,7 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 	// answers must not differ from what they answer.
 	f.nobody = &authzActor{name: "nobody", kind: "user", res: map[string]string{"domain": "999999", "record": "999999",
 		"domainName": "nobody-authz.inf.nz", "intent": "pi_demo_nobody",
-		"rule": "999999", "v1Rule": "999999", "fwdHost": "go", "v1FwdHost": "gov1"}}
+		"rule": "999999", "v1Rule": "999999", "fwdHost": "go", "v1FwdHost": "gov1", "apiKey": "999999", "v1Key": "999999"}}
 	admin := &authzActor{name: "admin", kind: "admin", username: "root", password: "hunter22", web: loginAdmin2(t, ts)}
 	account := func(name, kind string) *authzActor {
 		a := &authzActor{name: name, kind: kind, username: name, password: "secret1"}
@@ -423,7 +441,16 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 		r = a.web.do("POST", "/api/create-payment-intent", map[string]any{"amount": 10})
 		require.Equal(t, http.StatusOK, r.status, "%s payment intent: %s", a.name, r.raw)
 		a.res["intent"] = data(t, r)["paymentIntentId"].(string)
+		// Accounts without keys: ids of none.
+		a.res["apiKey"], a.res["v1Key"] = "999998", "999998"
 		if a.key != "" {
+			// A key each to rotate and revoke through /api and through /v1
+			// (not the one the matrix calls /v1 with).
+			for _, res := range []string{"apiKey", "v1Key"} {
+				r = a.web.do("POST", "/api/registrar/keys", map[string]any{"name": "matrix " + res, "scopes": []string{"read"}})
+				require.Equal(t, http.StatusCreated, r.status, "%s key: %s", a.name, r.raw)
+				a.res[res] = idOf(t, data(t, r)["key"].(map[string]any)["id"])
+			}
 			r = v1(t, ts, a.key, "PUT", "/v1/domains/"+a.res["domainName"]+"/records",
 				map[string]any{"name": "authz", "type": "A", "values": []string{"192.0.2.50"}})
 			require.Equal(t, http.StatusOK, r.status, "%s record set: %s", a.name, r.raw)

@@ -421,14 +421,25 @@ var snapshotTables = []string{"users", "wallets", "transactions", "domains", "dn
 	"extensions", "length_rules", "site_settings", "payment_intents", "payment_events", "password_resets",
 	"mail_outbox", "audit_log", "domain_notices", "idempotent_requests", "idempotency_keys", "zone_version",
 	"catalog_version", "tier_applications", "email_verifications",
-	"mail_domains", "mail_rules", "mail_rule_destinations", "mail_destinations"}
+	"mail_domains", "mail_rules", "mail_rule_destinations", "mail_destinations", "api_keys"}
+
+// snapshotQueries read the tables that change by themselves without their
+// columns that do: a key's last use is written once a minute, off the
+// request that used it.
+var snapshotQueries = map[string]string{
+	"api_keys": "SELECT id, user_id, name, hash, sealed, scopes, allowed_cidrs, expires_at, created_at, revoked_at FROM api_keys",
+}
 
 func snapshot(t *testing.T, d *db.DB) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
 	for _, table := range snapshotTables {
 		var rows []map[string]any
-		require.NoError(t, d.Bun.NewRaw("SELECT * FROM "+table).Scan(context.Background(), &rows), table)
+		query, ok := snapshotQueries[table]
+		if !ok {
+			query = "SELECT * FROM " + table
+		}
+		require.NoError(t, d.Bun.NewRaw(query).Scan(context.Background(), &rows), table)
 		for _, row := range rows {
 			keys := make([]string, 0, len(row))
 			for k := range row {
@@ -567,6 +578,16 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 	require.Equal(t, http.StatusCreated, r.status, r.raw)
 	v1RuleID := strconv.FormatInt(int64(r.body["id"].(float64)), 10)
 
+	// API keys to rotate and revoke, through /api and through /v1.
+	keyIDs := map[string]string{}
+	for _, name := range []string{"web-rotate", "web-revoke", "v1-rotate", "v1-revoke"} {
+		r := resellerWeb.do("POST", "/api/registrar/keys", map[string]any{"name": name, "scopes": []string{"read"}})
+		require.Equal(t, http.StatusCreated, r.status, r.raw)
+		keyIDs[name] = strconv.FormatInt(int64(data(t, r)["key"].(map[string]any)["id"].(float64)), 10)
+	}
+	newKey := map[string]any{"name": "sweep", "scopes": []string{"read", "dns"}, "allowedAddresses": []string{"203.0.113.0/24", "2001:db8::/32"},
+		"expiresAt": "2099-01-01T00:00:00Z"}
+
 	record := map[string]any{"type": "A", "name": "api", "content": "192.0.2.7", "ttl": 3600}
 	return &badInputBundle{
 		browsers: map[string]*browser{"visitor": newBrowser(t, ts), "user": alice, "admin": admin, "registrar-web": resellerWeb,
@@ -671,6 +692,13 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 				names: []string{"host"}},
 			"v1-email-forwarding-rule-delete": {caller: "registrar",
 				params: map[string]string{"domain": "resell.inf.nz", "ruleId": v1RuleID}},
+			// A key's name is its owner's text; its addresses and expiry are not.
+			"registrar-keys-create": {caller: "registrar-web", body: newKey, free: []string{"name"}, ok: http.StatusCreated},
+			"registrar-keys-rotate": {caller: "registrar-web", params: map[string]string{"id": keyIDs["web-rotate"]}, ok: http.StatusOK},
+			"registrar-keys-revoke": {caller: "registrar-web", params: map[string]string{"id": keyIDs["web-revoke"]}, ok: http.StatusOK},
+			"v1-keys-create":        {caller: "registrar", body: newKey, free: []string{"name"}, ok: http.StatusCreated},
+			"v1-keys-rotate":        {caller: "registrar", params: map[string]string{"id": keyIDs["v1-rotate"]}, ok: http.StatusOK},
+			"v1-keys-revoke":        {caller: "registrar", params: map[string]string{"id": keyIDs["v1-revoke"]}, ok: http.StatusNoContent},
 		},
 	}
 }

@@ -233,6 +233,18 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 	if err := svc.Catalog.Load(ctx); err != nil {
 		return err
 	}
+	// The last use of API keys is written off the request path; what is
+	// queued is written before the database closes.
+	keyUsesCtx, stopKeyUses := context.WithCancel(context.WithoutCancel(ctx))
+	keyUsesDone := make(chan struct{})
+	go func() {
+		defer close(keyUsesDone)
+		svc.Accounts.RecordKeyUses(keyUsesCtx, logger.With("component", "api-keys"))
+	}()
+	defer func() {
+		stopKeyUses()
+		<-keyUsesDone
+	}()
 	// Admin changes on other nodes reach this one within a second.
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()

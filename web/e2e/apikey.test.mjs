@@ -1,6 +1,7 @@
 // A registrar generates a new API key on the dashboard's API Access tab,
 // clicked through in Chromium against a real server; the old key is then
-// refused by the /v1 API and the new one accepted.
+// refused by the /v1 API and the new one accepted. A registrar makes a
+// scoped key there, which /v1 holds to its scope, and revokes it.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { signUp, uniqueName, useApp } from './harness.mjs'
@@ -55,6 +56,46 @@ describe('API key', () => {
     await page.reload()
     await field.waitFor()
     assert.equal(await field.inputValue(), newKey)
+    await page.context().close()
+  })
+
+  test('a registrar makes a read-only key, sees its secret once, uses it, then revokes it', async () => {
+    const page = await app.newPage()
+    await signUp(page, uniqueName('scopereg'), { type: 'registrar' })
+    await page.goto('/registrar-dashboard?tab=api')
+    await page.getByRole('table', { name: 'API keys' }).waitFor()
+
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Create API key' })
+    await dialog.getByLabel('Name').fill('Reports')
+    await dialog.getByLabel('Allowed addresses (optional)').fill('127.0.0.1')
+    await dialog.getByRole('button', { name: 'Create key' }).click()
+    const shown = page.getByRole('dialog', { name: 'Reports is ready' })
+    const secret = await shown.getByLabel('New API key').inputValue()
+    assert.match(secret, /^np_/)
+
+    // Read, yes; a deposit needs the wallet scope.
+    assert.equal(await walletStatus(secret), 200)
+    const deposit = await fetch(`${app.baseURL}/v1/wallet/deposits`, {
+      method: 'POST',
+      headers: { 'X-API-Key': secret, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ amount: 5 }),
+    })
+    assert.equal(deposit.status, 403)
+    assert.equal((await deposit.json()).detail, 'This API key lacks the wallet scope')
+
+    // Once closed, the secret is nowhere on the page.
+    await shown.getByRole('button', { name: 'Done' }).click()
+    await shown.waitFor({ state: 'detached' })
+    const row = page.getByRole('row', { name: /Reports/ })
+    await row.getByText('127.0.0.1').waitFor()
+    assert.equal(await page.getByText(secret).count(), 0)
+
+    await row.getByRole('button', { name: 'Revoke key Reports' }).click()
+    await page.getByRole('dialog', { name: 'Revoke Reports?' }).getByRole('button', { name: 'Revoke key' }).click()
+    await page.getByText('API key revoked', { exact: true }).waitFor()
+    await row.waitFor({ state: 'detached' })
+    assert.equal(await walletStatus(secret), 401)
     await page.context().close()
   })
 })

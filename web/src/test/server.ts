@@ -2,6 +2,7 @@ import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import type { DomainExtension } from '@/lib/catalog'
 import type { Rules } from '@/lib/rules'
+import type { Schema } from '@/lib/schemas'
 import type { User } from '@/lib/session'
 // The server's own rules document, kept current by a Go test
 // (internal/api TestWebRulesFixtureIsTheServers): tests read the server's values.
@@ -36,6 +37,7 @@ export const serverExtensions: DomainExtension[] = [
 export const server = setupServer(
   http.get('/api/auth/me', () => HttpResponse.json({ success: false, error: 'Not authenticated' }, { status: 401 })),
   http.get('/api/registrar/api-key', () => HttpResponse.json({ success: true, data: { apiKey: registrarApiKey } })),
+  http.get('/api/registrar/keys', () => HttpResponse.json({ success: true, data: [registrarDefaultKey] })),
   http.get('/api/wallet/deposit-options', () =>
     HttpResponse.json({
       success: true,
@@ -56,6 +58,19 @@ export const server = setupServer(
   ),
   http.get('/api/registrar/tier-application', () =>
     HttpResponse.json({ success: true, data: { tier: 'premium', application: null } }),
+  ),
+  http.get('/api/registrar/allowance', () =>
+    HttpResponse.json({
+      success: true,
+      data: {
+        tier: 'premium',
+        limit: 500,
+        used: 37,
+        remaining: 463,
+        periodStart: '2026-11-01T00:00:00Z',
+        resetsAt: '2026-12-01T00:00:00Z',
+      },
+    }),
   ),
 )
 
@@ -78,6 +93,16 @@ export const registrar: User = {
 
 /** The registrar's API key, as GET /api/registrar/api-key answers it. */
 export const registrarApiKey = 'np_live_0123456789abcdef'
+
+/** That key as GET /api/registrar/keys lists it: the Default key, every scope. */
+export const registrarDefaultKey: Schema<'APIKey'> = {
+  id: 1,
+  name: 'Default',
+  scopes: ['read', 'dns', 'register', 'wallet'],
+  allowedAddresses: [],
+  createdAt: '2026-01-15T09:30:00Z',
+  primary: true,
+}
 
 /** Where a link sends a visitor back to after signing up: its ?redirect= (or another param). */
 export function searchParamOf(link: HTMLElement, name = 'redirect'): string | null {

@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
 import { copyText } from '@/lib/clipboard'
+import { ApiKeysCard } from './ApiKeysCard'
 import { GenerateKeyDialog } from './GenerateKeyDialog'
 
 const COPIED_MS = 3000
@@ -123,6 +124,8 @@ export function ApiAccessPanel({ apiKey }: { apiKey: string }) {
           </CardContent>
         </Card>
 
+        <ApiKeysCard />
+
         <Card>
           <CardHeader className="flex flex-col items-start gap-3 space-y-0 sm:flex-row sm:justify-between sm:gap-4">
             <div className="space-y-1">
@@ -158,6 +161,10 @@ export function ApiAccessPanel({ apiKey }: { apiKey: string }) {
               Send your API key in the{' '}
               <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-800">X-API-Key</code>{' '}
               header of every request.
+            </p>
+            <p className="mt-2 text-sm text-slate-600">
+              A key answers 403 to calls outside its scopes or from an address it does not allow; an expired or revoked
+              key answers 401.
             </p>
           </CardContent>
         </Card>

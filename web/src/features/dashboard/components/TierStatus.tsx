@@ -10,6 +10,7 @@ import { serverMessage } from '@/lib/api'
 import { allowanceText, useRegistrarTiers, type RegistrarTierInfo } from '@/lib/registrarTiers'
 import type { RegistrarTier } from '@/lib/session'
 import { applyForTier, MY_TIER_URL, myTierQueryOptions, type TierApplication } from '../api/tier'
+import { AllowanceUsage } from './AllowanceUsage'
 
 type HigherTier = TierApplication['requestedTier']
 
@@ -50,6 +51,7 @@ export function TierStatus() {
         )}
       </CardHeader>
       <CardContent className="space-y-3 text-sm text-slate-700">
+        <AllowanceUsage />
         {pending && (
           <p role="status">
             Your application for the {nameOf(pending.requestedTier)} tier is pending review. You keep{' '}

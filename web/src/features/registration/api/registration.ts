@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { apiRequest, unwrap, type ApiEnvelope } from '@/lib/api'
+import { allowanceQueryOptions } from '@/lib/allowance'
 import { domainsQueryOptions } from '@/lib/domains'
 import { transactionsQueryOptions, walletQueryOptions } from '@/lib/wallet'
 import { premiumDomainsQueryOptions } from '@/lib/catalog'
@@ -21,9 +22,13 @@ export async function registerDomain(input: RegisterDomainInput, idempotencyKey:
   return unwrap(envelope)
 }
 
-/** What a registration changes: the domain list, the wallet, its history and the premium names on sale. */
+/**
+ * What a registration changes: the domain list, the wallet, its history, the
+ * premium names on sale and a registrar's allowance this month.
+ */
 export function invalidateAfterRegistration(queryClient: QueryClient) {
   return Promise.all([
+    queryClient.invalidateQueries({ queryKey: allowanceQueryOptions().queryKey }),
     queryClient.invalidateQueries({ queryKey: domainsQueryOptions().queryKey }),
     queryClient.invalidateQueries({ queryKey: walletQueryOptions().queryKey }),
     queryClient.invalidateQueries({ queryKey: transactionsQueryOptions().queryKey }),
