@@ -99,6 +99,8 @@ describe('registrar tier', () => {
       await screen.findByText('Your application for the Enterprise tier was declined: Tell us about your volumes.'),
     ).toBeInTheDocument()
     expect(screen.getByRole('combobox', { name: 'Apply for a higher tier' })).toHaveValue('enterprise')
+    // The card settles (its month's usage loaded) before the click.
+    expect(await screen.findByText(/37 of 500 this month/)).toBeInTheDocument()
     await events.click(screen.getByRole('button', { name: 'Apply' }))
     expect(await screen.findByText('Application sent')).toBeInTheDocument()
     expect(sent).toEqual({ tier: 'enterprise' })
