@@ -82,6 +82,9 @@ func NewRootCmd(opts *Options) *cobra.Command {
 		NewCmdForward(opts),
 		NewCmdWallet(opts),
 		NewCmdKeys(opts),
+		NewCmdWebhooks(opts),
+		NewCmdReports(opts, nil),
+		NewCmdLogs(opts, nil),
 		&cobra.Command{
 			Use:     "version",
 			Short:   "Print the version of nameportctl",

@@ -25,6 +25,8 @@
 #                bare net/http handler writing the same redirect
 #   Web          each route's initial JavaScript, gzipped, vs the 150 KB
 #                budget of the landing route
+#   Bulk         one /v1 bulk check of 1,000 names on SQLite with the demo
+#                catalog: wall time vs the 1 s goal (issue #20)
 #
 # Run by `make bench` after `make build`. Settings (environment):
 #   DURATION=10         seconds per load run
@@ -37,7 +39,7 @@
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 #   LOADGEN_CPU=0 SERVER_CPU=1   cores of the load generators and servers
 #   NAMEPORT_BIN=bin/nameport
-#   PARTS="dns api reg startup churn mail forward web"   the parts to run; a subset prints its
+#   PARTS="dns api reg startup churn mail forward web bulk"   the parts to run; a subset prints its
 #                rows and writes no file unless OUT is given
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,7 +57,7 @@ PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 LOADGEN_CPU=${LOADGEN_CPU:-0}
 SERVER_CPU=${SERVER_CPU:-1}
 NAMEPORT_BIN=${NAMEPORT_BIN:-bin/nameport}
-ALL_PARTS="dns api reg startup churn mail forward web"
+ALL_PARTS="dns api reg startup churn mail forward web bulk"
 PARTS=${PARTS:-$ALL_PARTS}
 if [ "$PARTS" = "$ALL_PARTS" ]; then OUT=${OUT-docs/BENCHMARKS.md}; else OUT=${OUT-}; fi
 # part NAME: whether NAME is one of the parts to run.
@@ -179,6 +181,12 @@ KEY=$("$NB" setup -url "$SERVE_URL" -fund 10) || die "setup failed"
 load api -url "$SERVE_URL/api/domains/check?name=bench{n}&extension=.inf.nz"
 load v1 -url "$SERVE_URL/v1/domains/check" -method POST -H "X-API-Key: $KEY" -body '{"domain":"bench{n}.inf.nz"}'
 stop "$SERVE_PID"
+# The same /v1 load on a server that does not record the request log: what
+# recording every /v1 request costs (goal: on / off >= 0.95).
+serve api-nolog "sqlite://$WORK/api-nolog/nameport.db" --demo --api-rate-limits=false --v1-request-log=false
+KEY=$("$NB" setup -url "$SERVE_URL" -fund 10) || die "setup failed"
+load v1nolog -url "$SERVE_URL/v1/domains/check" -method POST -H "X-API-Key: $KEY" -body '{"domain":"bench{n}.inf.nz"}'
+stop "$SERVE_PID"
 bare_port=$(port)
 taskset -c "$SERVER_CPU" "$NB" bare -addr "127.0.0.1:$bare_port" >/dev/null &
 PIDS+=($!)
@@ -191,6 +199,7 @@ row "GET /api/domains/check, requests per second" "$api_rps" "bare net/http" "$b
 row "GET /api/domains/check, p99 latency (ms, $CLIENTS clients)" "$api_p99" "bare net/http" "$bare_p99" "$(ratio "$api_p99" "$bare_p99")x"
 row "POST /v1/domains/check, requests per second" "$v1_rps" "bare net/http" "$bare_rps" "$(ratio "$v1_rps" "$bare_rps")x"
 row "POST /v1/domains/check, p99 latency (ms, $CLIENTS clients)" "$v1_p99" "bare net/http" "$bare_p99" "$(ratio "$v1_p99" "$bare_p99")x"
+row "POST /v1/domains/check with the request log on, requests per second (goal >= 0.95x)" "$v1_rps" "request log off (--v1-request-log=false)" "$v1nolog_rps" "$(ratio "$v1_rps" "$v1nolog_rps")x"
 fi
 
 # --- Registrations on PostgreSQL ----------------------------------------------
@@ -518,6 +527,25 @@ load bare_https -url "https://$bare_https/" -insecure "${redirect[@]}"
 stop "$REDIRECT_PID"
 row "Domain forwarding, redirects a second over HTTP ($CLIENTS clients, keep-alive)" "$fwd_http_rps" "bare net/http redirect" "$bare_http_rps" "$(ratio "$fwd_http_rps" "$bare_http_rps")x"
 row "Domain forwarding, redirects a second over HTTPS ($CLIENTS clients, keep-alive)" "$fwd_https_rps" "bare net/http redirect" "$bare_https_rps" "$(ratio "$fwd_https_rps" "$bare_https_rps")x"
+fi
+
+# --- Bulk ----------------------------------------------------------------------
+if part bulk; then
+say "Bulk: one /v1 bulk check of 1,000 names on SQLite"
+serve bulk "sqlite://$WORK/bulk/nameport.db" --demo --api-rate-limits=false
+KEY=$("$NB" setup -url "$SERVE_URL" -fund 10) || die "setup failed"
+seq 0 999 | awk 'BEGIN { printf "{\"names\":[" } { printf "%s\"bulk%d.inf.nz\"", (NR > 1 ? "," : ""), $1 } END { print "]}" }' >"$WORK/bulk.json"
+bulk_times=()
+for _ in 1 2 3 4 5; do
+  t=$(taskset -c "$LOADGEN_CPU" curl -fsS -o "$WORK/bulk.out" -w '%{time_total}' -X POST -H "X-API-Key: $KEY" \
+    -H 'Content-Type: application/json' --data-binary @"$WORK/bulk.json" "$SERVE_URL/v1/bulk/check") || die "bulk check failed"
+  [ "$(grep -o '"domain"' "$WORK/bulk.out" | wc -l)" = 1000 ] || die "bulk check answered $(head -c 300 "$WORK/bulk.out")"
+  bulk_times+=("$t")
+done
+stop "$SERVE_PID"
+bulk_s=$(median "${bulk_times[@]}")
+say "  bulk check: ${bulk_times[*]} s"
+row "Bulk check of 1,000 names, POST /v1/bulk/check on SQLite (s, median of 5)" "$bulk_s" "goal" "1.0" "$(ratio "$bulk_s" 1.0)x"
 fi
 
 # --- Web -----------------------------------------------------------------------

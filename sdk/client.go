@@ -59,6 +59,16 @@ type Client struct {
 	Wallet *WalletService
 	// Keys lists, makes, rotates and revokes the registrar's API keys.
 	Keys *KeysService
+	// Bulk checks and registers many names at once, renews and sets
+	// auto-renewal of many domains, and applies DNS templates.
+	Bulk *BulkService
+	// Logs reads the log of the registrar's /v1 requests.
+	Logs *LogsService
+	// Webhooks manages the registrar's webhook endpoints and their
+	// delivery log.
+	Webhooks *WebhooksService
+	// Reports reads the registrar's reports and exports them as CSV.
+	Reports *ReportsService
 }
 
 // Option configures a Client.
@@ -128,6 +138,10 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	c.DNS = &DNSService{c: c}
 	c.Wallet = &WalletService{c: c}
 	c.Keys = &KeysService{c: c}
+	c.Bulk = &BulkService{c: c}
+	c.Logs = &LogsService{c: c}
+	c.Webhooks = &WebhooksService{c: c}
+	c.Reports = &ReportsService{c: c}
 	return c
 }
 
@@ -237,6 +251,12 @@ func (c *Client) finish(resp *http.Response, out any) (apiErr *Error, err error)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		if out == nil || resp.StatusCode == http.StatusNoContent {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxBodyBytes))
+			return nil, nil
+		}
+		if raw, ok := out.(*[]byte); ok { // a body that is not JSON (a CSV export)
+			if *raw, err = io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes)); err != nil {
+				return nil, fmt.Errorf("nameport: read the answer to %s %s: %w", resp.Request.Method, resp.Request.URL.Path, err)
+			}
 			return nil, nil
 		}
 		dec := json.NewDecoder(io.LimitReader(resp.Body, maxBodyBytes))

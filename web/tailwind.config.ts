@@ -10,8 +10,8 @@ export default {
     // without pulling in the classes of the whole library.
     './node_modules/@tremor/react/dist/components/layout-elements/Card/*.js',
     './node_modules/@tremor/react/dist/components/text-elements/{Metric,Text,Legend}/*.js',
-    // The admin Statistics tab's charts.
-    './node_modules/@tremor/react/dist/components/chart-elements/{AreaChart,BarChart,common}/*.js',
+    // The admin Statistics tab's charts and the registrar's Reports tab.
+    './node_modules/@tremor/react/dist/components/chart-elements/{AreaChart,BarChart,DonutChart,common}/*.js',
     './node_modules/@tremor/react/dist/components/vis-elements/BarList/*.js',
     // The registrar dashboard's monthly allowance.
     './node_modules/@tremor/react/dist/components/vis-elements/ProgressBar/*.js',
@@ -20,7 +20,7 @@ export default {
   // so the colours the charts use are listed here.
   safelist: [
     {
-      pattern: /^(bg|text|border|ring|stroke|fill)-(blue|emerald|amber)-(100|200|300|400|500|600|700)$/,
+      pattern: /^(bg|text|border|ring|stroke|fill)-(blue|emerald|amber|violet|cyan)-(100|200|300|400|500|600|700)$/,
     },
     // The allowance's progress bar once it is used up (amber, nearly, is above).
     'bg-rose-500',

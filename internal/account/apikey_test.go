@@ -322,9 +322,15 @@ func TestMigrationKeepsTheSingleKey(t *testing.T) {
 		var hash, sealed string
 		require.NoError(t, d.Bun.NewRaw("SELECT hash, sealed FROM api_keys WHERE user_id = ?", u.ID).Scan(ctx, &hash, &sealed))
 
-		// The schema as it was: the key in the users table.
+		// The schema as it was: the key in the users table. Later tables
+		// refer to api_keys (request_logs); PostgreSQL drops those
+		// references with it, SQLite checks none on DROP.
+		drop := "DROP TABLE api_keys"
+		if d.Engine == db.Postgres {
+			drop += " CASCADE"
+		}
 		for _, stmt := range []string{
-			"DROP TABLE api_keys",
+			drop,
 			"ALTER TABLE users ADD COLUMN api_key_hash TEXT",
 			"ALTER TABLE users ADD COLUMN api_key_sealed TEXT",
 			"CREATE UNIQUE INDEX users_api_key_hash_key ON users (api_key_hash)",

@@ -73,10 +73,15 @@ func (h allowanceHandlers) allowanceOf(ctx context.Context, u *account.User) (sd
 	if err != nil {
 		return sdk.Allowance{}, err
 	}
+	return toV1Allowance(a), nil
+}
+
+// toV1Allowance is a as /api and /v1 show it (also inside reports).
+func toV1Allowance(a registration.Allowance) sdk.Allowance {
 	out := sdk.Allowance{Tier: a.Tier, Used: a.Used, PeriodStart: a.PeriodStart, ResetsAt: a.ResetsAt}
 	if !a.Unlimited() {
 		limit, remaining := a.Limit, a.Remaining()
 		out.Limit, out.Remaining = &limit, &remaining
 	}
-	return out, nil
+	return out
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/internal/bulk"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/domainfwd"
 	"github.com/nameport/nameport/internal/idempotency"
@@ -25,8 +26,11 @@ import (
 	"github.com/nameport/nameport/internal/notify"
 	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
+	"github.com/nameport/nameport/internal/reports"
+	"github.com/nameport/nameport/internal/requestlog"
 	"github.com/nameport/nameport/internal/settings"
 	"github.com/nameport/nameport/internal/stats"
+	"github.com/nameport/nameport/internal/webhook"
 	"github.com/nameport/nameport/internal/zone"
 )
 
@@ -51,11 +55,21 @@ type Services struct {
 	Audit *audit.Service
 	// Stats are the figures of the admin Statistics tab.
 	Stats *stats.Service
+	// Reports are the figures of a registrar's Reports tab.
+	Reports *reports.Service
 	// Forwarding owns the email forwarding of domains.
 	Forwarding *mailfwd.Service
 	// WebForwarding owns the domain forwarding of domains; nil when this
 	// server has no forwarding address.
 	WebForwarding *domainfwd.Service
+	// RequestLogs is the registrar's log of /v1 requests; nil records
+	// nothing.
+	RequestLogs *requestlog.Service
+	// Webhooks owns the registrar's webhook endpoints and deliveries.
+	Webhooks *webhook.Service
+	// Bulk runs registrars' bulk checks and jobs and keeps their DNS
+	// templates.
+	Bulk *bulk.Service
 	// RateLimits is the one rate-limit policy of /api and /v1; nil means
 	// ratelimit.DefaultLimits.
 	RateLimits *ratelimit.Policy
@@ -93,6 +107,8 @@ func addRoutes(a huma.API, svc Services) {
 	addPasswordResetRoutes(a, svc.Accounts)
 	addRegistrarRoutes(a, svc.Accounts)
 	addRegistrarKeyRoutes(a, svc.Accounts)
+	addBulkRoutes(a, svc.Bulk)
+	addWebhookRoutes(a, svc.Webhooks)
 	addDomainRoutes(a, svc.Domains)
 	addWalletRoutes(a, svc.Wallets)
 	addDepositRoutes(a, svc.Accounts, svc.Wallets, svc.Settings)
@@ -105,6 +121,7 @@ func addRoutes(a huma.API, svc Services) {
 	addAdminUserRoutes(a, svc.Accounts, svc.Audit)
 	addTierApplicationRoutes(a, svc.Accounts)
 	addAllowanceRoutes(a, svc.Domains)
+	addReportRoutes(a, svc.Reports)
 	addEmailVerificationRoutes(a, svc.Accounts)
 	addStatsRoutes(a, svc.Stats)
 	addRuleRoutes(a)
@@ -117,7 +134,11 @@ func addRoutes(a huma.API, svc Services) {
 	addV1WebForwardingRoutes(v, svc.Domains, svc.Catalog, svc.Records, svc.WebForwarding)
 	addV1WalletRoutes(v, svc.Wallets)
 	addV1KeyRoutes(v, svc.Accounts)
+	addV1BulkRoutes(v, svc.Bulk)
+	addV1WebhookRoutes(v, svc.Webhooks)
+	addRequestLogRoutes(a, v, svc.RequestLogs)
 	addV1AllowanceRoutes(v, svc.Domains)
+	addV1ReportRoutes(v, svc.Reports)
 	mustDeclareAccess(a)
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/idempotency"
 	"github.com/nameport/nameport/internal/ratelimit"
+	"github.com/nameport/nameport/internal/requestlog"
 	"github.com/nameport/nameport/sdk"
 )
 
@@ -32,6 +33,9 @@ type v1 struct {
 	accounts *account.Service
 	limits   *ratelimit.Policy
 	requests *idempotency.Store
+	// logs records each request made with a valid key (see logRequest);
+	// nil when recording is off.
+	logs *requestlog.Service
 }
 
 func newV1(a huma.API, accounts *account.Service, requests *idempotency.Store, limits *ratelimit.Policy) *v1 {
@@ -159,6 +163,9 @@ func (v *v1) authenticate(need account.Scope) func(huma.Context, func(huma.Conte
 			writeProblem(ctx, asProblem(ctx.Context(), err))
 			return
 		}
+		// From here the request is the key's: logged, refusals included.
+		ctx, logged := v.logRequest(ctx, u, grant)
+		defer logged()
 		if len(grant.Allowed) > 0 {
 			if ip := ClientIP(ctx.Context()); !grant.Allowed.Allows(ip) {
 				writeProblem(ctx, newProblem(ctx.Context(), http.StatusForbidden, sdk.CodeForbidden,

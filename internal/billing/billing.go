@@ -19,6 +19,7 @@ import (
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/idempotency"
 	"github.com/nameport/nameport/internal/notify"
+	"github.com/nameport/nameport/internal/webhook"
 	"github.com/nameport/nameport/pkg/money"
 )
 
@@ -138,6 +139,9 @@ type Service struct {
 
 	// Notify sends deposit receipts; nil sends none.
 	Notify notify.Func
+	// Events emits wallet.deposit_completed webhook events inside the
+	// deposit's transaction; nil emits none.
+	Events webhook.EmitFunc
 }
 
 // NewService returns a billing service over d.
@@ -270,7 +274,7 @@ func (s *Service) DepositOnce(ctx context.Context, userID, amountCents int64, me
 			}
 		}
 		if t.Status == StatusCompleted {
-			if err := s.credit(ctx, tx, userID, amountCents); err != nil {
+			if err := s.credit(ctx, tx, t); err != nil {
 				return err
 			}
 		}
@@ -367,7 +371,7 @@ func (s *Service) completeDeposit(ctx context.Context, tx *db.Tx, transactionID 
 		return t, false, nil
 	}
 	t.Status = StatusCompleted
-	return t, true, s.credit(ctx, tx, t.UserID, t.AmountCents)
+	return t, true, s.credit(ctx, tx, t)
 }
 
 func (s *Service) ensureWallet(ctx context.Context, tx *db.Tx, userID int64) error {
@@ -376,14 +380,21 @@ func (s *Service) ensureWallet(ctx context.Context, tx *db.Tx, userID int64) err
 	return err
 }
 
-// credit adds a completed deposit to its wallet, and sends the receipt, in
-// the deposit's transaction.
-func (s *Service) credit(ctx context.Context, tx *db.Tx, userID, cents int64) error {
+// credit adds completed deposit t to its wallet, and sends the receipt and
+// the wallet.deposit_completed event, in the deposit's transaction.
+func (s *Service) credit(ctx context.Context, tx *db.Tx, t *Transaction) error {
+	userID, cents := t.UserID, t.AmountCents
 	var balance int64
 	err := tx.NewUpdate().Model((*Wallet)(nil)).Set("balance_cents = balance_cents + ?", cents).
 		Set("updated_at = ?", s.clock()).Where("user_id = ?", userID).Returning("balance_cents").Scan(ctx, &balance)
 	if err != nil {
 		return err
+	}
+	if s.Events != nil {
+		if err := s.Events(ctx, tx, userID, webhook.WalletDepositCompleted, map[string]any{"transactionId": t.ID,
+			"amountCents": cents, "balanceCents": balance, "currency": Currency, "paymentMethod": t.PaymentMethod}); err != nil {
+			return err
+		}
 	}
 	if s.Notify == nil {
 		return nil

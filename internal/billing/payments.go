@@ -258,7 +258,7 @@ func (s *Service) settleIntent(ctx context.Context, tx *db.Tx, id string, succee
 	if n, _ := res.RowsAffected(); n == 0 {
 		return nil // completed before
 	}
-	return s.credit(ctx, tx, t.UserID, t.AmountCents)
+	return s.credit(ctx, tx, t)
 }
 
 // PaymentOutcome is the result of a payment attempt.

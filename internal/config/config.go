@@ -144,6 +144,10 @@ type Config struct {
 	ACMEDirectory    string
 	ACMEEmail        string
 	ACMECARoot       string
+	// WebhooksAllowPrivateTargets lets webhook endpoints be http:// URLs
+	// and reach loopback and private addresses: for tests and
+	// development only.
+	WebhooksAllowPrivateTargets bool
 	// RenewInterval is how often the lifecycle scan runs; RenewAhead how
 	// long before expiry auto-renewing domains are renewed.
 	RenewInterval time.Duration
@@ -154,6 +158,10 @@ type Config struct {
 	// NoRateLimits lifts the /api and /v1 limits (--api-rate-limits=false), so a
 	// benchmark measures the handlers rather than 429s.
 	NoRateLimits bool
+	// NoV1RequestLog stops recording /v1 requests in the registrar's
+	// request log (--v1-request-log=false), so that a benchmark can measure
+	// what recording costs.
+	NoV1RequestLog bool
 }
 
 // DefaultMetricsAllow is who may read /metrics unless told otherwise.
@@ -229,9 +237,11 @@ var Flags = []Flag{
 	{"acme-email", "", "contact address of the ACME account, where the CA writes about expiring certificates"},
 	{"acme-ca-root", "", "PEM file of root certificates to trust for the ACME directory's own HTTPS (a test CA such as pebble); empty: the system's roots"},
 	{"public-url", "", "address users reach the web app at, for links in mail; default: http:// plus --http-addr"},
+	{"webhooks-allow-private-targets", false, "let webhook endpoints be http:// URLs and reach loopback, private and link-local addresses (tests and development only; never in production)"},
 	{"renew-interval", time.Hour, "how often the domain lifecycle scan runs (renewals, expiry warnings, releases)"},
 	{"renew-ahead", 30 * 24 * time.Hour, "auto-renewing domains are renewed this long before they expire"},
 	{"api-rate-limits", true, "enforce the rate limits of /api and /v1 (per account: 100 checks, 20 registrations, 50 DNS changes a minute; per visitor network: 60 checks a minute); turn off only to benchmark the API"},
+	{"v1-request-log", true, "record every /v1 request made with a valid API key in the registrar's request log (kept 30 days, written in batches off the request path); false only to measure what recording costs"},
 	{"log-format", "text", "log format: text or json"},
 	{"log-level", "info", "log level: debug, info, warn, error"},
 }
@@ -300,6 +310,8 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	}
 	c.RenewInterval, c.RenewAhead = v.GetDuration("renew-interval"), v.GetDuration("renew-ahead")
 	c.NoRateLimits = !v.GetBool("api-rate-limits")
+	c.WebhooksAllowPrivateTargets = v.GetBool("webhooks-allow-private-targets")
+	c.NoV1RequestLog = !v.GetBool("v1-request-log")
 	// --demo implies demo payments unless --demo-payments says otherwise
 	// (a demo catalog with real payment rules, as the end-to-end tests of
 	// the other payment modes run).

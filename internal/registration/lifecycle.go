@@ -15,6 +15,7 @@ import (
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/idempotency"
 	"github.com/nameport/nameport/internal/notify"
+	"github.com/nameport/nameport/internal/webhook"
 	"github.com/nameport/nameport/internal/zone"
 )
 
@@ -199,6 +200,12 @@ func (s *Service) renew(ctx context.Context, d *Domain, buyer catalog.Buyer,
 			"amount": notify.Cents(terms.Renewal.PriceCents), "expiresAt": notify.Time(next)}); err != nil {
 			return err
 		}
+		renewed := *d
+		renewed.ExpiresAt = next
+		if err := s.event(ctx, tx, &renewed, webhook.DomainRenewed, map[string]any{"previousExpiresAt": old,
+			"amountCents": terms.Renewal.PriceCents, "transactionId": charge.ID}); err != nil {
+			return err
+		}
 		if also != nil {
 			return also(ctx, tx, charge)
 		}
@@ -222,6 +229,19 @@ const expiryMargin = 5 * time.Minute
 // resolvesAgain reports whether a renewal at now of a domain that expired
 // (or expires) at old may bring it back to DNS.
 func resolvesAgain(old, now time.Time) bool { return old.Before(now.Add(expiryMargin)) }
+
+// event emits a webhook event about d, in tx; extra adds to the data every
+// domain event has (its name, id and expiry).
+func (s *Service) event(ctx context.Context, tx *db.Tx, d *Domain, eventType string, extra map[string]any) error {
+	if s.Events == nil {
+		return nil
+	}
+	data := map[string]any{"domain": d.Name + d.Extension, "domainId": d.ID, "expiresAt": d.ExpiresAt, "autoRenew": d.AutoRenew}
+	for k, v := range extra {
+		data[k] = v
+	}
+	return s.Events(ctx, tx, d.UserID, eventType, data)
+}
 
 func (s *Service) notify(ctx context.Context, tx *db.Tx, userID int64, kind string, data map[string]string) error {
 	if s.Notify == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/idempotency"
 	"github.com/nameport/nameport/internal/notify"
+	"github.com/nameport/nameport/internal/webhook"
 	"github.com/nameport/nameport/internal/zone"
 )
 
@@ -169,6 +170,10 @@ func (s *Service) register(ctx context.Context, userID int64, buyer catalog.Buye
 		}
 		if err := s.notify(ctx, tx, userID, notify.KindRegistrationReceipt, map[string]string{"domain": full,
 			"amount": notify.Cents(total), "expiresAt": notify.Time(d.ExpiresAt), "years": strconv.Itoa(years)}); err != nil {
+			return err
+		}
+		if err := s.event(ctx, tx, d, webhook.DomainRegistered, map[string]any{"years": years,
+			"amountCents": total, "isPremium": d.IsPremium}); err != nil {
 			return err
 		}
 		// A registrar's tier limits its new registrations a month; this

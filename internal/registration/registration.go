@@ -17,6 +17,7 @@ import (
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/notify"
+	"github.com/nameport/nameport/internal/webhook"
 )
 
 // Domain is a registered name.
@@ -57,6 +58,10 @@ type Service struct {
 	// it tells about (renewal_succeeded, renewal_failed, expiry_warning,
 	// domain_expired, domain_released, registration_receipt); nil sends none.
 	Notify notify.Func
+	// Events emits webhook events (domain.registered, domain.renewed,
+	// domain.expiring, domain.expired, domain.released) inside the
+	// transaction of the change; nil emits none.
+	Events webhook.EmitFunc
 	// Buyers tells how an account buys (its registrar tier), for renewals
 	// the owner does not start; nil prices them as for end users.
 	Buyers func(ctx context.Context, userID int64) (catalog.Buyer, error)
@@ -181,4 +186,19 @@ func (n *Names) CountForExtension(ctx context.Context, q bun.IDB, extension stri
 		return 0, fmt.Errorf("registration: count domains under %s: %w", extension, err)
 	}
 	return int(count), nil
+}
+
+// OwnerOf returns the account that holds domain id, asking through q (the
+// caller's transaction): for events about a domain that other services
+// change (its DNS records). Returns not_found when there is no such domain.
+func OwnerOf(ctx context.Context, q bun.IDB, id int64) (int64, error) {
+	var userID int64
+	err := q.NewSelect().Model((*Domain)(nil)).Column("user_id").Where("id = ?", id).Scan(ctx, &userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, apperr.New(apperr.NotFound, "Domain not found")
+	}
+	if err != nil {
+		return 0, fmt.Errorf("registration: owner of domain %d: %w", id, err)
+	}
+	return userID, nil
 }

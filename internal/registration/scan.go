@@ -10,6 +10,7 @@ import (
 
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/notify"
+	"github.com/nameport/nameport/internal/webhook"
 	"github.com/nameport/nameport/internal/zone"
 )
 
@@ -98,6 +99,9 @@ func (s *Service) Scan(ctx context.Context, renewAhead time.Duration) (ScanRepor
 				return err
 			}
 			sent = true
+			if err := s.event(ctx, tx, d, webhook.DomainExpired, map[string]any{"graceEndsAt": terms.GraceEndsAt}); err != nil {
+				return err
+			}
 			return s.notify(ctx, tx, d.UserID, notify.KindDomainExpired, map[string]string{"domain": d.Name + d.Extension,
 				"expiresAt": notify.Time(d.ExpiresAt), "graceEndsAt": notify.Time(terms.GraceEndsAt)})
 		})
@@ -143,6 +147,10 @@ func (s *Service) warn(ctx context.Context, d *Domain, now time.Time) (bool, err
 			return err
 		}
 		sent = true
+		if err := s.event(ctx, tx, d, webhook.DomainExpiring, map[string]any{"daysLeft": due,
+			"renewalCents": s.TermsOf(d, buyer).Renewal.PriceCents}); err != nil {
+			return err
+		}
 		return s.notify(ctx, tx, d.UserID, notify.KindExpiryWarning, map[string]string{"domain": d.Name + d.Extension,
 			"days": strconv.Itoa(due), "expiresAt": notify.Time(d.ExpiresAt),
 			"amount": notify.Cents(s.TermsOf(d, buyer).Renewal.PriceCents)})
@@ -160,6 +168,9 @@ func (s *Service) release(ctx context.Context, d *Domain, now time.Time) (bool, 
 	released := false
 	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if err := s.notify(ctx, tx, d.UserID, notify.KindDomainReleased, map[string]string{"domain": d.Name + d.Extension}); err != nil {
+			return err
+		}
+		if err := s.event(ctx, tx, d, webhook.DomainReleased, nil); err != nil {
 			return err
 		}
 		if err := s.billing.ForgetDomain(ctx, tx, d.ID); err != nil {

@@ -112,6 +112,15 @@ func TestAuthorizationComesBeforeValidation(t *testing.T) {
 						if strings.Contains(op.template, "/allowance") {
 							message = "Only registrar accounts have a registration allowance"
 						}
+						if strings.Contains(op.template, "/bulk/") || strings.Contains(op.template, "/dns-templates") {
+							message = "Bulk operations are for registrar accounts"
+						}
+						if strings.Contains(op.template, "/reports") {
+							message = "Only registrar accounts have reports"
+						}
+						if strings.Contains(op.template, "/registrar/webhooks") {
+							message = "Only registrar accounts have webhooks"
+						}
 						refused("a user", op, req, user, http.StatusForbidden, message)
 					}
 				}

@@ -131,6 +131,9 @@ var authzOps = map[string]authzOp{
 	"POST /api/registrar/api-key":         {access: authzRegistrar, phase: phaseSession},
 	"GET /api/registrar/tier-application": {access: authzRegistrar},
 	"GET /api/registrar/allowance":        {access: authzRegistrar},
+	// Reports are the caller's own figures: nothing of another account's to ask for.
+	"GET /api/registrar/reports":              {access: authzRegistrar},
+	"GET /api/registrar/reports/{report}.csv": {access: authzRegistrar, params: map[string]string{"report": "report"}},
 	"POST /api/auth/verify-email": {access: authzPublic, body: func(authzCall) any {
 		return map[string]any{"token": "not-a-token"}
 	}},
@@ -282,6 +285,25 @@ var authzOps = map[string]authzOp{
 	"DELETE /api/registrar/keys/{id}": {access: authzRegistrar, owner: "id", phase: phaseDelete,
 		params: map[string]string{"id": "apiKey"}},
 
+	// A registrar's request log holds its own keys' requests only (proven
+	// in requestlog_test.go). Filtered to the log's own calls here: the
+	// matrix's calls with other accounts' ids put their domain names in
+	// the caller's own log, which the check of answers would flag.
+	"GET /api/registrar/logs":     {access: authzRegistrar, query: "?path=/v1/logs"},
+	"GET /api/registrar/logs.csv": {access: authzRegistrar, query: "?path=/v1/logs"},
+	"GET /v1/logs":                {access: authzAPIKey, query: "?path=/v1/logs"},
+	"GET /v1/logs.csv":            {access: authzAPIKey, query: "?path=/v1/logs"},
+
+	// A registrar's webhooks; another's endpoint ids are not found.
+	"GET /api/registrar/webhooks": {access: authzRegistrar},
+	"POST /api/registrar/webhooks": {access: authzRegistrar, body: func(c authzCall) any {
+		return map[string]any{"url": fmt.Sprintf("https://hooks.example.com/matrix%d", c.n), "events": []string{"dns.changed"}}
+	}},
+	"POST /api/registrar/webhooks/{id}/test":      {access: authzRegistrar, owner: "id", params: map[string]string{"id": "webhook"}},
+	"GET /api/registrar/webhooks/{id}/deliveries": {access: authzRegistrar, owner: "id", params: map[string]string{"id": "webhook"}},
+	"DELETE /api/registrar/webhooks/{id}": {access: authzRegistrar, owner: "id", phase: phaseDelete,
+		params: map[string]string{"id": "webhook"}},
+
 	// The registrar API.
 	"POST /v1/domains/check": {access: authzAPIKey, body: func(authzCall) any { return map[string]any{"domain": "authz-free.inf.nz"} }},
 	"POST /v1/domains/register": {access: authzAPIKey, body: func(c authzCall) any {
@@ -335,9 +357,72 @@ var authzOps = map[string]authzOp{
 	}},
 	"POST /v1/keys/{id}/rotate": {access: authzAPIKey, owner: "id", params: map[string]string{"id": "v1Key"}},
 	"DELETE /v1/keys/{id}":      {access: authzAPIKey, owner: "id", phase: phaseDelete, params: map[string]string{"id": "v1Key"}},
+	"GET /v1/webhooks":          {access: authzAPIKey},
+	"POST /v1/webhooks": {access: authzAPIKey, body: func(c authzCall) any {
+		return map[string]any{"url": fmt.Sprintf("https://hooks.example.com/matrixv1%d", c.n), "events": []string{"dns.changed"}}
+	}},
+	"POST /v1/webhooks/{id}/test":      {access: authzAPIKey, owner: "id", params: map[string]string{"id": "v1Webhook"}},
+	"GET /v1/webhooks/{id}/deliveries": {access: authzAPIKey, owner: "id", params: map[string]string{"id": "v1Webhook"}},
+	"DELETE /v1/webhooks/{id}":         {access: authzAPIKey, owner: "id", phase: phaseDelete, params: map[string]string{"id": "v1Webhook"}},
+	// Bulk operations: another registrar's jobs and templates are not
+	// found. Starting a job names no one's resource but a template: the
+	// bodies below are refused for what they ask (a total that is not the
+	// batch's, names that are not the caller's), which proves the caller
+	// got through.
+	"POST /api/registrar/bulk/check": {access: authzRegistrar, body: func(authzCall) any {
+		return map[string]any{"names": []string{"authz-free.inf.nz", "bad_name"}}
+	}},
+	"POST /api/registrar/bulk/jobs": {access: authzRegistrar, body: func(c authzCall) any {
+		return map[string]any{"kind": "register", "names": []string{fmt.Sprintf("authzbulk%d.inf.nz", c.n)}, "total": 0}
+	}},
+	"GET /api/registrar/bulk/jobs":      {access: authzRegistrar},
+	"GET /api/registrar/bulk/jobs/{id}": {access: authzRegistrar, owner: "id", params: map[string]string{"id": "bulkJob"}},
+	"GET /api/registrar/dns-templates":  {access: authzRegistrar},
+	"POST /api/registrar/dns-templates": {access: authzRegistrar, body: func(c authzCall) any {
+		return map[string]any{"name": fmt.Sprintf("matrix%d", c.n), "records": authzTemplateRecords}
+	}},
+	"PUT /api/registrar/dns-templates/{id}": {access: authzRegistrar, owner: "id", params: map[string]string{"id": "dnsTemplate"},
+		body: func(c authzCall) any {
+			return map[string]any{"name": fmt.Sprintf("matrixupd%d", c.n), "records": authzTemplateRecords}
+		}},
+	"DELETE /api/registrar/dns-templates/{id}": {access: authzRegistrar, owner: "id", phase: phaseDelete,
+		params: map[string]string{"id": "dnsTemplate"}},
+	"POST /v1/bulk/check": {access: authzAPIKey, body: func(authzCall) any {
+		return map[string]any{"names": []string{"authz-free.inf.nz"}}
+	}},
+	"POST /v1/bulk/register": {access: authzAPIKey, body: func(c authzCall) any {
+		return map[string]any{"names": []string{fmt.Sprintf("authzbulkv1%d.inf.nz", c.n)}, "total": 0}
+	}},
+	"POST /v1/bulk/renew": {access: authzAPIKey, body: func(authzCall) any {
+		return map[string]any{"names": []string{"nobody-authz.inf.nz"}, "total": 0}
+	}},
+	"POST /v1/bulk/auto-renew": {access: authzAPIKey, body: func(authzCall) any {
+		return map[string]any{"names": []string{"nobody-authz.inf.nz"}, "autoRenew": true}
+	}},
+	"POST /v1/bulk/dns-template": {access: authzAPIKey, owner: "templateId", body: func(c authzCall) any {
+		id, _ := strconv.ParseInt(c.res("v1DnsTemplate"), 10, 64)
+		return map[string]any{"names": []string{c.res("domainName")}, "templateId": id}
+	}},
+	"GET /v1/bulk/jobs":      {access: authzAPIKey},
+	"GET /v1/bulk/jobs/{id}": {access: authzAPIKey, owner: "id", params: map[string]string{"id": "bulkJob"}},
+	"GET /v1/dns-templates":  {access: authzAPIKey},
+	"POST /v1/dns-templates": {access: authzAPIKey, body: func(c authzCall) any {
+		return map[string]any{"name": fmt.Sprintf("matrixv1%d", c.n), "records": authzTemplateRecords}
+	}},
+	"PUT /v1/dns-templates/{id}": {access: authzAPIKey, owner: "id", params: map[string]string{"id": "v1DnsTemplate"},
+		body: func(c authzCall) any {
+			return map[string]any{"name": fmt.Sprintf("matrixv1upd%d", c.n), "records": authzTemplateRecords}
+		}},
+	"DELETE /v1/dns-templates/{id}": {access: authzAPIKey, owner: "id", phase: phaseDelete,
+		params: map[string]string{"id": "v1DnsTemplate"}},
 	// The key's own registrations this month: nothing of another account's to ask for.
-	"GET /v1/account/allowance": {access: authzAPIKey},
+	"GET /v1/account/allowance":    {access: authzAPIKey},
+	"GET /v1/reports":              {access: authzAPIKey},
+	"GET /v1/reports/{report}.csv": {access: authzAPIKey, params: map[string]string{"report": "report"}},
 }
+
+// authzTemplateRecords are the record sets of the matrix's DNS templates.
+var authzTemplateRecords = []map[string]any{{"name": "matrixtpl", "type": "A", "values": []string{"192.0.2.9"}}}
 
 // authzForwardTo is where every account's forwarding rules send mail.
 const authzForwardTo = "matrix@example.org"
@@ -389,13 +474,15 @@ func idOf(t *testing.T, v any) string {
 func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 	t.Helper()
 	seedCatalog(t, ts)
-	f := &authzFixture{t: t, ts: ts, global: map[string]string{"setType": "A", "setName": "authz"}}
+	f := &authzFixture{t: t, ts: ts, global: map[string]string{"setType": "A", "setName": "authz", "report": "renewals"}}
 	anon := &authzActor{name: "anonymous", kind: "anonymous"}
 	// nobody's resources do not exist: what another account's resource
 	// answers must not differ from what they answer.
 	f.nobody = &authzActor{name: "nobody", kind: "user", res: map[string]string{"domain": "999999", "record": "999999",
 		"domainName": "nobody-authz.inf.nz", "intent": "pi_demo_nobody",
-		"rule": "999999", "v1Rule": "999999", "fwdHost": "go", "v1FwdHost": "gov1", "apiKey": "999999", "v1Key": "999999"}}
+		"rule": "999999", "v1Rule": "999999", "fwdHost": "go", "v1FwdHost": "gov1", "apiKey": "999999", "v1Key": "999999",
+		"bulkJob": "999999", "dnsTemplate": "999999", "v1DnsTemplate": "999999",
+		"webhook": "999999", "v1Webhook": "999999"}}
 	admin := &authzActor{name: "admin", kind: "admin", username: "root", password: "hunter22", web: loginAdmin2(t, ts)}
 	account := func(name, kind string) *authzActor {
 		a := &authzActor{name: name, kind: kind, username: name, password: "secret1"}
@@ -443,7 +530,16 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 		a.res["intent"] = data(t, r)["paymentIntentId"].(string)
 		// Accounts without keys: ids of none.
 		a.res["apiKey"], a.res["v1Key"] = "999998", "999998"
+		a.res["bulkJob"], a.res["dnsTemplate"], a.res["v1DnsTemplate"] = "999998", "999998", "999998"
+		a.res["webhook"], a.res["v1Webhook"] = "999998", "999998"
 		if a.key != "" {
+			// A webhook endpoint each for /api and /v1 to test and delete.
+			for _, res := range []string{"webhook", "v1Webhook"} {
+				r = a.web.do("POST", "/api/registrar/webhooks", map[string]any{"url": "https://hooks.example.com/" + res,
+					"events": []string{"dns.changed"}})
+				require.Equal(t, http.StatusCreated, r.status, "%s webhook: %s", a.name, r.raw)
+				a.res[res] = idOf(t, data(t, r)["endpoint"].(map[string]any)["id"])
+			}
 			// A key each to rotate and revoke through /api and through /v1
 			// (not the one the matrix calls /v1 with).
 			for _, res := range []string{"apiKey", "v1Key"} {
@@ -463,6 +559,16 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 				map[string]any{"target": "https://example.com/"})
 			require.Equal(t, http.StatusOK, r.status, "%s forward: %s", a.name, r.raw)
 			a.res["v1FwdHost"] = "gov1"
+			// A bulk job and DNS templates (one for /api, one for /v1 to delete).
+			r = a.web.do("POST", "/api/registrar/bulk/jobs", map[string]any{"kind": "auto_renew",
+				"names": []string{a.res["domainName"]}, "autoRenew": true})
+			require.Equal(t, http.StatusCreated, r.status, "%s bulk job: %s", a.name, r.raw)
+			a.res["bulkJob"] = idOf(t, data(t, r)["id"])
+			for _, res := range []string{"dnsTemplate", "v1DnsTemplate"} {
+				r = a.web.do("POST", "/api/registrar/dns-templates", map[string]any{"name": "matrix " + res, "records": authzTemplateRecords})
+				require.Equal(t, http.StatusCreated, r.status, "%s template: %s", a.name, r.raw)
+				a.res[res] = idOf(t, data(t, r)["id"])
+			}
 		}
 	}
 

@@ -421,13 +421,17 @@ var snapshotTables = []string{"users", "wallets", "transactions", "domains", "dn
 	"extensions", "length_rules", "site_settings", "payment_intents", "payment_events", "password_resets",
 	"mail_outbox", "audit_log", "domain_notices", "idempotent_requests", "idempotency_keys", "zone_version",
 	"catalog_version", "tier_applications", "email_verifications",
-	"mail_domains", "mail_rules", "mail_rule_destinations", "mail_destinations", "api_keys"}
+	"mail_domains", "mail_rules", "mail_rule_destinations", "mail_destinations", "api_keys",
+	"bulk_jobs", "bulk_job_rows", "dns_templates",
+	"webhook_endpoints", "webhook_deliveries"}
 
 // snapshotQueries read the tables that change by themselves without their
 // columns that do: a key's last use is written once a minute, off the
 // request that used it.
 var snapshotQueries = map[string]string{
 	"api_keys": "SELECT id, user_id, name, hash, sealed, scopes, allowed_cidrs, expires_at, created_at, revoked_at FROM api_keys",
+	// A delivery's attempts are recorded by the workers, off the request.
+	"webhook_deliveries": "SELECT id, endpoint_id, user_id, event_id, event_type, payload, created_at FROM webhook_deliveries",
 }
 
 func snapshot(t *testing.T, d *db.DB) map[string][]string {
@@ -585,6 +589,31 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 		require.Equal(t, http.StatusCreated, r.status, r.raw)
 		keyIDs[name] = strconv.FormatInt(int64(data(t, r)["key"].(map[string]any)["id"].(float64)), 10)
 	}
+	// Webhook endpoints to test and delete, through /api and through /v1
+	// (subscribed to an event the sweep never causes).
+	hookIDs := map[string]string{}
+	for _, name := range []string{"web-test", "web-delete", "v1-test", "v1-delete"} {
+		r := resellerWeb.do("POST", "/api/registrar/webhooks", map[string]any{"url": "https://hooks.example.com/" + name,
+			"events": []string{"domain.released"}})
+		require.Equal(t, http.StatusCreated, r.status, r.raw)
+		hookIDs[name] = strconv.FormatInt(int64(data(t, r)["endpoint"].(map[string]any)["id"].(float64)), 10)
+	}
+	newHook := map[string]any{"url": "https://hooks.example.com/sweep", "events": []string{"domain.released", "domain.expired"}}
+	// DNS templates to change and delete, and the totals bulk
+	// registrations must confirm.
+	tplIDs := map[string]string{}
+	tplBody := func(name string) map[string]any {
+		return map[string]any{"name": name, "records": []map[string]any{{"name": "www", "type": "A", "values": []string{"192.0.2.3"}}}}
+	}
+	for _, name := range []string{"web-update", "web-delete", "v1-update", "v1-delete", "v1-apply"} {
+		r := resellerWeb.do("POST", "/api/registrar/dns-templates", tplBody(name))
+		require.Equal(t, http.StatusCreated, r.status, r.raw)
+		tplIDs[name] = strconv.FormatInt(int64(data(t, r)["id"].(float64)), 10)
+	}
+	applyID, _ := strconv.ParseInt(tplIDs["v1-apply"], 10, 64)
+	r = resellerWeb.do("POST", "/api/registrar/bulk/check", map[string]any{"names": []string{"bulkok.inf.nz"}})
+	require.Equal(t, http.StatusOK, r.status, r.raw)
+	bulkTotal := data(t, r)["total"]
 	newKey := map[string]any{"name": "sweep", "scopes": []string{"read", "dns"}, "allowedAddresses": []string{"203.0.113.0/24", "2001:db8::/32"},
 		"expiresAt": "2099-01-01T00:00:00Z"}
 
@@ -693,12 +722,40 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"v1-email-forwarding-rule-delete": {caller: "registrar",
 				params: map[string]string{"domain": "resell.inf.nz", "ruleId": v1RuleID}},
 			// A key's name is its owner's text; its addresses and expiry are not.
-			"registrar-keys-create": {caller: "registrar-web", body: newKey, free: []string{"name"}, ok: http.StatusCreated},
-			"registrar-keys-rotate": {caller: "registrar-web", params: map[string]string{"id": keyIDs["web-rotate"]}, ok: http.StatusOK},
-			"registrar-keys-revoke": {caller: "registrar-web", params: map[string]string{"id": keyIDs["web-revoke"]}, ok: http.StatusOK},
-			"v1-keys-create":        {caller: "registrar", body: newKey, free: []string{"name"}, ok: http.StatusCreated},
-			"v1-keys-rotate":        {caller: "registrar", params: map[string]string{"id": keyIDs["v1-rotate"]}, ok: http.StatusOK},
-			"v1-keys-revoke":        {caller: "registrar", params: map[string]string{"id": keyIDs["v1-revoke"]}, ok: http.StatusNoContent},
+			"registrar-keys-create":     {caller: "registrar-web", body: newKey, free: []string{"name"}, ok: http.StatusCreated},
+			"registrar-keys-rotate":     {caller: "registrar-web", params: map[string]string{"id": keyIDs["web-rotate"]}, ok: http.StatusOK},
+			"registrar-keys-revoke":     {caller: "registrar-web", params: map[string]string{"id": keyIDs["web-revoke"]}, ok: http.StatusOK},
+			"v1-keys-create":            {caller: "registrar", body: newKey, free: []string{"name"}, ok: http.StatusCreated},
+			"v1-keys-rotate":            {caller: "registrar", params: map[string]string{"id": keyIDs["v1-rotate"]}, ok: http.StatusOK},
+			"v1-keys-revoke":            {caller: "registrar", params: map[string]string{"id": keyIDs["v1-revoke"]}, ok: http.StatusNoContent},
+			"registrar-webhooks-create": {caller: "registrar-web", body: newHook, ok: http.StatusCreated},
+			"registrar-webhooks-test":   {caller: "registrar-web", params: map[string]string{"id": hookIDs["web-test"]}, ok: http.StatusOK},
+			"registrar-webhooks-delete": {caller: "registrar-web", params: map[string]string{"id": hookIDs["web-delete"]}, ok: http.StatusOK},
+			"v1-webhooks-create":        {caller: "registrar", body: newHook, ok: http.StatusCreated},
+			"v1-webhooks-test":          {caller: "registrar", params: map[string]string{"id": hookIDs["v1-test"]}, ok: http.StatusOK},
+			"v1-webhooks-delete":        {caller: "registrar", params: map[string]string{"id": hookIDs["v1-delete"]}, ok: http.StatusNoContent},
+			// Bulk operations. A check answers a bad name in its row, so
+			// names are data there (NUL aside); a job refuses them whole.
+			"bulk-check": {caller: "registrar-web", body: map[string]any{"names": []string{"fine.inf.nz"}}, free: []string{"names"},
+				ok: http.StatusOK},
+			"bulk-jobs-create": {caller: "registrar-web", body: map[string]any{"kind": "register", "names": []string{"bulkok.inf.nz"},
+				"years": 1, "total": bulkTotal}},
+			"dns-templates-create": {caller: "registrar-web", body: tplBody("sweep"), free: []string{"name"}, ok: http.StatusCreated},
+			"dns-templates-update": {caller: "registrar-web", params: map[string]string{"id": tplIDs["web-update"]},
+				body: tplBody("sweep updated"), free: []string{"name"}, ok: http.StatusOK},
+			"dns-templates-delete": {caller: "registrar-web", params: map[string]string{"id": tplIDs["web-delete"]}, ok: http.StatusOK},
+			"v1-bulk-check": {caller: "registrar", body: map[string]any{"names": []string{"fine.inf.nz"}}, free: []string{"names"},
+				ok: http.StatusOK},
+			"v1-bulk-register": {caller: "registrar", body: map[string]any{"names": []string{"bulkok.inf.nz"}, "years": 1, "total": bulkTotal},
+				ok: http.StatusAccepted},
+			"v1-bulk-renew":      {caller: "registrar", body: map[string]any{"names": []string{"resell.inf.nz"}, "total": 1000}},
+			"v1-bulk-auto-renew": {caller: "registrar", body: map[string]any{"names": []string{"resell.inf.nz"}, "autoRenew": true}},
+			"v1-bulk-dns-template": {caller: "registrar", body: map[string]any{"names": []string{"resell.inf.nz"}, "templateId": applyID},
+				ok: http.StatusAccepted},
+			"v1-dns-templates-create": {caller: "registrar", body: tplBody("sweep v1"), free: []string{"name"}, ok: http.StatusCreated},
+			"v1-dns-templates-update": {caller: "registrar", params: map[string]string{"id": tplIDs["v1-update"]},
+				body: tplBody("sweep v1 updated"), free: []string{"name"}, ok: http.StatusOK},
+			"v1-dns-templates-delete": {caller: "registrar", params: map[string]string{"id": tplIDs["v1-delete"]}, ok: http.StatusNoContent},
 		},
 	}
 }

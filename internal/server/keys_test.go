@@ -62,14 +62,17 @@ func v1Scopes(t *testing.T, ts *testServer) map[string][]string {
 func wantScopes(key string) []string {
 	method, path, _ := strings.Cut(key, " ")
 	switch {
-	case strings.HasPrefix(path, "/v1/keys"):
+	case strings.HasPrefix(path, "/v1/keys"), strings.HasPrefix(path, "/v1/webhooks"):
 		return []string{"read", "dns", "register", "wallet"}
 	case method == "GET":
 		return []string{"read"}
-	case path == "/v1/domains/check" || path == "/v1/domains/register" || strings.HasSuffix(path, "/renew"):
+	case path == "/v1/domains/check" || path == "/v1/domains/register" || strings.HasSuffix(path, "/renew"),
+		path == "/v1/bulk/check" || path == "/v1/bulk/register" || path == "/v1/bulk/auto-renew":
 		return []string{"register"}
 	case strings.HasPrefix(path, "/v1/wallet"):
 		return []string{"wallet"}
+	case path == "/v1/bulk/dns-template" || strings.HasPrefix(path, "/v1/dns-templates"):
+		return []string{"dns"}
 	case strings.Contains(path, "/records") || strings.Contains(path, "/email-forwarding") ||
 		strings.Contains(path, "/domain-forwarding"):
 		return []string{"dns"}

@@ -38,6 +38,9 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 	if svc.Accounts != nil {
 		m.registry.MustRegister(hashPoolCollector{svc.Accounts})
 	}
+	if svc.RequestLogs != nil {
+		m.registry.MustRegister(requestLogCollector{svc.RequestLogs})
+	}
 	r := chi.NewRouter()
 	r.Use(api.RequestContext(logger, api.TrustProxies(cfg.TrustedProxies...)), accessLog, recoverer, m.middleware, securityHeaders, crossOriginProtection(),
 		middleware.Compress(5, "text/html", "text/css", "text/javascript", "application/javascript",
@@ -77,7 +80,8 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 		}
 		api.New(r, api.Services{Accounts: svc.Accounts, Domains: svc.Domains, Wallets: svc.Wallets, Catalog: svc.Catalog,
 			Records: svc.Records, Requests: svc.Requests, Mail: svc.Mail, Settings: svc.Settings,
-			Audit: svc.Audit, Stats: svc.Stats, Forwarding: svc.Forwarding, WebForwarding: svc.WebForwarding, RateLimits: ratelimit.NewPolicy(limits, nil)})
+			Audit: svc.Audit, Stats: svc.Stats, Reports: svc.Reports, Forwarding: svc.Forwarding, WebForwarding: svc.WebForwarding, RateLimits: ratelimit.NewPolicy(limits, nil),
+			RequestLogs: svc.RequestLogs, Webhooks: svc.Webhooks, Bulk: svc.Bulk})
 		if jobsUI != nil {
 			// River's UI reads its own bodies; bound them as huma bounds ours.
 			admins := r.With(api.RequireAdminPage(svc.Accounts), middleware.RequestSize(1<<20))

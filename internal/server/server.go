@@ -22,6 +22,7 @@ import (
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/billing"
+	"github.com/nameport/nameport/internal/bulk"
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/connlimit"
@@ -32,9 +33,12 @@ import (
 	"github.com/nameport/nameport/internal/mailfwd"
 	"github.com/nameport/nameport/internal/notify"
 	"github.com/nameport/nameport/internal/registration"
+	"github.com/nameport/nameport/internal/reports"
+	"github.com/nameport/nameport/internal/requestlog"
 	"github.com/nameport/nameport/internal/sealer"
 	"github.com/nameport/nameport/internal/settings"
 	"github.com/nameport/nameport/internal/stats"
+	"github.com/nameport/nameport/internal/webhook"
 	"github.com/nameport/nameport/internal/zone"
 )
 
@@ -60,6 +64,8 @@ type Services struct {
 	Mail     *notify.Service
 	Audit    *audit.Service
 	Stats    *stats.Service
+	// Reports are the figures of a registrar's Reports tab.
+	Reports  *reports.Service
 	Settings *settings.Service
 	// Forwarding owns the email forwarding rules; Forwarder forwards what
 	// the mail role accepts (the worker role's jobs).
@@ -68,6 +74,13 @@ type Services struct {
 	// WebForwarding owns domain forwarding's rules; nil when no forwarding
 	// address is configured (--forward-ipv4/--forward-ipv6).
 	WebForwarding *domainfwd.Service
+	// Bulk runs registrars' bulk checks and jobs.
+	Bulk *bulk.Service
+	// RequestLogs is the registrar's log of /v1 requests.
+	RequestLogs *requestlog.Service
+	// Webhooks owns registrars' webhook endpoints and delivers the events
+	// the other services emit.
+	Webhooks *webhook.Service
 	// webForwardingChanged pokes the forward role of this process after
 	// a rule changes (Run sets it).
 	webForwardingChanged *func()
@@ -92,7 +105,21 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
-	records := zone.NewService(d, zone.Options{Changed: zoneChanged})
+	// Webhook events are emitted by the service that owns each change,
+	// inside its transaction.
+	webhooks, err := webhook.NewService(d, webhook.Options{Secret: secret, AllowPrivateTargets: cfg.WebhooksAllowPrivateTargets})
+	if err != nil {
+		return Services{}, err
+	}
+	records := zone.NewService(d, zone.Options{Changed: zoneChanged,
+		Events: func(ctx context.Context, tx *db.Tx, dom zone.Domain, names []string) error {
+			owner, err := registration.OwnerOf(ctx, tx, dom.ID)
+			if err != nil {
+				return err
+			}
+			return webhooks.Emit(ctx, tx, owner, webhook.DNSChanged, map[string]any{"domain": dom.String(),
+				"domainId": dom.ID, "names": names})
+		}})
 	forwarding := mailfwd.NewService(d, mailfwd.Options{Notify: notify.Enqueue, Records: records, MailHost: cfg.MailHost,
 		Allowed: cat.CheckEmailForwarding, MaxRules: cfg.MailMaxRules, MaxRulesRegistrar: cfg.MailMaxRulesRegistrar})
 	secrets := accounts.MailSecrets()
@@ -142,8 +169,10 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 		}})
 	// Mail leaves in the transaction of what it reports.
 	wallets.Notify = notify.Enqueue
+	wallets.Events = webhooks.Emit
 	domains := registration.NewService(d, cat, wallets, nil)
 	domains.Notify = notify.Enqueue
+	domains.Events = webhooks.Emit
 	domains.Names = names
 	domains.ZoneChanged = zoneChanged
 	domains.Buyers = func(ctx context.Context, userID int64) (catalog.Buyer, error) {
@@ -154,11 +183,12 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 		return catalog.Buyer{Tier: u.Tier}, nil
 	}
 	return Services{Accounts: accounts, Domains: domains, Wallets: wallets,
-		Catalog: cat, Records: records,
+		Catalog: cat, Records: records, Bulk: bulk.NewService(d, domains, cat, records, nil),
 		Requests: idempotency.NewStore(d, nil), Mail: mail,
-		Audit: audit.NewService(d), Stats: stats.NewService(d),
+		Audit: audit.NewService(d), Stats: stats.NewService(d), Reports: reports.NewService(d, domains, wallets, nil),
 		Settings: siteSettings, Forwarding: forwarding, Forwarder: forwarder,
-		WebForwarding: webForwarding, webForwardingChanged: &webChanged, acmeSealer: acmeSealer}, nil
+		WebForwarding: webForwarding, webForwardingChanged: &webChanged, acmeSealer: acmeSealer, Webhooks: webhooks,
+		RequestLogs: requestlog.NewService(d, requestlog.Options{Off: cfg.NoV1RequestLog})}, nil
 }
 
 // startForwarding starts the forward role: redirects over HTTP and HTTPS,
@@ -245,6 +275,19 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		stopKeyUses()
 		<-keyUsesDone
 	}()
+	// /v1 requests are logged off the request path; the recorder stops
+	// after the HTTP server (below), so the last requests' entries are
+	// written before the database closes.
+	requestLogCtx, stopRequestLog := context.WithCancel(context.WithoutCancel(ctx))
+	requestLogDone := make(chan struct{})
+	go func() {
+		defer close(requestLogDone)
+		svc.RequestLogs.Run(requestLogCtx, logger.With("component", "request-log"))
+	}()
+	defer func() {
+		stopRequestLog()
+		<-requestLogDone
+	}()
 	// Admin changes on other nodes reach this one within a second.
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
@@ -262,11 +305,14 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Accounts.AddWorkers(jobsCfg.Workers)...)
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Mail.AddWorkers(jobsCfg.Workers)...)
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Requests.AddWorkers(jobsCfg.Workers)...)
+		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.RequestLogs.AddWorkers(jobsCfg.Workers)...)
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs,
 			svc.Domains.AddWorkers(jobsCfg.Workers, cfg.RenewInterval, cfg.RenewAhead)...)
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Wallets.AddWorkers(jobsCfg.Workers)...)
+		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Webhooks.AddWorkers(jobsCfg.Workers)...)
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Forwarder.AddWorkers(jobsCfg.Workers)...)
-		jobsCfg.Queues = map[string]int{mailfwd.Queue: mailfwd.QueueWorkers}
+		svc.Bulk.AddWorkers(jobsCfg.Workers)
+		jobsCfg.Queues = map[string]int{mailfwd.Queue: mailfwd.QueueWorkers, webhook.Queue: webhook.QueueWorkers}
 	}
 	if err := d.SetupJobs(jobsCfg); err != nil {
 		return err

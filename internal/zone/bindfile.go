@@ -84,13 +84,19 @@ func (s *Service) ApplyImport(ctx context.Context, d Domain, text string, opts I
 		return Plan{}, err
 	}
 	var plan Plan
-	err = s.write(ctx, d, func(ctx context.Context, tx *db.Tx) error {
+	var names []string
+	err = s.write(ctx, d, &names, func(ctx context.Context, tx *db.Tx) error {
 		current, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err
 		}
 		if plan, err = planImport(ctx, tx, d, current, lines, notes); err != nil {
 			return err
+		}
+		for _, set := range [][]Record{plan.Add, plan.Change, plan.Remove} {
+			for _, r := range set {
+				names = append(names, r.Name)
+			}
 		}
 		return applyPlan(ctx, tx, d, plan, s.clock())
 	})

@@ -32,7 +32,8 @@ func (s *Service) Apply(ctx context.Context, d Domain, c Change) error {
 		}
 		adds = append(adds, rec)
 	}
-	err := s.write(ctx, d, func(ctx context.Context, tx *db.Tx) error {
+	var names []string
+	err := s.write(ctx, d, &names, func(ctx context.Context, tx *db.Tx) error {
 		existing, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err
@@ -47,6 +48,7 @@ func (s *Service) Apply(ctx context.Context, d Domain, c Change) error {
 		for _, r := range existing {
 			if c.Remove != nil && c.Remove(r) {
 				removed = append(removed, r.ID)
+				names = append(names, r.Name)
 				continue
 			}
 			after = append(after, r)
@@ -61,6 +63,7 @@ func (s *Service) Apply(ctx context.Context, d Domain, c Change) error {
 			}
 			adds[i].CreatedAt, adds[i].UpdatedAt = now, now
 			after = append(after, adds[i])
+			names = append(names, adds[i].Name)
 		}
 		if len(after) > MaxRecordsPerDomain {
 			return invalid("A domain can have at most %d DNS records", MaxRecordsPerDomain)

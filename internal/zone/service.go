@@ -24,6 +24,11 @@ type Options struct {
 	// DNS server in the same process can reload at once instead of at its
 	// next poll (dnsserver.Server.Poke).
 	Changed func()
+	// Events, when set, runs inside the transaction of every change of a
+	// domain's records, with the names (relative, "@" for the apex) whose
+	// records changed: the dns.changed webhook event, which commits with
+	// the change or not at all.
+	Events func(ctx context.Context, tx *db.Tx, d Domain, names []string) error
 }
 
 // Service reads and changes the DNS records of domains.
@@ -31,6 +36,7 @@ type Service struct {
 	db      *db.DB
 	now     func() time.Time
 	changed func()
+	events  func(ctx context.Context, tx *db.Tx, d Domain, names []string) error
 }
 
 // NewService returns the record service over d.
@@ -41,7 +47,7 @@ func NewService(d *db.DB, opts Options) *Service {
 	if opts.Changed == nil {
 		opts.Changed = func() {}
 	}
-	return &Service{db: d, now: opts.Now, changed: opts.Changed}
+	return &Service{db: d, now: opts.Now, changed: opts.Changed, events: opts.Events}
 }
 
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
@@ -97,7 +103,8 @@ func (s *Service) Create(ctx context.Context, d Domain, in Input) (*Record, erro
 	if err != nil {
 		return nil, err
 	}
-	err = s.write(ctx, d, func(ctx context.Context, tx *db.Tx) error {
+	names := []string{rec.Name}
+	err = s.write(ctx, d, &names, func(ctx context.Context, tx *db.Tx) error {
 		existing, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err
@@ -134,7 +141,8 @@ func (s *Service) Update(ctx context.Context, d Domain, id int64, in Input) (*Re
 	if err != nil {
 		return nil, err
 	}
-	err = s.write(ctx, d, func(ctx context.Context, tx *db.Tx) error {
+	names := []string{rec.Name}
+	err = s.write(ctx, d, &names, func(ctx context.Context, tx *db.Tx) error {
 		existing, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err
@@ -148,6 +156,7 @@ func (s *Service) Update(ctx context.Context, d Domain, id int64, in Input) (*Re
 		if old == nil {
 			return errNotFound
 		}
+		names = append(names, old.Name)
 		if err := checkSet(existing, rec, id); err != nil {
 			return err
 		}
@@ -187,7 +196,8 @@ func (s *Service) joinSet(ctx context.Context, tx bun.IDB, d Domain, others []Re
 
 // Delete removes record id of d. Returns not_found when d has no such record.
 func (s *Service) Delete(ctx context.Context, d Domain, id int64) error {
-	err := s.write(ctx, d, func(ctx context.Context, tx *db.Tx) error {
+	var names []string
+	err := s.write(ctx, d, &names, func(ctx context.Context, tx *db.Tx) error {
 		existing, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err
@@ -195,6 +205,11 @@ func (s *Service) Delete(ctx context.Context, d Domain, id int64) error {
 		after := replaced(existing, id, nil)
 		if len(after) == len(existing) {
 			return errNotFound
+		}
+		for _, r := range existing {
+			if r.ID == id {
+				names = append(names, r.Name)
+			}
 		}
 		// A record others depend on (the address of a name server) stays.
 		if err := checkChange(ctx, tx, d, existing, after); err != nil {
@@ -224,13 +239,23 @@ func replaced(records []Record, id int64, with *Record) []Record {
 // write runs fn in a transaction that first bumps the zone version. Bumping
 // first takes the counter's row lock, which serialises record changes on
 // PostgreSQL: the duplicate and CNAME checks inside fn then see every
-// change committed before. (SQLite has one writer anyway.)
-func (s *Service) write(ctx context.Context, d Domain, fn func(ctx context.Context, tx *db.Tx) error) error {
+// change committed before. (SQLite has one writer anyway.) names are the
+// record names the change touches, as fn leaves them, for the dns.changed
+// event.
+func (s *Service) write(ctx context.Context, d Domain, names *[]string, fn func(ctx context.Context, tx *db.Tx) error) error {
 	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		if err := BumpVersion(ctx, tx, s.clock(), NameChange{Name: d.Name, Extension: d.Extension}); err != nil {
 			return err
 		}
-		return fn(ctx, tx)
+		if err := fn(ctx, tx); err != nil {
+			return err
+		}
+		if s.events == nil || len(*names) == 0 {
+			return nil
+		}
+		changed := slices.Clone(*names)
+		slices.Sort(changed)
+		return s.events(ctx, tx, d, slices.Compact(changed))
 	})
 	if err == nil {
 		s.changed()

@@ -122,7 +122,8 @@ func (s *Service) ReplaceSet(ctx context.Context, d Domain, set Set) ([]Record, 
 	}
 	name, typ := incoming[0].Name, incoming[0].Type
 	var result []Record
-	err = s.write(ctx, d, func(ctx context.Context, tx *db.Tx) error {
+	names := []string{name}
+	err = s.write(ctx, d, &names, func(ctx context.Context, tx *db.Tx) error {
 		existing, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err
@@ -169,7 +170,8 @@ func (s *Service) DeleteSet(ctx context.Context, d Domain, name, typ string) err
 	if err != nil {
 		return err
 	}
-	err = s.write(ctx, d, func(ctx context.Context, tx *db.Tx) error {
+	names := []string{name}
+	err = s.write(ctx, d, &names, func(ctx context.Context, tx *db.Tx) error {
 		existing, err := listRecords(ctx, tx, d.ID)
 		if err != nil {
 			return err

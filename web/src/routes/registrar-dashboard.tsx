@@ -4,7 +4,11 @@ import { useQuery } from '@tanstack/react-query'
 import * as z from 'zod/mini'
 import { apiKeyQueryOptions } from '@/features/dashboard/api/apiKey'
 import { DashboardLoading } from '@/features/dashboard/components/DashboardHeading'
-import { RegistrarDashboard, type WalletBalanceState } from '@/features/dashboard/components/RegistrarDashboard'
+import {
+  RegistrarDashboard,
+  registrarTabs,
+  type WalletBalanceState,
+} from '@/features/dashboard/components/RegistrarDashboard'
 import { TierStatus } from '@/features/dashboard/components/TierStatus'
 import { domainsQueryOptions } from '@/lib/domains'
 import { DomainTable } from '@/features/domains/components/DomainTable'
@@ -12,7 +16,7 @@ import { walletQueryOptions } from '@/lib/wallet'
 import { currentUserQueryOptions, requireUser } from '@/lib/session'
 
 const searchSchema = z.object({
-  tab: z.catch(z.optional(z.enum(['domains', 'api', 'settings'])), undefined),
+  tab: z.catch(z.optional(z.enum(registrarTabs)), undefined),
 })
 
 export const Route = createFileRoute('/registrar-dashboard')({

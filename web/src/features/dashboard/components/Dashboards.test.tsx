@@ -127,7 +127,11 @@ describe('registrar dashboard cards', () => {
     expect(screen.getByRole('button', { name: 'Register Domain' })).toBeInTheDocument()
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'Domains',
+      'Bulk Operations',
+      'Reports',
       'API Access',
+      'Request Logs',
+      'Webhooks',
       'Account Settings',
     ])
     const table = within(await screen.findByRole('table'))

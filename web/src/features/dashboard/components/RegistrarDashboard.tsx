@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { Card, Metric, Text } from '@tremor/react'
-import { Globe, KeyRound, Settings, Wallet } from 'lucide-react'
+import { ChartColumn, Globe, KeyRound, Layers, ScrollText, Settings, Wallet, Webhook } from 'lucide-react'
 import { buttonStyles } from '@/components/ui/button'
 import { Card as Panel, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
@@ -14,10 +14,16 @@ import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { apiKeyQueryOptions } from '../api/apiKey'
 import { AccountSettings } from './AccountSettings'
 import { ApiAccessPanel } from './ApiAccessPanel'
+import { BulkPanel } from './BulkPanel'
+import { ReportsPanel } from './ReportsPanel'
+import { RequestLogsPanel } from './RequestLogsPanel'
+import { WebhooksPanel } from './WebhooksPanel'
 import { DashboardHeading } from './DashboardHeading'
 import { RegisterDomainButton } from './RegisterDomainButton'
 
-export type RegistrarTab = 'domains' | 'api' | 'settings'
+/** The dashboard's tabs, in their order (the route's ?tab= takes these). */
+export const registrarTabs = ['domains', 'bulk', 'reports', 'api', 'logs', 'webhooks', 'settings'] as const
+export type RegistrarTab = (typeof registrarTabs)[number]
 
 /** The wallet as the registrar dashboard shows it: '$0.00' while loading. */
 export type WalletBalanceState = { status: 'loading' } | { status: 'error' } | { status: 'ok'; balance: number }
@@ -91,9 +97,25 @@ export function RegistrarDashboard({
             <Globe className="h-4 w-4" aria-hidden />
             Domains
           </TabsTrigger>
+          <TabsTrigger value="bulk">
+            <Layers className="h-4 w-4" aria-hidden />
+            Bulk Operations
+          </TabsTrigger>
+          <TabsTrigger value="reports">
+            <ChartColumn className="h-4 w-4" aria-hidden />
+            Reports
+          </TabsTrigger>
           <TabsTrigger value="api">
             <KeyRound className="h-4 w-4" aria-hidden />
             API Access
+          </TabsTrigger>
+          <TabsTrigger value="logs">
+            <ScrollText className="h-4 w-4" aria-hidden />
+            Request Logs
+          </TabsTrigger>
+          <TabsTrigger value="webhooks">
+            <Webhook className="h-4 w-4" aria-hidden />
+            Webhooks
           </TabsTrigger>
           <TabsTrigger value="settings">
             <Settings className="h-4 w-4" aria-hidden />
@@ -108,8 +130,20 @@ export function RegistrarDashboard({
             <CardContent>{domainList}</CardContent>
           </Panel>
         </TabsContent>
+        <TabsContent value="bulk">
+          <BulkPanel />
+        </TabsContent>
+        <TabsContent value="reports">
+          <ReportsPanel />
+        </TabsContent>
         <TabsContent value="api">
           <ApiAccessPanel apiKey={apiKey} />
+        </TabsContent>
+        <TabsContent value="logs">
+          <RequestLogsPanel />
+        </TabsContent>
+        <TabsContent value="webhooks">
+          <WebhooksPanel />
         </TabsContent>
         <TabsContent value="settings">
           <AccountSettings user={user} />
