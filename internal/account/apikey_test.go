@@ -322,9 +322,9 @@ func TestMigrationKeepsTheSingleKey(t *testing.T) {
 		var hash, sealed string
 		require.NoError(t, d.Bun.NewRaw("SELECT hash, sealed FROM api_keys WHERE user_id = ?", u.ID).Scan(ctx, &hash, &sealed))
 
-		// The schema as it was: the key in the users table. Later tables
-		// refer to api_keys (request_logs); PostgreSQL drops those
-		// references with it, SQLite checks none on DROP.
+		// The schema as it was: the key in the users table. Should a later
+		// table refer to api_keys, PostgreSQL drops that reference with it
+		// (SQLite checks none on DROP).
 		drop := "DROP TABLE api_keys"
 		if d.Engine == db.Postgres {
 			drop += " CASCADE"
