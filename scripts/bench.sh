@@ -376,14 +376,18 @@ serve small-dns "$small_db" "${dns_only_flags[@]}"
 churn small_db -db "$small_db" -changes "$CHURN_CHANGES" -duration "${CHURN_BUDGET}s" -spread "${CHURN_POLL_MS}ms"
 # Queries per second under changes, in CHURN_ROUNDS rounds, each a run at
 # nameport while the writer writes and then one at NSD on the static zone
-# (both servers up on the server core, the writer idle meanwhile), so that
-# a busy spell of the machine falls on both alike; the rows take medians.
-# The writer is started first and writes for a little longer than dnsperf
-# runs, so changes flow for all of dnsperf's run; at a rate it asks DNS
-# only at the end (for its last change), so that dnsperf's are the only
-# queries meanwhile.
-churn_qps_rounds=() static_qps_rounds=()
-for round in $(seq "$CHURN_ROUNDS"); do
+# while the same writer writes (both servers up on the server core), so
+# that a busy spell of the machine falls on both alike; the rows take
+# medians. The writer is started first and writes for a little longer than
+# dnsperf runs, so changes flow for all of dnsperf's run; at a rate it asks
+# DNS (nameport's) only at the end (for its last change), so that
+# dnsperf's are the only queries meanwhile.
+# start_writer and end_writer: dnsbench churn -db writing 50 changes a
+# second into nameport's database, on the load generator's core, for a
+# little longer than dnsperf runs. It runs during NSD's runs too (NSD does
+# not read the database): the writer takes some of the load generator's
+# core, and both servers must be measured with the same load generator.
+start_writer() {
   : >"$WORK/churn-rate.err"
   taskset -c "$LOADGEN_CPU" "$DB" churn -db "$small_db" -server "$SERVE_DNS" \
     -rate 50 -duration "$((DURATION + 2))s" >"$WORK/churn-rate.txt" 2>"$WORK/churn-rate.err" &
@@ -395,13 +399,22 @@ for round in $(seq "$CHURN_ROUNDS"); do
     sleep 0.1
   done
   grep -q 'is served; changing it' "$WORK/churn-rate.err" || { cat "$WORK/churn-rate.err" >&2; die "churn -rate 50 did not start"; }
-  q=$(dnsperf_qps "$SERVE_DNS" "$WORK/small/queries.txt" "$WORK/dnsperf-churn-$round.txt")
+}
+end_writer() {
   wait "$CHURN_PID" || { cat "$WORK/churn-rate.err" >&2; die "churn -rate 50 failed: $(cat "$WORK/churn-rate.txt")"; }
+}
+churn_qps_rounds=() static_qps_rounds=()
+for round in $(seq "$CHURN_ROUNDS"); do
+  start_writer
+  q=$(dnsperf_qps "$SERVE_DNS" "$WORK/small/queries.txt" "$WORK/dnsperf-churn-$round.txt")
+  end_writer
   say "  round $round: nameport (dns role) under dnsperf: $q qps while writing: $(cat "$WORK/churn-rate.txt")"
   churn_qps_rounds+=("$q")
   # NSD serves the zone as the first round left it.
   [ "$round" = 1 ] && nsd_from small-nsd keep
+  start_writer
   q=$(dnsperf_qps "$NSD_ADDR" "$WORK/small/queries.txt" "$WORK/dnsperf-static-$round.txt")
+  end_writer
   # Now and then an NSD started here leaves some 5% of the queries
   # unanswered for as long as it runs (seen twice, 5,000 queries a second,
   # cause unknown; not with a new NSD): such a run measures nothing, so
@@ -410,7 +423,9 @@ for round in $(seq "$CHURN_ROUNDS"); do
     say "  round $round: NSD lost queries; starting another NSD and measuring again"
     stop "$NSD_PID"
     start_nsd small-nsd
+    start_writer
     q=$(dnsperf_qps "$NSD_ADDR" "$WORK/small/queries.txt" "$WORK/dnsperf-static-$round.txt")
+    end_writer
     [ "$(lost_queries "$WORK/dnsperf-static-$round.txt")" -eq 0 ] || die "NSD lost queries again: $(grep 'Queries lost' "$WORK/dnsperf-static-$round.txt")"
   fi
   say "  round $round: NSD, static: $q qps"
