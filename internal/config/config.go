@@ -100,6 +100,11 @@ type Config struct {
 	DNSPollInterval time.Duration
 	// DNSHistory is how many changes a DNS server keeps for IXFR.
 	DNSHistory int
+	// NoDNSSEC serves the zones unsigned (--dnssec=false); the zero
+	// Config signs them. DNSSECAlgorithm is the algorithm of keys made
+	// from now on: "ecdsap256sha256" (the default when empty) or "ed25519".
+	NoDNSSEC        bool
+	DNSSECAlgorithm string
 
 	LogFormat string
 	LogLevel  string
@@ -210,6 +215,8 @@ var Flags = []Flag{
 	{"dns-tcp-max-conns-per-client", 16, "most DNS-over-TCP connections open at once from one client (IPv4 address, IPv6 /64); 0: no limit"},
 	{"dns-tcp-idle-timeout", 5 * time.Second, "a DNS-over-TCP connection is closed after this long without a query (RFC 7766: a few seconds)"},
 	{"dns-poll-interval", 250 * time.Millisecond, "how often the DNS server checks the database for changes made by other processes (changes made in its own process are applied at once)"},
+	{"dnssec", true, "sign the zones (DNSSEC, online signing: answers to queries with the DO bit carry signatures, names that do not exist are denied with compact denial); keys are made at the first start and kept sealed in the database"},
+	{"dnssec-algorithm", "ecdsap256sha256", "algorithm of the DNSSEC keys made from now on: ecdsap256sha256 (13) or ed25519 (15); a zone keeps the key it has"},
 	{"dns-ixfr-history", 1000, "how many changes the DNS server keeps to answer IXFR; a secondary further behind gets the whole zone (0: always the whole zone)"},
 	{"metrics-allow", "127.0.0.0/8,::1", "clients allowed to read /metrics (by TCP peer address, never X-Forwarded-For), comma separated addresses or prefixes; others get 403"},
 	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: no card payments (simulated with --demo-payments)"},
@@ -432,6 +439,10 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	}
 	if c.DNSHistory < 0 || c.DNSHistory > 100000 {
 		return Config{}, errors.New("config: --dns-ixfr-history must be between 0 and 100000")
+	}
+	c.NoDNSSEC, c.DNSSECAlgorithm = !v.GetBool("dnssec"), strings.ToLower(strings.TrimSpace(v.GetString("dnssec-algorithm")))
+	if c.DNSSECAlgorithm != "ecdsap256sha256" && c.DNSSECAlgorithm != "ed25519" {
+		return Config{}, fmt.Errorf("config: --dnssec-algorithm %q: not ecdsap256sha256 or ed25519", c.DNSSECAlgorithm)
 	}
 	if c.HTTPIdleTimeout <= 0 || c.DNSTCPIdleTimeout <= 0 {
 		return Config{}, errors.New("config: --http-idle-timeout and --dns-tcp-idle-timeout must be positive")

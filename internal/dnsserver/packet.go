@@ -352,7 +352,9 @@ func (s *Server) answerPacket(snap *Snapshot, pkt, out []byte, from netip.Addr, 
 	}
 	var keyBuf [260]byte
 	var q plainQuery
-	if parsePlain(pkt, &keyBuf, &q) {
+	// Answers with the DO bit are signed (sign.go), not served from the
+	// cache of unsigned ones.
+	if parsePlain(pkt, &keyBuf, &q) && !(q.do && s.opts.keys != nil) {
 		limit := dns.MaxMsgSize
 		if !tcp {
 			limit = q.limit(s.opts.maxUDP)
@@ -444,6 +446,9 @@ func (s *Server) answerSlow(snap *Snapshot, pkt, out []byte, from netip.Addr, tc
 			}
 		} else {
 			resp = reply(snap, req, s.opts.maxUDP)
+			if s.opts.keys != nil && dnssecOK(req) {
+				s.signAnswer(snap, req, resp)
+			}
 			limit := dns.MaxMsgSize
 			if !tcp {
 				limit = udpLimit(req, s.opts.maxUDP)

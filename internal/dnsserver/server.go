@@ -35,6 +35,7 @@ import (
 
 	"github.com/nameport/nameport/internal/connlimit"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/dnssec"
 	"github.com/nameport/nameport/internal/zone"
 )
 
@@ -55,7 +56,8 @@ type options struct {
 	catalogZone   string // lower case, fully qualified; "": none (WithCatalogZone)
 	history       int    // changes kept for IXFR
 	hosts         []zoneHost
-	snapshotFile  string // "": none (WithSnapshotFile)
+	snapshotFile  string    // "": none (WithSnapshotFile)
+	keys          KeySource // nil: unsigned (WithDNSSEC)
 }
 
 // Defaults of DNS over TCP (RFC 7766): a new connection has tcpReadTimeout
@@ -164,6 +166,12 @@ type Server struct {
 	// stop ends background work (NOTIFY retries) at Shutdown.
 	stop     context.Context
 	stopFunc context.CancelFunc
+
+	// DNSSEC (sign.go): the keys of the zones, by origin, and the
+	// signatures made.
+	keysMu   sync.Mutex
+	zoneKeys map[string]*dnssec.Key
+	sigs     sigCache
 }
 
 // New returns a server for addr ("127.0.0.1:5353") with no zones loaded.
@@ -183,8 +191,15 @@ func New(addr string, logger *slog.Logger, opts ...Option) *Server {
 	return s
 }
 
-// Publish makes snap the zones the server answers from.
-func (s *Server) Publish(snap *Snapshot) { s.snapshot.Store(snap) }
+// Publish makes snap the zones the server answers from, signed with
+// WithDNSSEC's keys (when the key source fails, unsigned: Publish is for
+// tests and tools).
+func (s *Server) Publish(snap *Snapshot) {
+	if err := s.withKeys(context.Background(), snap); err != nil {
+		s.logger.Warn("dns: zones published unsigned", "err", err)
+	}
+	s.snapshot.Store(snap)
+}
 
 // Ready reports whether a snapshot has been published.
 func (s *Server) Ready() bool { return s.snapshot.Load() != nil }
@@ -409,6 +424,9 @@ func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 		return
 	}
 	resp := reply(snap, req, s.opts.maxUDP)
+	if s.opts.keys != nil && dnssecOK(req) {
+		s.signAnswer(snap, req, resp)
+	}
 	limit := dns.MaxMsgSize
 	if !tcp {
 		limit = udpLimit(req, s.opts.maxUDP)
@@ -463,6 +481,12 @@ func (s *Server) reload(ctx context.Context, d *db.DB) error {
 	}
 	s.addCatalog(snap, s.Snapshot())
 	s.addHosts(snap, emptySnapshot)
+	if err := s.withKeys(ctx, snap); err != nil {
+		if enc != nil {
+			s.file.release(nil)
+		}
+		return fmt.Errorf("dnsserver: reload: %w", err)
+	}
 	s.publish(snap, skipped)
 	if enc != nil {
 		s.writeFile(enc)
@@ -485,6 +509,9 @@ func (s *Server) Update(ctx context.Context, d *db.DB) error {
 	snap, c, skipped, err := s.catchUp(ctx, d, prev)
 	if errors.Is(err, zone.ErrLoadAll) {
 		return s.reload(ctx, d)
+	}
+	if err == nil {
+		err = s.withKeys(ctx, snap)
 	}
 	if err != nil {
 		return fmt.Errorf("dnsserver: update: %w", err)

@@ -523,6 +523,9 @@ func (s *Server) startFromFile(ctx context.Context, d *db.DB) bool {
 		delete(next.zones, name)
 	}
 	s.addCatalog(next, emptySnapshot)
+	if err := s.withKeys(ctx, next); err != nil {
+		return refuse(s.logger.Warn, "no DNSSEC keys", "err", err)
+	}
 	s.publish(next, append(skipped, more...))
 	s.file.note(f.head.Versions, written)
 	s.fromFile = true

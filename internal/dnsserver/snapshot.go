@@ -11,6 +11,7 @@ import (
 	"github.com/miekg/dns"
 
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/dnssec"
 	"github.com/nameport/nameport/internal/zone"
 )
 
@@ -68,6 +69,9 @@ type servedZone struct {
 	catalog bool
 	// nameservers are those of the apex (fully qualified, lower case).
 	nameservers []string
+	// key signs the zone's answers to queries with the DO bit, and is
+	// published as its DNSKEY set (sign.go); nil: unsigned.
+	key *dnssec.Key
 
 	// pending holds records added (add) until finish builds the domains.
 	pending map[string][]dns.RR
@@ -703,7 +707,10 @@ func (z *servedZone) addressesOf(target string, glue bool, building *domain) *no
 func (z *servedZone) records() []dns.RR {
 	out := []dns.RR{z.soa}
 	for _, set := range z.apex.sets {
-		if set.rtype != dns.TypeSOA {
+		// The DNSKEY set is left out: transfers carry the zone unsigned
+		// (signing is online, per answer), and a DNSKEY without its
+		// signature is no use to a secondary.
+		if set.rtype != dns.TypeSOA && set.rtype != dns.TypeDNSKEY {
 			out = append(out, set.records()...)
 		}
 	}

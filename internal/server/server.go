@@ -27,6 +27,7 @@ import (
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/connlimit"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/dnssec"
 	"github.com/nameport/nameport/internal/dnsserver"
 	"github.com/nameport/nameport/internal/domainfwd"
 	"github.com/nameport/nameport/internal/idempotency"
@@ -85,6 +86,8 @@ type Services struct {
 	// a rule changes (Run sets it).
 	webForwardingChanged *func()
 	acmeSealer           *sealer.Sealer
+	// dnssecKeys are the zones' DNSSEC keys (nil: --dnssec=false).
+	dnssecKeys *dnssec.Store
 }
 
 // NewServices builds every capability service from the configuration.
@@ -147,6 +150,16 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
+	var dnssecKeys *dnssec.Store
+	if !cfg.NoDNSSEC {
+		algorithm := uint8(dnssec.ECDSAP256SHA256)
+		if cfg.DNSSECAlgorithm == "ed25519" {
+			algorithm = dnssec.ED25519
+		}
+		if dnssecKeys, err = dnssec.NewStore(d, secret, algorithm); err != nil {
+			return Services{}, err
+		}
+	}
 	var webForwarding *domainfwd.Service
 	if len(cfg.ForwardIPv4)+len(cfg.ForwardIPv6) > 0 {
 		webForwarding, err = domainfwd.NewService(d, domainfwd.Options{Records: records, IPv4: cfg.ForwardIPv4, IPv6: cfg.ForwardIPv6,
@@ -187,7 +200,7 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 		Requests: idempotency.NewStore(d, nil), Mail: mail,
 		Audit: audit.NewService(d), Stats: stats.NewService(d), Reports: reports.NewService(d, domains, wallets, nil),
 		Settings: siteSettings, Forwarding: forwarding, Forwarder: forwarder,
-		WebForwarding: webForwarding, webForwardingChanged: &webChanged, acmeSealer: acmeSealer, Webhooks: webhooks,
+		WebForwarding: webForwarding, webForwardingChanged: &webChanged, acmeSealer: acmeSealer, Webhooks: webhooks, dnssecKeys: dnssecKeys,
 		RequestLogs: requestlog.NewService(d, requestlog.Options{Off: cfg.NoV1RequestLog})}, nil
 }
 
@@ -341,6 +354,9 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		}
 		for _, n := range cfg.DNSNotify {
 			dnsOpts = append(dnsOpts, dnsserver.WithSignedNotify(n.Key, n.Addr))
+		}
+		if svc.dnssecKeys != nil {
+			dnsOpts = append(dnsOpts, dnsserver.WithDNSSEC(svc.dnssecKeys.Keys))
 		}
 		if cfg.MailHost == "" {
 			// The MX records of forwarding domains name mx.<zone>.

@@ -1,0 +1,385 @@
+package dnsserver
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/miekg/dns"
+
+	"github.com/nameport/nameport/internal/dnssec"
+)
+
+// Online DNSSEC signing (RFC 4033-4035). Each zone's key (dnssec.Key, a
+// CSK) is published as the DNSKEY set at its apex, a record set like the
+// others, so that plain queries get it from the packet cache and NODATA
+// proofs list it. A query with the DO bit skips the packet cache (whose
+// answers are unsigned, and which therefore stays exactly as it was) and
+// gets its answer signed here: an RRSIG for each record set of the answer
+// and authority sections, their signatures cached by content (sigCache).
+//
+// Denial of existence is compact (RFC 9824, "black lies"), which an online
+// signer can give without a chain of names: a name that does not exist
+// gets NOERROR and an NSEC owned by the name itself whose next name is its
+// immediate successor and whose types are RRSIG, NSEC and NXNAME; a name
+// without the type asked gets an NSEC of its types; a referral gets the
+// NSEC of the delegation (NS, without DS: no DS for delegated domains yet),
+// so that the child is provably unsigned. An answer from a wildcard is
+// signed as if its name existed (as Cloudflare does): nothing needs to
+// prove that the name asked is absent.
+//
+// Zone transfers stay unsigned (see servedZone.records).
+
+// KeySource returns the signing keys of zones (origins), making the ones
+// that are missing: dnssec.Store.Keys.
+type KeySource func(ctx context.Context, zones []string) ([]*dnssec.Key, error)
+
+// WithDNSSEC signs the zones with the keys of keys (see sign.go): every
+// zone but the catalog zone.
+func WithDNSSEC(keys KeySource) Option {
+	return func(o *options) { o.keys = keys }
+}
+
+// Signature validity: a signature is valid from an hour back (clocks of
+// validators running late) for a week, and made anew once it is a day old,
+// so that what a resolver caches (for a TTL, a day at most) is always valid
+// for days more.
+const (
+	sigInception = time.Hour
+	sigValidity  = 7 * 24 * time.Hour
+	sigRefresh   = 24 * time.Hour
+	// sigCacheMax bounds the signatures kept; when full, the cache starts
+	// again (the signatures of changed record sets are dead weight).
+	sigCacheMax = 1 << 18
+)
+
+// withKeys gives each zone of snap (but the catalog zone) its key and
+// DNSKEY set, asking the key source for the zones it has no key for yet.
+// Zones carried over from the snapshot before have them already; the
+// others are copied before they are written to, so that a published
+// snapshot is never modified.
+func (s *Server) withKeys(ctx context.Context, snap *Snapshot) error {
+	if s.opts.keys == nil {
+		return nil
+	}
+	s.keysMu.Lock()
+	defer s.keysMu.Unlock()
+	var missing []string
+	for origin, z := range snap.zones {
+		if !z.catalog && z.key == nil && s.zoneKeys[origin] == nil {
+			missing = append(missing, origin)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		keys, err := s.opts.keys(ctx, missing)
+		if err != nil {
+			return fmt.Errorf("dnsserver: dnssec keys: %w", err)
+		}
+		if s.zoneKeys == nil {
+			s.zoneKeys = map[string]*dnssec.Key{}
+		}
+		for _, k := range keys {
+			s.zoneKeys[k.Zone] = k
+		}
+	}
+	for origin, z := range snap.zones {
+		k := s.zoneKeys[origin]
+		if z.catalog || k == nil || z.key == k {
+			continue
+		}
+		c := *z
+		apex := *z.apex
+		apex.sets = slices.DeleteFunc(slices.Clone(z.apex.sets), func(set rrset) bool { return set.rtype == dns.TypeDNSKEY })
+		apex.sets = append(apex.sets, rrset{rtype: dns.TypeDNSKEY, n: 1, rrs: []dns.RR{k.DNSKEY}})
+		// In typeRank order, as finishSets sorts (which would also drop
+		// the NS set's additional addresses kept after its records).
+		slices.SortStableFunc(apex.sets, func(a, b rrset) int { return typeRank(a.rtype) - typeRank(b.rtype) })
+		c.apex, c.key = &apex, k
+		snap.zones[origin] = &c
+	}
+	return nil
+}
+
+// signAnswer adds the DNSSEC records to resp, the answer to req (with the
+// DO bit) from snap; answers from zones without a key stay as they are.
+func (s *Server) signAnswer(snap *Snapshot, req, resp *dns.Msg) {
+	if resp.Rcode != dns.RcodeSuccess && resp.Rcode != dns.RcodeNameError || len(req.Question) != 1 {
+		return
+	}
+	now := time.Now()
+	qname := req.Question[0].Name
+	// The name the answer ends at: the question's, or the last CNAME's
+	// target (RFC 6604: the rcode and the proofs are that name's).
+	final := qname
+	if n := len(resp.Answer); n > 0 {
+		if c, ok := resp.Answer[n-1].(*dns.CNAME); ok {
+			final = c.Target
+		}
+	}
+	var ns []dns.RR
+	switch {
+	case resp.Rcode == dns.RcodeNameError:
+		z, _ := snap.findZone(lowerASCII(final))
+		if z == nil || z.key == nil {
+			break
+		}
+		resp.Rcode = dns.RcodeSuccess
+		ns = append(ns, denial(z, final, []uint16{dns.TypeRRSIG, dns.TypeNSEC, dns.TypeNXNAME}))
+	case hasType(resp.Ns, dns.TypeSOA): // NODATA
+		z, _ := snap.findZone(lowerASCII(final))
+		if z == nil || z.key == nil {
+			break
+		}
+		ns = append(ns, denial(z, final, snap.typesAt(z, lowerASCII(final))))
+	}
+	// Referrals: the NSEC of each delegation, proving it has no DS.
+	for _, rr := range resp.Ns {
+		if rr.Header().Rrtype != dns.TypeNS {
+			continue
+		}
+		owner := rr.Header().Name
+		if slices.ContainsFunc(ns, func(have dns.RR) bool { return equalFoldASCII(have.Header().Name, owner) }) {
+			continue
+		}
+		z, _ := snap.findZone(lowerASCII(owner))
+		if z == nil || z.key == nil || lowerASCII(owner) == z.origin {
+			continue
+		}
+		ns = append(ns, denial(z, owner, snap.typesAt(z, lowerASCII(owner))))
+	}
+	resp.Answer = s.signSets(snap, resp.Answer, now)
+	resp.Ns = s.signSets(snap, append(slices.Clip(resp.Ns), ns...), now)
+	// The addresses in the additional section are signed too (RFC 4035
+	// 3.1.1), but for glue; the OPT record stays last.
+	var opt []dns.RR
+	extra := make([]dns.RR, 0, len(resp.Extra))
+	for _, rr := range resp.Extra {
+		if rr.Header().Rrtype == dns.TypeOPT {
+			opt = append(opt, rr)
+		} else {
+			extra = append(extra, rr)
+		}
+	}
+	resp.Extra = append(s.signSets(snap, extra, now), opt...)
+}
+
+func hasType(rrs []dns.RR, t uint16) bool {
+	return slices.ContainsFunc(rrs, func(rr dns.RR) bool { return rr.Header().Rrtype == t })
+}
+
+// denial returns the NSEC of compact denial for name in z: owned by name,
+// next name its immediate successor (RFC 4034 6.1: \000.name), with types.
+func denial(z *servedZone, name string, types []uint16) dns.RR {
+	next := successor(name)
+	return &dns.NSEC{Hdr: dns.RR_Header{Name: name, Rrtype: dns.TypeNSEC, Class: dns.ClassINET, Ttl: z.negSOA[0].Header().Ttl},
+		NextDomain: next, TypeBitMap: types}
+}
+
+// typesAt returns the types at lname (lower case) in z, for an NSEC: those
+// of its node (of the wildcard that stands for it), with RRSIG and NSEC;
+// only those two for an empty non-terminal, or a name that does not exist.
+func (s *Snapshot) typesAt(z *servedZone, lname string) []uint16 {
+	types := []uint16{dns.TypeRRSIG, dns.TypeNSEC}
+	switch n := z.nodeAt(lname); {
+	case n == nil:
+	case n.cut && n != z.apex:
+		// The parent's side of a delegation: NS (and, later, DS); the
+		// addresses there are glue, the child's.
+		types = append(types, dns.TypeNS)
+	default:
+		for _, set := range n.sets {
+			types = append(types, set.rtype)
+		}
+	}
+	slices.Sort(types)
+	return slices.Compact(types)
+}
+
+// nodeAt returns the node that answers for lname (lower case, in z): its
+// own, the delegation above it, or the wildcard of its closest encloser;
+// nil when there is none. It walks down as resolve does.
+func (z *servedZone) nodeAt(lname string) *node {
+	var offs [128]int
+	n := labelStarts(lname, &offs)
+	k := n
+	if z.origin != "." {
+		k = n - dns.CountLabel(z.origin)
+	}
+	closest := z.apex
+	var dom *domain
+	for i := k - 1; i >= 0; i-- {
+		var child *node
+		if dom == nil {
+			if dom = z.domains.get(lname[offs[i]:]); dom != nil {
+				child = dom.apex
+			}
+		} else {
+			child = dom.find(lname[offs[i]:])
+		}
+		if child == nil {
+			return closest.wildcard
+		}
+		closest = child
+		if child.cut {
+			return child
+		}
+	}
+	return closest
+}
+
+// signSets returns rrs with each record set followed by its signature, by
+// the key of the zone that holds it. What is at or below a delegation (its
+// NS set, glue) is the child's, not ours to sign (RFC 4035 2.2), but for
+// the NSEC (and DS) at the delegation itself. rrs may be the snapshot's: a
+// new slice is returned.
+func (s *Server) signSets(snap *Snapshot, rrs []dns.RR, now time.Time) []dns.RR {
+	if len(rrs) == 0 {
+		return rrs
+	}
+	out := make([]dns.RR, 0, len(rrs)+4)
+	for start := 0; start < len(rrs); {
+		end := start + 1
+		for end < len(rrs) && sameSet(rrs[end], rrs[start]) {
+			end++
+		}
+		set := rrs[start:end:end]
+		out = append(out, set...)
+		start = end
+		h := set[0].Header()
+		z, _ := snap.findZone(lowerASCII(h.Name))
+		if z == nil || z.key == nil || h.Rrtype == dns.TypeRRSIG {
+			continue
+		}
+		if h.Rrtype != dns.TypeNSEC && h.Rrtype != dns.TypeDS {
+			if n := z.nodeAt(lowerASCII(h.Name)); n != nil && n.cut && n != z.apex {
+				continue
+			}
+		}
+		if sig := s.sigs.signature(z.key, set, now); sig != nil {
+			out = append(out, sig)
+		} else {
+			s.logger.Warn("dnssec: signing failed", "name", h.Name, "type", dns.TypeToString[h.Rrtype])
+		}
+	}
+	return out
+}
+
+// sigCache keeps the signature of each record set signed, by the key and
+// the set's content (owner in lower case, type, TTL, data): a record set
+// changed gets another key, so a new signature; an unchanged one is signed
+// again only when its signature is sigRefresh old.
+type sigCache struct {
+	mu sync.Mutex
+	m  map[string]*dns.RRSIG
+}
+
+// signature returns the RRSIG of set (one record set, owned as the answer
+// has it) by k, or nil if it cannot be signed.
+func (c *sigCache) signature(k *dnssec.Key, set []dns.RR, now time.Time) *dns.RRSIG {
+	key := sigKey(k, set)
+	if key == "" {
+		return nil
+	}
+	c.mu.Lock()
+	sig := c.m[key]
+	c.mu.Unlock()
+	if sig == nil || int64(sig.Expiration)-now.Unix() < int64((sigValidity-sigRefresh)/time.Second) {
+		sig = &dns.RRSIG{Algorithm: k.DNSKEY.Algorithm, KeyTag: k.Tag(), SignerName: k.Zone,
+			Inception: uint32(now.Add(-sigInception).Unix()), Expiration: uint32(now.Add(sigValidity).Unix())}
+		sig.Hdr.Ttl = set[0].Header().Ttl
+		if err := sig.Sign(k.Signer, set); err != nil {
+			return nil
+		}
+		c.mu.Lock()
+		if c.m == nil || len(c.m) >= sigCacheMax {
+			c.m = map[string]*dns.RRSIG{}
+		}
+		c.m[key] = sig
+		c.mu.Unlock()
+	}
+	if owner := set[0].Header().Name; sig.Hdr.Name != owner {
+		// Owned by the name as the question spelled it.
+		c := *sig
+		c.Hdr.Name = owner
+		return &c
+	}
+	return sig
+}
+
+// sigKey is the cache key of set's signature by k: the key's tag, then the
+// set in wire format with its owner in lower case.
+func sigKey(k *dnssec.Key, set []dns.RR) string {
+	buf := make([]byte, 0, 256)
+	buf = binary.BigEndian.AppendUint16(buf, k.Tag())
+	buf = append(buf, k.Zone...)
+	buf = append(buf, 0)
+	buf = append(buf, lowerASCII(set[0].Header().Name)...)
+	buf = append(buf, 0)
+	size := 0
+	for _, rr := range set {
+		size = max(size, dns.Len(rr))
+	}
+	wire := make([]byte, size+64)
+	for _, rr := range set {
+		off, err := dns.PackRR(rr, wire, 0, nil, false)
+		if err != nil {
+			return ""
+		}
+		// Skip the owner (written above, in lower case) to type, class,
+		// TTL, length and data.
+		nameEnd, err := skipName(wire[:off])
+		if err != nil {
+			return ""
+		}
+		buf = append(buf, wire[nameEnd:off]...)
+	}
+	return string(buf)
+}
+
+// skipName returns the offset just past the uncompressed name at the start
+// of wire.
+func skipName(wire []byte) (int, error) {
+	off := 0
+	for off < len(wire) {
+		l := int(wire[off])
+		if l == 0 {
+			return off + 1, nil
+		}
+		off += 1 + l
+	}
+	return 0, fmt.Errorf("dnsserver: name runs past its record")
+}
+
+// dnssecOK reports whether req has the DO bit (RFC 3225).
+func dnssecOK(req *dns.Msg) bool {
+	opt := req.IsEdns0()
+	return opt != nil && opt.Do()
+}
+
+// successor returns the name that follows name in canonical order (RFC
+// 4034 6.1): \000.name, or, when that would be longer than a name may
+// be, name with the last byte of its first label one higher (RFC 4471
+// 3.1.2), which is still after it and before its other successors.
+func successor(name string) string {
+	next := "\\000." + name
+	var wire [512]byte // room for a name longer than allowed, to see it is
+	if n, err := dns.PackDomainName(next, wire[:], 0, nil, false); err == nil && n <= 255 {
+		return next
+	}
+	n, err := dns.PackDomainName(name, wire[:], 0, nil, false)
+	if err != nil || n < 2 || wire[0] == 0 {
+		return next
+	}
+	if last := &wire[wire[0]]; *last < 0xff {
+		*last++
+	}
+	out, _, err := dns.UnpackDomainName(wire[:n], 0)
+	if err != nil {
+		return next
+	}
+	return out
+}
