@@ -222,6 +222,9 @@ describe('toasts', () => {
     await submitValidContact(page)
     const shown = toasts(page)
     await shown.waitFor()
+    // The toast slides in: swiping while it still moves starts the drag off
+    // its box (seen once in CI under load), so wait for it to come to rest.
+    await shown.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)))
     const box = await shown.boundingBox()
     const y = box.y + box.height / 2
     await page.mouse.move(box.x + 20, y)
