@@ -17,9 +17,13 @@ import (
 // queue is full the entry is dropped and counted (Stats), since a slow
 // database must not slow /v1. Run writes what is queued.
 type Recorder struct {
-	db         *db.DB
-	off        bool
-	queue      chan Entry
+	db    *db.DB
+	off   bool
+	queue chan Entry
+	// batched is signalled when the queue holds a batch: Run sleeps until
+	// then or until its ticker, never woken for each entry (a goroutine
+	// wake for every /v1 request cost more than its row's insert).
+	batched    chan struct{}
 	flushes    chan chan error
 	batchSize  int
 	flushEvery time.Duration
@@ -42,7 +46,7 @@ func newRecorder(d *db.DB, o Options) *Recorder {
 		o.FlushEvery = 500 * time.Millisecond
 	}
 	r := &Recorder{db: d, off: o.Off, batchSize: o.BatchSize, flushEvery: o.FlushEvery,
-		flushes: make(chan chan error)}
+		flushes: make(chan chan error), batched: make(chan struct{}, 1)}
 	if !o.Off {
 		r.queue = make(chan Entry, o.Buffer)
 	}
@@ -60,6 +64,12 @@ func (r *Recorder) Record(e Entry) {
 	}
 	select {
 	case r.queue <- e:
+		if len(r.queue) >= r.batchSize {
+			select {
+			case r.batched <- struct{}{}:
+			default:
+			}
+		}
 	default:
 		r.dropped.Add(1)
 	}
@@ -100,9 +110,10 @@ func (r *Recorder) Flush(ctx context.Context) error {
 
 // Run writes queued entries until ctx ends, then writes what is still
 // queued and returns: the server stops it after the HTTP server has
-// finished its requests, so that their entries are kept. A batch is
-// written when it is full or FlushEvery after its first entry came.
-// logger nil means slog.Default.
+// finished its requests, so that their entries are kept. It writes when
+// the queue holds a full batch and every FlushEvery, whichever comes
+// first, so an entry waits at most FlushEvery. logger nil means
+// slog.Default.
 func (r *Recorder) Run(ctx context.Context, logger *slog.Logger) {
 	if r.off {
 		return
@@ -111,13 +122,7 @@ func (r *Recorder) Run(ctx context.Context, logger *slog.Logger) {
 		logger = slog.Default()
 	}
 	batch := make([]Entry, 0, r.batchSize)
-	var timer *time.Timer
-	var due <-chan time.Time
 	write := func() error {
-		if timer != nil {
-			timer.Stop()
-			timer, due = nil, nil
-		}
 		if len(batch) == 0 {
 			return nil
 		}
@@ -132,40 +137,31 @@ func (r *Recorder) Run(ctx context.Context, logger *slog.Logger) {
 		batch = batch[:0]
 		return err
 	}
-	add := func(e Entry) error {
-		batch = append(batch, e)
-		if len(batch) >= r.batchSize {
-			return write()
-		}
-		if timer == nil {
-			timer = time.NewTimer(r.flushEvery)
-			due = timer.C
-		}
-		return nil
-	}
-	// drain takes what is queued now, writing full batches as it goes.
+	// drain writes what is queued now, in full batches and then the rest;
+	// entries queued meanwhile wait for the next drain.
 	drain := func() error {
 		var errs error
-		for {
-			select {
-			case e := <-r.queue:
-				if err := add(e); err != nil {
-					errs = err
-				}
-			default:
+		for n := len(r.queue); n > 0; n-- {
+			batch = append(batch, <-r.queue)
+			if len(batch) == r.batchSize {
 				if err := write(); err != nil {
 					errs = err
 				}
-				return errs
 			}
 		}
+		if err := write(); err != nil {
+			errs = err
+		}
+		return errs
 	}
+	tick := time.NewTicker(r.flushEvery)
+	defer tick.Stop()
 	for {
 		select {
-		case e := <-r.queue:
-			_ = add(e)
-		case <-due:
-			_ = write()
+		case <-r.batched:
+			_ = drain()
+		case <-tick.C:
+			_ = drain()
 		case reply := <-r.flushes:
 			reply <- drain()
 		case <-ctx.Done():
