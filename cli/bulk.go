@@ -109,14 +109,31 @@ func (d bulkJobDisplay) JSON() any { return d.j }
 func (d bulkJobDisplay) Table(w io.Writer) {
 	row(w, "DOMAIN", "RESULT", "CHARGED", "MESSAGE")
 	for _, r := range d.j.Rows {
-		result := map[string]string{sdk.BulkRowSucceeded: "registered", sdk.BulkRowFailed: "refused"}[r.State]
+		result := map[string]string{sdk.BulkRowSucceeded: doneWord(d.j.Kind), sdk.BulkRowFailed: "refused"}[r.State]
 		if result == "" {
 			result = r.State
 		}
 		row(w, r.Domain, result, fmt.Sprintf("$%.2f", r.Charged), r.Message)
 	}
 	row(w, "")
-	row(w, fmt.Sprintf("%d registered, %d refused; charged $%.2f", d.j.Succeeded, d.j.Failed, d.j.Charged))
+	summary := fmt.Sprintf("%d %s, %d refused", d.j.Succeeded, doneWord(d.j.Kind), d.j.Failed)
+	if d.j.Kind == sdk.BulkRegister || d.j.Kind == sdk.BulkRenew {
+		summary += fmt.Sprintf("; charged $%.2f", d.j.Charged)
+	}
+	row(w, summary)
+}
+
+// doneWord is what a row of a job of kind that succeeded is called.
+func doneWord(kind string) string {
+	switch kind {
+	case sdk.BulkRenew:
+		return "renewed"
+	case sdk.BulkAutoRenew:
+		return "updated"
+	case sdk.BulkDNSTemplate:
+		return "applied"
+	}
+	return "registered"
 }
 
 // isTerminal tells whether w is a terminal (a character device), where a
@@ -144,7 +161,7 @@ func (p *progress) update(j *sdk.BulkJob) {
 	}
 	p.last = j.Done
 	if !p.tty {
-		fmt.Fprintf(p.w, "%d of %d done (%d registered, %d refused)\n", j.Done, j.Count, j.Succeeded, j.Failed)
+		fmt.Fprintf(p.w, "%d of %d done (%d %s, %d refused)\n", j.Done, j.Count, j.Succeeded, doneWord(j.Kind), j.Failed)
 		return
 	}
 	const width = 30
@@ -232,12 +249,18 @@ func domainRegisterFileRun(ctx context.Context, o *DomainRegisterOptions) error 
 		return err
 	}
 	fmt.Fprintf(o.ErrOut, "Job %d: registering %d domains\n", job.ID, job.Count)
+	return followJob(ctx, o.Options, client, job)
+}
+
+// followJob waits for job to finish, drawing its progress on standard
+// error, then shows each row's result; an error when a row was refused.
+func followJob(ctx context.Context, o *Options, client *sdk.Client, job *sdk.BulkJob) error {
 	p := &progress{w: o.ErrOut, tty: isTerminal(o.ErrOut), last: -1}
 	done, err := client.Bulk.Wait(ctx, job.ID, 500*time.Millisecond, p.update)
 	if err != nil {
 		return err
 	}
-	if err := display(o.Options, bulkJobDisplay{done}); err != nil {
+	if err := display(o, bulkJobDisplay{done}); err != nil {
 		return err
 	}
 	if done.Failed > 0 {

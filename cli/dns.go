@@ -17,12 +17,15 @@ func NewCmdDNS(opts *Options) *cobra.Command {
 		Short: "Manage the DNS records of your domains",
 		Example: `  nameportctl dns list example.inf.nz
   nameportctl dns upsert example.inf.nz --type A --name www --content 192.0.2.10
-  nameportctl dns upsert example.inf.nz --type MX --name @ --content "10 mx1.example.net" --content "20 mx2.example.net"`,
+  nameportctl dns upsert example.inf.nz --type MX --name @ --content "10 mx1.example.net" --content "20 mx2.example.net"
+  nameportctl dns template apply 4 example.inf.nz example.biz.ee`,
 	})
 	cmd.AddCommand(
 		NewCmdDNSList(opts, nil),
 		NewCmdDNSUpsert(opts, nil),
 		NewCmdDNSDelete(opts, nil),
+		NewCmdDNSTemplate(opts),
+		NewCmdDNSDS(opts),
 	)
 	return cmd
 }

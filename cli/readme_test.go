@@ -72,6 +72,7 @@ func TestREADMEExamples(t *testing.T) {
 		require.Contains(t, out, "This is the only time it is shown", "the new key's secret shown once")
 		require.Regexp(t, `(?m)^\d+\s+reports\s+read\s+anywhere`, out, "the new key listed")
 		require.Contains(t, out, "month,registrations,renewals\n", "the activity report as CSV")
+		require.Regexp(t, `(?m)^TIME\s+KEY\s+METHOD\s+PATH\s+STATUS\s+LATENCY`, out, "the request log's table")
 	})
 
 	t.Run("go", func(t *testing.T) {

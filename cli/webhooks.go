@@ -27,6 +27,8 @@ retried for 3 days.
 Managing webhooks takes a key with every scope (the Default key has them).`,
 		Example: `  nameportctl webhooks create https://example.com/hooks --event domain.registered --event dns.changed
   nameportctl webhooks list
+  nameportctl webhooks update 3 --event domain.registered,domain.renewed
+  nameportctl webhooks update 3 --disable
   nameportctl webhooks test 3
   nameportctl webhooks deliveries 3
   nameportctl webhooks delete 3`,
@@ -34,6 +36,7 @@ Managing webhooks takes a key with every scope (the Default key has them).`,
 	cmd.AddCommand(
 		NewCmdWebhooksList(opts, nil),
 		NewCmdWebhooksCreate(opts, nil),
+		NewCmdWebhooksUpdate(opts, nil),
 		NewCmdWebhooksDelete(opts, nil),
 		NewCmdWebhooksTest(opts, nil),
 		NewCmdWebhooksDeliveries(opts, nil),
@@ -127,6 +130,58 @@ func webhookIDArg(o *WebhookIDOptions) cobra.PositionalArgs {
 	}
 }
 
+// WebhooksUpdateOptions are the inputs of `webhooks update`.
+type WebhooksUpdateOptions struct {
+	WebhookIDOptions
+	Request sdk.WebhookEndpointUpdate
+}
+
+// NewCmdWebhooksUpdate returns `webhooks update ID [--event E...] [--enable|--disable]`.
+func NewCmdWebhooksUpdate(opts *Options, runF func(context.Context, *WebhooksUpdateOptions) error) *cobra.Command {
+	o := &WebhooksUpdateOptions{WebhookIDOptions: WebhookIDOptions{Options: opts}}
+	var enable, disable bool
+	cmd := &cobra.Command{
+		Use:   "update ID [--event EVENT...] [--enable | --disable]",
+		Short: "Change an endpoint's events, or turn it on or off",
+		Long: `Change endpoint ID: --event replaces the events sent to it (repeat it or
+separate them with commas); --disable stops sending it events (its deliveries
+still pending end failed at their next attempt) and --enable starts again.
+Its URL and signing secret stay.`,
+		Example: `  nameportctl webhooks update 3 --event domain.registered,dns.changed
+  nameportctl webhooks update 3 --disable
+  nameportctl webhooks update 3 --enable --event domain.renewed`,
+		Args: webhookIDArg(&o.WebhookIDOptions),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch {
+			case enable && disable:
+				return usageErrorf("give --enable or --disable, not both")
+			case enable || disable:
+				o.Request.Enabled = &enable
+			case len(o.Request.Events) == 0:
+				return usageErrorf("give --event, --enable or --disable")
+			}
+			return run(cmd, o, runF, webhooksUpdateRun)
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&o.Request.Events, "event", nil, "the events to send from now on (repeatable, or comma-separated)")
+	f.BoolVar(&enable, "enable", false, "send the endpoint new events")
+	f.BoolVar(&disable, "disable", false, "stop sending the endpoint events")
+	return cmd
+}
+
+func webhooksUpdateRun(ctx context.Context, o *WebhooksUpdateOptions) error {
+	client, err := o.client()
+	if err != nil {
+		return err
+	}
+	e, err := client.Webhooks.Update(ctx, o.ID, o.Request)
+	if err != nil {
+		return err
+	}
+	return display(o.Options, endpointDisplay{endpoints: []sdk.WebhookEndpoint{*e}})
+}
+
 // NewCmdWebhooksDelete returns `webhooks delete ID`.
 func NewCmdWebhooksDelete(opts *Options, runF func(context.Context, *WebhookIDOptions) error) *cobra.Command {
 	o := &WebhookIDOptions{Options: opts}
@@ -214,13 +269,17 @@ func (d endpointDisplay) JSON() any {
 }
 
 func (d endpointDisplay) Table(w io.Writer) {
-	row(w, "ID", "URL", "EVENTS", "LAST DELIVERY")
+	row(w, "ID", "URL", "EVENTS", "STATE", "LAST DELIVERY")
 	for _, e := range d.endpoints {
 		last := "none"
 		if e.LastDelivery != nil {
 			last = e.LastDelivery.State + " " + e.LastDelivery.EventType
 		}
-		row(w, strconv.FormatInt(e.ID, 10), e.URL, strings.Join(e.Events, ","), last)
+		state := "enabled"
+		if !e.Enabled {
+			state = "disabled"
+		}
+		row(w, strconv.FormatInt(e.ID, 10), e.URL, strings.Join(e.Events, ","), state, last)
 	}
 }
 

@@ -60,6 +60,17 @@ func TestCLIWebhooks(t *testing.T) {
 	table = c.ok("webhooks", "deliveries", id)
 	require.Len(t, lines(table, "webhook.test", "succeeded", "1", "200"), 1, table)
 
+	// Its events change, and it turns off and on again.
+	c.fails(cli.ExitUsage, "give --event, --enable or --disable", "webhooks", "update", id)
+	c.fails(cli.ExitUsage, "not both", "webhooks", "update", id, "--enable", "--disable")
+	c.fails(cli.ExitAPIError, "Unknown event", "webhooks", "update", id, "--event", "domain.bought")
+	table = c.ok("webhooks", "update", id, "--event", "domain.renewed", "--disable")
+	require.Len(t, lines(table, id, "domain.renewed", "disabled"), 1, table)
+	var updated []sdk.WebhookEndpoint
+	c.json(&updated, "webhooks", "update", id, "--enable")
+	require.True(t, updated[0].Enabled)
+	require.Equal(t, []string{"domain.renewed"}, updated[0].Events)
+
 	require.Equal(t, "Deleted endpoint "+id+".\n", c.ok("webhooks", "delete", id))
 	c.fails(cli.ExitAPIError, "Webhook endpoint not found", "webhooks", "delete", id)
 	c.fails(cli.ExitUsage, "ID must be", "webhooks", "test", "x")

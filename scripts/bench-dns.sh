@@ -9,6 +9,17 @@
 # server process), with the load generator and the server pinned to
 # different cores, and prints both rates and their ratio.
 #
+# Then, signed (issue #21): nameport (which signs online by default) against
+# Knot signing the same zone online (mod-onlinesign: its keys, compact
+# denial as nameport's), with the DNSSEC OK bit on half the queries. dnsperf
+# sets DO on every query or on none (-D), so two dnsperf run at once on the
+# load generator's core over the same query file, each with half the
+# sockets and half the queries in flight, one with -D and one without; the
+# rate is the sum of their answered queries per second (the output gives
+# the share with DO: each dnsperf keeps its own queries in flight, so a
+# server slower at signed answers answers fewer of them). Skipped, with a
+# note, when knotd is not installed (Debian: apt-get install knot).
+#
 # Run by `make bench-dns` after `make build`. Settings (environment):
 #   DURATION=15        seconds of dnsperf per server
 #   DOMAINS=10000      domains in the zone
@@ -18,7 +29,8 @@
 #   MAX_QPS=           dnsperf -Q (none: as fast as answers come)
 #   LOADGEN_CPU=0      core of dnsperf
 #   SERVER_CPU=1       core of the server under test
-#   ROUNDS=1           alternate nameport and NSD this many times
+#   ROUNDS=1           alternate nameport and NSD (then Knot) this many times
+#   DNSSEC=1           the signed comparison with Knot (0: skip it)
 #   VERIFY_SAMPLE=5000 questions of the query file compared (0: all)
 #   NAMEPORT_BIN=bin/nameport
 #   KEEP=1             keep the work folder (printed) after the run
@@ -37,6 +49,7 @@ LOADGEN_CPU=${LOADGEN_CPU:-0}
 SERVER_CPU=${SERVER_CPU:-1}
 ROUNDS=${ROUNDS:-1}
 VERIFY_SAMPLE=${VERIFY_SAMPLE:-5000}
+DNSSEC=${DNSSEC:-1}
 NAMEPORT_BIN=${NAMEPORT_BIN:-bin/nameport}
 KEEP=${KEEP:-}
 
@@ -52,6 +65,12 @@ command -v dnsperf >/dev/null || missing+=(dnsperf)
 command -v taskset >/dev/null || missing+=(util-linux)
 if [ ${#missing[@]} -gt 0 ]; then
   die "missing: ${missing[*]}. Install them (Debian/Ubuntu): apt-get install dnsperf nsd"
+fi
+KNOTD=$(command -v knotd || true)
+[ -z "$KNOTD" ] && [ -x /usr/sbin/knotd ] && KNOTD=/usr/sbin/knotd
+if [ "$DNSSEC" = 1 ] && [ -z "$KNOTD" ]; then
+  say "knotd not found: the signed comparison is skipped (Debian: apt-get install knot)"
+  DNSSEC=0
 fi
 command -v go >/dev/null || die "go is not installed"
 [ -x "$NAMEPORT_BIN" ] || die "$NAMEPORT_BIN not found: run make build first"
@@ -95,11 +114,12 @@ BENCH="$WORK/dnsbench"
 say "preparing $DOMAINS domains and $QUERIES queries in $WORK"
 "$BENCH" prepare -dir "$WORK" -domains "$DOMAINS" -queries "$QUERIES"
 
-mapfile -t ports < <("$BENCH" ports 3)
-[ ${#ports[@]} -eq 3 ] || die "no free ports"
-NP_PORT=${ports[0]} HTTP_PORT=${ports[1]} NSD_PORT=${ports[2]}
+mapfile -t ports < <("$BENCH" ports 4)
+[ ${#ports[@]} -eq 4 ] || die "no free ports"
+NP_PORT=${ports[0]} HTTP_PORT=${ports[1]} NSD_PORT=${ports[2]} KNOT_PORT=${ports[3]}
 NP_ADDR=127.0.0.1:$NP_PORT
 NSD_ADDR=127.0.0.1:$NSD_PORT
+KNOT_ADDR=127.0.0.1:$KNOT_PORT
 
 start_nameport() {
   taskset -c "$SERVER_CPU" "$NAMEPORT_BIN" serve --roles dns \
@@ -121,6 +141,46 @@ start_nsd() {
   NSD_PID=$!
   PIDS+=("$NSD_PID")
   "$BENCH" wait -server "$NSD_ADDR" -timeout 60s || { cat "$WORK/nsd.log" >&2; die "nsd did not start"; }
+}
+
+# Knot signs the zone nameport transferred (which has no DNSKEY: transfers
+# are unsigned) online, with keys of its own made at its first start; one
+# UDP worker, as NSD has one server process and nameport one core; response
+# rate limiting is off unless configured (mod-rrl).
+start_knot() {
+  mkdir -p "$WORK/knot"
+  cp "$WORK/nsd/inf.nz.zone" "$WORK/knot/inf.nz.zone"
+  cat >"$WORK/knot/knot.conf" <<CONF
+server:
+    rundir: "$WORK/knot"
+    listen: 127.0.0.1@$KNOT_PORT
+    udp-workers: 1
+    tcp-workers: 1
+    background-workers: 1
+
+database:
+    storage: "$WORK/knot"
+
+log:
+  - target: stderr
+    any: warning
+
+template:
+  - id: default
+    storage: "$WORK/knot"
+    semantic-checks: off
+    zonefile-sync: -1
+    journal-content: none
+
+zone:
+  - domain: inf.nz
+    file: inf.nz.zone
+    module: mod-onlinesign
+CONF
+  taskset -c "$SERVER_CPU" "$KNOTD" -c "$WORK/knot/knot.conf" >>"$WORK/knot.log" 2>&1 &
+  KNOT_PID=$!
+  PIDS+=("$KNOT_PID")
+  "$BENCH" wait -server "$KNOT_ADDR" -timeout 60s || { cat "$WORK/knot.log" >&2; die "knotd did not start"; }
 }
 
 # cpu_ticks PID: CPU time (user + system, in clock ticks) of a process and
@@ -158,6 +218,48 @@ run_dnsperf() {
     'BEGIN { printf "%s %.0f\n", q, 100 * t / hz / (e - s) }'
 }
 
+# run_dnsperf_do50 NAME ADDR PID: run_dnsperf with DO on half the queries:
+# two dnsperf at once (see the top), one with -D. Prints the sum of their
+# answered queries per second, the server's CPU use, and the share of the
+# answers that were to queries with DO, in per cent.
+run_dnsperf_do50() {
+  local host=${2%:*} port=${2##*:} before after start end half_c half_q
+  half_c=$(((CLIENTS + 1) / 2)) half_q=$(((OUTSTANDING + 1) / 2))
+  local args=(-s "$host" -p "$port" -d "$WORK/queries.txt" -l "$DURATION" -c "$half_c" -T 1 -q "$half_q" -t 2)
+  [ -n "$MAX_QPS" ] && args+=(-Q "$((MAX_QPS / 2))")
+  local plain="$WORK/dnsperf-$1-plain-$round.txt" do="$WORK/dnsperf-$1-do-$round.txt"
+  say "dnsperf against $1 for ${DURATION}s, DO on half the queries (two dnsperf on core $LOADGEN_CPU; server on core $SERVER_CPU)"
+  before=$(cpu_ticks "$3")
+  start=$(date +%s.%N)
+  taskset -c "$LOADGEN_CPU" dnsperf "${args[@]}" >"$plain" 2>&1 &
+  local p1=$!
+  taskset -c "$LOADGEN_CPU" dnsperf "${args[@]}" -D >"$do" 2>&1 &
+  local p2=$!
+  wait "$p1" || { cat "$plain" >&2; die "dnsperf failed"; }
+  wait "$p2" || { cat "$do" >&2; die "dnsperf -D failed"; }
+  end=$(date +%s.%N)
+  after=$(cpu_ticks "$3")
+  local q1 q2
+  q1=$(awk '/Queries per second:/ {print $4}' "$plain")
+  q2=$(awk '/Queries per second:/ {print $4}' "$do")
+  [ -n "$q1" ] && [ -n "$q2" ] || { cat "$plain" "$do" >&2; die "no result from dnsperf"; }
+  awk -v a="$q1" -v b="$q2" -v t=$((after - before)) -v hz="$HZ" -v s="$start" -v e="$end" \
+    'BEGIN { printf "%.0f %.0f %.0f\n", a + b, 100 * t / hz / (e - s), (a + b > 0) ? 100 * b / (a + b) : 0 }'
+}
+
+# signed NAME ADDR: requires that ADDR's answer to a query with DO for a
+# name of the zone carries its signature (a server that would not sign
+# would be measured doing less). Needs dig (Debian: bind9-dnsutils);
+# without it, the check is skipped.
+signed() {
+  local name
+  name=$(awk 'NR == 1 {print $1}' "$WORK/queries.txt")
+  if command -v dig >/dev/null; then
+    dig +dnssec +norec +time=2 +tries=2 -p "${2##*:}" @"${2%:*}" "$name" A | grep -q 'RRSIG' ||
+      die "$1 does not sign its answer to $name A with DO"
+  fi
+}
+
 # summary FILE: lost queries and response codes of a dnsperf run.
 summary() {
   local lost codes
@@ -190,6 +292,25 @@ for round in $(seq 1 "$ROUNDS"); do
   stop "$NSD_PID"
 done
 
+# Signed: nameport and Knot, DO on half the queries.
+npdo_qps=() knot_qps=() npdo_cpu=() knot_cpu=() npdo_share=() knot_share=()
+if [ "$DNSSEC" = 1 ]; then
+  for round in $(seq 1 "$ROUNDS"); do
+    start_nameport
+    signed nameport "$NP_ADDR"
+    read -r q c d <<<"$(run_dnsperf_do50 nameport "$NP_ADDR" "$NP_PID")"
+    [ -n "$q" ] || die "the signed nameport run failed"
+    npdo_qps+=("$q") npdo_cpu+=("$c") npdo_share+=("$d")
+    stop "$NP_PID"
+    start_knot
+    signed knot "$KNOT_ADDR"
+    read -r q c d <<<"$(run_dnsperf_do50 knot "$KNOT_ADDR" "$KNOT_PID")"
+    [ -n "$q" ] || die "the Knot run failed"
+    knot_qps+=("$q") knot_cpu+=("$c") knot_share+=("$d")
+    stop "$KNOT_PID"
+  done
+fi
+
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 np=$(median "${np_qps[@]}")
 ns=$(median "${nsd_qps[@]}")
@@ -210,5 +331,21 @@ done
 printf 'nameport: %.0f qps (%s queries per CPU-second)\n' "$np" "$np_eff"
 printf 'nsd:      %.0f qps (%s queries per CPU-second)\n' "$ns" "$ns_eff"
 echo "ratio:    ${ratio}x NSD (target 0.8x)"
+if [ "$DNSSEC" = 1 ]; then
+  echo
+  echo "Signed, DO on half the queries (two dnsperf, -c $(((CLIENTS + 1) / 2)) -q $(((OUTSTANDING + 1) / 2)) each, one with -D): nameport vs Knot $("$KNOTD" -V 2>&1 | awk '{print $NF}') with mod-onlinesign"
+  for i in "${!npdo_qps[@]}"; do
+    r=$((i + 1))
+    printf '  round %d  nameport %8.0f qps, server CPU %3s%%, %s%% of answers with DO  (%s | -D: %s)\n' "$r" "${npdo_qps[$i]}" "${npdo_cpu[$i]}" \
+      "${npdo_share[$i]}" "$(summary "$WORK/dnsperf-nameport-plain-$r.txt")" "$(summary "$WORK/dnsperf-nameport-do-$r.txt")"
+    printf '  round %d  knot     %8.0f qps, server CPU %3s%%, %s%% of answers with DO  (%s | -D: %s)\n' "$r" "${knot_qps[$i]}" "${knot_cpu[$i]}" \
+      "${knot_share[$i]}" "$(summary "$WORK/dnsperf-knot-plain-$r.txt")" "$(summary "$WORK/dnsperf-knot-do-$r.txt")"
+  done
+  npdo=$(median "${npdo_qps[@]}")
+  kn=$(median "${knot_qps[@]}")
+  printf 'nameport-do50: %.0f qps\n' "$npdo"
+  printf 'knot-do50:     %.0f qps\n' "$kn"
+  echo "ratio-do50:    $(awk -v a="$npdo" -v b="$kn" 'BEGIN { if (b > 0) printf "%.2f", a/b; else print "n/a" }')x Knot (goal 1.0x)"
+fi
 echo "answers:  $verify_status ($(grep '^verify:' "$WORK/verify.txt" | sed 's/^verify: //' || true))"
 [ "$verify_status" = passed ]

@@ -3,7 +3,8 @@
 # run on the same machine, printed as one Markdown table and written to
 # docs/BENCHMARKS.md (OUT=... to write elsewhere, OUT= to only print).
 #
-#   DNS          nameport vs NSD under dnsperf (scripts/bench-dns.sh)
+#   DNS          nameport vs NSD under dnsperf (scripts/bench-dns.sh); signed,
+#                with the DO bit on half the queries, vs Knot signing online
 #   API          availability checks on /api and /v1 vs a bare net/http
 #                handler: requests per second and p99 latency
 #                (cmd/nameport-bench, a closed-loop Go load generator)
@@ -171,6 +172,13 @@ DURATION=$DURATION NAMEPORT_BIN=$NAMEPORT_BIN LOADGEN_CPU=$LOADGEN_CPU SERVER_CP
 np_qps=$(awk '/^nameport:/ {print $2}' "$WORK/dns.txt")
 nsd_qps=$(awk '/^nsd:/ {print $2}' "$WORK/dns.txt")
 row "DNS queries per second (10,000 domains, 10% NXDOMAIN)" "$np_qps" "NSD" "$nsd_qps" "$(ratio "$np_qps" "$nsd_qps")x"
+# Signed (issue #21): DO on half the queries, vs Knot signing online; absent
+# when knotd is not installed (bench-dns.sh says so).
+npdo_qps=$(awk '/^nameport-do50:/ {print $2}' "$WORK/dns.txt")
+knotdo_qps=$(awk '/^knot-do50:/ {print $2}' "$WORK/dns.txt")
+if [ -n "$npdo_qps" ] && [ -n "$knotdo_qps" ]; then
+  row "DNS queries per second, DO bit on half the queries, signed online (10,000 domains, 10% nonexistent; goal >= 1.0x)" "$npdo_qps" "Knot, mod-onlinesign" "$knotdo_qps" "$(ratio "$npdo_qps" "$knotdo_qps")x"
+fi
 fi
 
 # --- API -------------------------------------------------------------------

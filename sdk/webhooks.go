@@ -56,6 +56,14 @@ type WebhookEndpointRequest struct {
 	Events []string `json:"events" nullable:"false" minItems:"1" maxItems:"7" doc:"The events to send (at least one): domain.registered, domain.renewed, domain.expiring, domain.expired, domain.released, wallet.deposit_completed, dns.changed" example:"[\"domain.registered\"]"`
 }
 
+// WebhookEndpointUpdate changes an endpoint: the fields given, at least
+// one.
+type WebhookEndpointUpdate struct {
+	Events []string `json:"events,omitempty" minItems:"1" maxItems:"7" doc:"The events to send from now on (at least one); absent keeps them" example:"[\"domain.registered\",\"dns.changed\"]"`
+	// Enabled turns the endpoint on or off; nil leaves it as it is.
+	Enabled *bool `json:"enabled,omitempty" doc:"Whether new events are sent to the endpoint; turning it off also ends its pending deliveries (failed) at their next attempt. Absent keeps it"`
+}
+
 // NewWebhookEndpoint is an endpoint just added, with its signing secret:
 // shown this once.
 type NewWebhookEndpoint struct {
@@ -122,6 +130,19 @@ func (s *WebhooksService) List(ctx context.Context) (*WebhookEndpointList, error
 func (s *WebhooksService) Create(ctx context.Context, req WebhookEndpointRequest) (*NewWebhookEndpoint, error) {
 	var out NewWebhookEndpoint
 	if err := s.c.once(ctx, http.MethodPost, "/v1/webhooks", req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Update changes endpoint id's events or turns it on or off, and returns
+// it.
+//
+// Errors: CodeInvalid for an unknown event, no events, or an update that
+// names nothing; CodeNotFound when you have no such endpoint.
+func (s *WebhooksService) Update(ctx context.Context, id int64, req WebhookEndpointUpdate) (*WebhookEndpoint, error) {
+	var out WebhookEndpoint
+	if err := s.c.do(ctx, http.MethodPatch, webhookPath(id), nil, req, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

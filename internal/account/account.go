@@ -90,7 +90,9 @@ type Service struct {
 	// the key again, and hashed for lookup.
 	keys *sealer.Sealer
 	// links make the tokens of mailed links (see linkToken).
-	links      *sealer.Sealer
+	links *sealer.Sealer
+	// twoFactor seals authenticator secrets and hashes recovery codes.
+	twoFactor  *sealer.Sealer
 	sessionTTL time.Duration
 	now        func() time.Time
 	publicURL  string
@@ -115,6 +117,10 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	twoFactor, err := sealer.New(opts.Secret, "two-factor")
+	if err != nil {
+		return nil, err
+	}
 	if opts.SessionTTL <= 0 {
 		opts.SessionTTL = 7 * 24 * time.Hour
 	}
@@ -130,7 +136,7 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	if opts.SignUpLimit <= 0 {
 		opts.SignUpLimit = DefaultSignUpLimit
 	}
-	return &Service{db: d, keys: keys, links: links, sessionTTL: opts.SessionTTL, now: opts.Now,
+	return &Service{db: d, keys: keys, links: links, twoFactor: twoFactor, sessionTTL: opts.SessionTTL, now: opts.Now,
 		publicURL: strings.TrimRight(opts.PublicURL, "/"), hashes: newHashPool(opts.HashConcurrency, opts.HashWait),
 		signUpLimit: opts.SignUpLimit, byAPIKey: d.Statement(byAPIKeyQuery), keyUses: newKeyUses()}, nil
 }

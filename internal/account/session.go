@@ -15,6 +15,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/db"
 )
 
@@ -29,6 +30,10 @@ type session struct {
 	ExpiresAt time.Time `bun:"expires_at"`
 	ClientIP  string    `bun:"client_ip"`
 	UserAgent string    `bun:"user_agent"`
+	// PublicID names the session to its owner (Sessions, EndSession); the
+	// token's hash never leaves the server.
+	PublicID   string    `bun:"public_id"`
+	LastSeenAt time.Time `bun:"last_seen_at"`
 }
 
 // Client describes where a request comes from.
@@ -79,6 +84,11 @@ func (s *Service) Login(ctx context.Context, username, password, oldToken string
 	if !u.DisabledAt.IsZero() {
 		return nil, "", apperr.New(apperr.Forbidden, "This account is disabled")
 	}
+	// An account with a second factor gets no session yet: the answer is a
+	// challenge that FinishTwoFactor turns into one.
+	if err := s.challengeIfTwoFactor(ctx, u); err != nil {
+		return nil, "", err
+	}
 	if oldToken != "" {
 		if err := s.Logout(ctx, oldToken); err != nil {
 			return nil, "", err
@@ -98,9 +108,13 @@ func (s *Service) StartSession(ctx context.Context, u *User, c Client) (string, 
 		return "", fmt.Errorf("account: session token: %w", err)
 	}
 	token := base64.RawURLEncoding.EncodeToString(raw)
+	publicID, err := newPublicID()
+	if err != nil {
+		return "", err
+	}
 	now := s.clock()
 	sess := &session{TokenHash: hashToken(token), UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(s.sessionTTL),
-		ClientIP: truncate(c.IP, 64), UserAgent: truncate(c.UserAgent, 256)}
+		ClientIP: truncate(c.IP, 64), UserAgent: truncate(c.UserAgent, 256), PublicID: publicID, LastSeenAt: now}
 	if _, err := s.db.Bun.NewInsert().Model(sess).Exec(ctx); err != nil {
 		return "", fmt.Errorf("account: start session for %s: %w", u.Username, err)
 	}
@@ -137,9 +151,14 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*User, error)
 	if err != nil {
 		return nil, err
 	}
-	if sess.ExpiresAt.Sub(now) < s.sessionTTL-sessionRefreshEvery {
-		if _, err := s.db.Bun.NewUpdate().Model(sess).Set("expires_at = ?", now.Add(s.sessionTTL)).
-			Where("token_hash = ?", sess.TokenHash).Exec(ctx); err != nil {
+	// One write at most a minute per session, for "last seen" and the
+	// sliding expiry together; the other requests only read.
+	if sess.ExpiresAt.Sub(now) < s.sessionTTL-sessionRefreshEvery || now.Sub(sess.LastSeenAt) >= lastSeenEvery {
+		q := s.db.Bun.NewUpdate().Model(sess).Set("last_seen_at = ?", now).Where("token_hash = ?", sess.TokenHash)
+		if sess.ExpiresAt.Sub(now) < s.sessionTTL-sessionRefreshEvery {
+			q = q.Set("expires_at = ?", now.Add(s.sessionTTL))
+		}
+		if _, err := q.Exec(ctx); err != nil {
 			return nil, fmt.Errorf("account: refresh session: %w", err)
 		}
 	}
@@ -172,6 +191,9 @@ func (s *Service) PurgeExpired(ctx context.Context) (int64, error) {
 	}
 	if err := s.purgeResets(ctx); err != nil {
 		return n, err
+	}
+	if _, err := s.db.Bun.NewDelete().Model((*challenge)(nil)).Where("expires_at <= ?", now).Exec(ctx); err != nil {
+		return n, fmt.Errorf("account: purge two-factor challenges: %w", err)
 	}
 	return n, nil
 }
@@ -227,9 +249,11 @@ func (s *Service) ChangePassword(ctx context.Context, u *User, current, next, co
 			Where("id = ?", u.ID).Exec(ctx); err != nil {
 			return err
 		}
-		_, err := tx.NewDelete().Model((*session)(nil)).Where("user_id = ?", u.ID).
-			Where("token_hash <> ?", hashToken(keepToken)).Exec(ctx)
-		return err
+		ended, err := endOtherSessions(ctx, tx, u, keepToken)
+		if err != nil {
+			return err
+		}
+		return recordSecurity(ctx, tx, u, audit.ActionPasswordChange, nil, map[string]any{"sessionsEnded": ended})
 	})
 	if err != nil {
 		return fmt.Errorf("account: change password of %s: %w", u.Username, err)

@@ -105,7 +105,7 @@ func addAuthRoutes(a huma.API, accounts *account.Service) {
 	register(a, accessPublic, huma.Operation{
 		OperationID: "auth-login", Method: http.MethodPost, Path: "/api/auth/login", Tags: []string{"Auth"},
 		Summary:     "Log in",
-		Description: "Checks a username and password and starts a new session. Failures slow further attempts down per account and client network, per client network, and per account for networks that have failed.",
+		Description: "Checks a username and password and starts a new session. An account with two-factor sign-in gets no session yet but 401 with code two_factor_required, a pendingToken and the methods it takes: POST /api/auth/login/two-factor finishes the login. Failures slow further attempts down per account and client network, per client network, and per account for networks that have failed.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable},
 	}, h.logIn)
 
@@ -150,6 +150,9 @@ func (h authHandlers) signUp(ctx context.Context, in *RegisterInput) (*SessionOu
 func (h authHandlers) logIn(ctx context.Context, in *LoginInput) (*SessionOutput, error) {
 	req := requestOf(ctx)
 	u, token, err := h.accounts.Login(ctx, in.Body.Username, in.Body.Password, req.sessionToken, req.client)
+	if answer := twoFactorAnswer(err); answer != nil {
+		return nil, answer
+	}
 	if err != nil {
 		return nil, fail(ctx, err)
 	}

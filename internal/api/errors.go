@@ -31,6 +31,10 @@ type envelopeError struct {
 	// SetTTL is the TTL of a DNS record's set that a record's TTL differs
 	// from, for the web app to offer aligning them.
 	SetTTL *int `json:"setTtl,omitempty" doc:"A DNS record whose TTL differs from the other records of its name and type (422) only: their TTL (the lowest, which DNS serves, if they differ too). Send the record again with that TTL, or with alignTtl to give them all the record's" example:"3600"`
+	// PendingToken and Methods are the second step of a login that needs
+	// a second factor (code two_factor_required; see account_security.go).
+	PendingToken *string  `json:"pendingToken,omitempty" doc:"two_factor_required (401) only: send it to POST /api/auth/login/two-factor with a code"`
+	Methods      []string `json:"methods,omitempty" doc:"two_factor_required (401) only: the second factors the account can use (totp, recovery)"`
 }
 
 // shortfallOf returns the shortfall of err in US dollars, or nils.

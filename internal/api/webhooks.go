@@ -31,6 +31,19 @@ type WebhookInput struct {
 	ID int64 `path:"id" doc:"The endpoint's id"`
 }
 
+type WebhookUpdateInput struct {
+	ID   int64 `path:"id" doc:"The endpoint's id"`
+	Body sdk.WebhookEndpointUpdate
+}
+
+type WebhookEndpointOutput struct {
+	Body envelope[sdk.WebhookEndpoint]
+}
+
+type V1WebhookEndpointOutput struct {
+	Body sdk.WebhookEndpoint
+}
+
 type WebhookDeliveryOutput struct {
 	Body envelope[sdk.WebhookDelivery]
 }
@@ -62,7 +75,7 @@ type V1WebhookDeliveriesOutput struct {
 }
 
 // webhookOps describe each operation once, for /api and /v1.
-var webhookOps = struct{ list, create, remove, test, deliveries huma.Operation }{
+var webhookOps = struct{ list, create, update, remove, test, deliveries huma.Operation }{
 	list: huma.Operation{Method: http.MethodGet, Summary: "List your webhook endpoints",
 		Description: "Your endpoints, oldest first, each with its newest delivery, and every event an endpoint may subscribe to. Secrets are never listed."},
 	create: huma.Operation{Method: http.MethodPost, Summary: "Add a webhook endpoint", DefaultStatus: http.StatusCreated,
@@ -72,6 +85,11 @@ var webhookOps = struct{ list, create, remove, test, deliveries huma.Operation }
 			"a 2xx answer within 10 seconds delivers it, anything else is retried with backoff for 3 days. " +
 			fmt10Endpoints,
 		Errors: []int{http.StatusConflict, http.StatusUnprocessableEntity}},
+	update: huma.Operation{Method: http.MethodPatch, Summary: "Change a webhook endpoint",
+		Description: "Changes the events sent to the endpoint, or turns it on or off (the fields given, at least one). " +
+			"A disabled endpoint gets no new events, and its deliveries still pending end failed at their next attempt; " +
+			"its URL and secret stay.",
+		Errors: []int{http.StatusNotFound, http.StatusUnprocessableEntity}},
 	remove: huma.Operation{Method: http.MethodDelete, Summary: "Delete a webhook endpoint",
 		Description: "Deletes the endpoint and its delivery log; deliveries not yet made are dropped.",
 		Errors:      []int{http.StatusNotFound, http.StatusUnprocessableEntity}},
@@ -99,6 +117,7 @@ func addWebhookRoutes(a huma.API, hooks *webhook.Service) {
 	tags := []string{"Webhooks"}
 	register(a, who, withRoute(webhookOps.list, "registrar-webhooks-list", "/api/registrar/webhooks", tags), h.list)
 	register(a, who, withRoute(webhookOps.create, "registrar-webhooks-create", "/api/registrar/webhooks", tags), h.create)
+	register(a, who, withRoute(webhookOps.update, "registrar-webhooks-update", "/api/registrar/webhooks/{id}", tags), h.update)
 	register(a, who, withRoute(webhookOps.remove, "registrar-webhooks-delete", "/api/registrar/webhooks/{id}", tags), h.remove)
 	register(a, who, withRoute(webhookOps.test, "registrar-webhooks-test", "/api/registrar/webhooks/{id}/test", tags), h.test)
 	register(a, who, withRoute(webhookOps.deliveries, "registrar-webhooks-deliveries", "/api/registrar/webhooks/{id}/deliveries", tags), h.deliveries)
@@ -120,6 +139,14 @@ func (h webhookHandlers) create(ctx context.Context, in *WebhookCreateInput) (*W
 		return nil, fail(ctx, err)
 	}
 	return &WebhookNewOutput{Body: ok(out)}, nil
+}
+
+func (h webhookHandlers) update(ctx context.Context, in *WebhookUpdateInput) (*WebhookEndpointOutput, error) {
+	out, err := updateWebhook(ctx, h.hooks, sessionUser(ctx), in)
+	if err != nil {
+		return nil, fail(ctx, err)
+	}
+	return &WebhookEndpointOutput{Body: ok(out)}, nil
 }
 
 func (h webhookHandlers) remove(ctx context.Context, in *WebhookInput) (*DoneOutput, error) {
@@ -159,6 +186,7 @@ func addV1WebhookRoutes(v *v1, hooks *webhook.Service) {
 	create := webhookOps.create
 	create.Description += " The secret is not kept for a replay, so this call takes no Idempotency-Key."
 	registerV1(v, account.AllScopes, withRoute(create, "v1-webhooks-create", "/v1/webhooks", tags), nil, h.create)
+	registerV1(v, account.AllScopes, withRoute(webhookOps.update, "v1-webhooks-update", "/v1/webhooks/{id}", tags), nil, h.update)
 	registerV1(v, account.AllScopes, withRoute(remove, "v1-webhooks-delete", "/v1/webhooks/{id}", tags), nil, h.remove)
 	registerV1(v, account.AllScopes, withRoute(webhookOps.test, "v1-webhooks-test", "/v1/webhooks/{id}/test", tags), nil, h.test)
 	registerV1(v, account.AllScopes, withRoute(webhookOps.deliveries, "v1-webhooks-deliveries", "/v1/webhooks/{id}/deliveries", tags), nil, h.deliveries)
@@ -178,6 +206,14 @@ func (h v1WebhookHandlers) create(ctx context.Context, in *WebhookCreateInput) (
 		return nil, problem(ctx, err)
 	}
 	return &V1WebhookNewOutput{Body: out}, nil
+}
+
+func (h v1WebhookHandlers) update(ctx context.Context, in *WebhookUpdateInput) (*V1WebhookEndpointOutput, error) {
+	out, err := updateWebhook(ctx, h.hooks, keyUser(ctx), in)
+	if err != nil {
+		return nil, problem(ctx, err)
+	}
+	return &V1WebhookEndpointOutput{Body: out}, nil
 }
 
 func (h v1WebhookHandlers) remove(ctx context.Context, in *WebhookInput) (*V1NoContentOutput, error) {
@@ -223,6 +259,14 @@ func createWebhook(ctx context.Context, hooks *webhook.Service, u *account.User,
 		return sdk.NewWebhookEndpoint{}, err
 	}
 	return sdk.NewWebhookEndpoint{Endpoint: toWireEndpoint(e), Secret: secret}, nil
+}
+
+func updateWebhook(ctx context.Context, hooks *webhook.Service, u *account.User, in *WebhookUpdateInput) (sdk.WebhookEndpoint, error) {
+	e, err := hooks.UpdateEndpoint(ctx, u, in.ID, webhook.EndpointChange{Events: in.Body.Events, Enabled: in.Body.Enabled})
+	if err != nil {
+		return sdk.WebhookEndpoint{}, err
+	}
+	return toWireEndpoint(e), nil
 }
 
 func webhookDeliveries(ctx context.Context, hooks *webhook.Service, u *account.User, in *WebhookDeliveriesInput) (sdk.WebhookDeliveryPage, error) {

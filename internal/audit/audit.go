@@ -33,6 +33,14 @@ const (
 	ActionSettingDelete   = "setting.delete"
 	ActionDepositConfirm  = "deposit.confirm"
 	ActionDepositReject   = "deposit.reject"
+
+	// Changes an account makes to its own security (account package).
+	ActionPasswordChange     = "account.password_change"
+	ActionTwoFactorEnable    = "account.two_factor_enable"
+	ActionTwoFactorDisable   = "account.two_factor_disable"
+	ActionRecoveryCodesReset = "account.recovery_codes_reset"
+	ActionSessionEnd         = "account.session_end"
+	ActionSessionEndOthers   = "account.sessions_end_others"
 )
 
 // Entry is one change to record. Before and After are marshalled to JSON;

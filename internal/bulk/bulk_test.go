@@ -375,6 +375,17 @@ func TestBulkRenewAndAutoRenew(t *testing.T) {
 	})
 }
 
+// registerAll registers each of list for userID, one by one, and returns list.
+func (f *fixture) registerAll(t *testing.T, userID int64, buyer catalog.Buyer, list []string) []string {
+	t.Helper()
+	for _, n := range list {
+		label, ext, _ := registration.SplitName(n)
+		_, err := f.reg.Register(context.Background(), userID, buyer, registration.Request{Name: label, Extension: ext})
+		require.NoError(t, err)
+	}
+	return list
+}
+
 func mustDomain(t *testing.T, f *fixture, userID int64, name string) *registration.Domain {
 	t.Helper()
 	d, err := f.reg.GetByName(context.Background(), userID, name)
@@ -390,12 +401,7 @@ func TestDNSTemplates(t *testing.T) {
 		f := setup(t, d)
 		ctx := context.Background()
 		id, buyer := f.registrar(t, "templater", "basic", 100000)
-		list := names("tmpl", 2)
-		for _, n := range list {
-			label, ext, _ := registration.SplitName(n)
-			_, err := f.reg.Register(ctx, id, buyer, registration.Request{Name: label, Extension: ext})
-			require.NoError(t, err)
-		}
+		list := f.registerAll(t, id, buyer, names("tmpl", 2))
 		_, err := f.bulk.CreateTemplate(ctx, id, bulk.TemplateInput{Name: "bad", Sets: []zone.Set{{Name: "www", Type: "A", Values: []string{"not-an-ip"}}}})
 		require.Equal(t, apperr.Invalid, apperr.Code(err))
 		_, err = f.bulk.CreateTemplate(ctx, id, bulk.TemplateInput{Name: "empty"})
@@ -444,6 +450,56 @@ func TestDNSTemplates(t *testing.T) {
 		require.NoError(t, f.bulk.DeleteTemplate(ctx, id, tmpl.ID))
 		_, err = f.bulk.Template(ctx, id, tmpl.ID)
 		require.Equal(t, apperr.NotFound, apperr.Code(err))
+	})
+}
+
+// A template is applied to a domain in one transaction: one whose last set
+// the domain cannot take (a CNAME where the domain keeps an A record)
+// changes nothing on that domain, and its row says why; the other domains
+// of the job take the whole template.
+func TestDNSTemplateAppliesWholeOrNothing(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		f := setup(t, d)
+		ctx := context.Background()
+		id, buyer := f.registrar(t, "atomic", "basic", 100000)
+		list := f.registerAll(t, id, buyer, names("atom", 2))
+		zoneOf := func(name string) zone.Domain {
+			dm := mustDomain(t, f, id, name)
+			return zone.Domain{ID: dm.ID, Name: dm.Name, Extension: dm.Extension}
+		}
+		_, err := f.records.ReplaceSet(ctx, zoneOf(list[1]), zone.Set{Name: "shop", Type: "A", Values: []string{"192.0.2.99"}})
+		require.NoError(t, err)
+		before, err := f.records.List(ctx, zoneOf(list[1]))
+		require.NoError(t, err)
+
+		tmpl, err := f.bulk.CreateTemplate(ctx, id, bulk.TemplateInput{Name: "Shop", Sets: []zone.Set{
+			{Name: "@", Type: "A", Values: []string{"192.0.2.10"}},
+			{Name: "www", Type: "A", Values: []string{"192.0.2.11"}},
+			{Name: "shop", Type: "CNAME", Values: []string{"shops.example.com."}},
+		}})
+		require.NoError(t, err)
+		job, err := f.bulk.Submit(ctx, id, buyer, bulk.Submission{Kind: bulk.KindDNSTemplate, Names: list, TemplateID: tmpl.ID})
+		require.NoError(t, err)
+		require.NoError(t, f.bulk.Run(ctx, job.ID))
+		got, rows, err := f.bulk.Get(ctx, id, job.ID)
+		require.NoError(t, err)
+		require.Equal(t, 1, got.Succeeded, "%+v", rows)
+		require.Equal(t, 1, got.Failed, "%+v", rows)
+		for _, r := range rows {
+			if r.Name == list[1] {
+				require.Equal(t, bulk.RowFailed, r.State)
+				require.Equal(t, "A CNAME record cannot share its name with other records: shop already has A records", r.Message)
+			} else {
+				require.Equal(t, bulk.RowSucceeded, r.State, r.Message)
+			}
+		}
+		after, err := f.records.List(ctx, zoneOf(list[1]))
+		require.NoError(t, err)
+		require.Equal(t, before, after, "the failed domain is as it was")
+		applied, err := f.records.List(ctx, zoneOf(list[0]))
+		require.NoError(t, err)
+		require.Len(t, applied, len(before)-1+3, "the other domain has its name servers and the template's three records")
 	})
 }
 

@@ -236,15 +236,10 @@ func (s *Service) work(ctx context.Context, j *Job, buyer catalog.Buyer, sets []
 			return 0, "", err
 		}
 		zd := zone.Domain{ID: d.ID, Name: d.Name, Extension: d.Extension}
-		// Every set is checked against the domain before any is written,
-		// so a set the domain cannot take changes nothing.
-		if err := zone.ValidateSets(zd, sets); err != nil {
+		// One transaction for every set: a set the domain cannot take
+		// (a CNAME beside its records, the record limit) changes nothing.
+		if err := s.records.ReplaceSets(ctx, zd, sets); err != nil {
 			return 0, "", err
-		}
-		for _, set := range sets {
-			if _, err := s.records.ReplaceSet(ctx, zd, set); err != nil {
-				return 0, "", err
-			}
 		}
 		return 0, fmt.Sprintf("%d record sets applied", len(sets)), nil
 	}

@@ -34,7 +34,8 @@ const DefaultHistory = 1000
 // in skipped, as NewSnapshot does.
 func (s *Snapshot) apply(c *zone.Changes, keep int) (next *Snapshot, skipped []error) {
 	next = &Snapshot{zones: make(map[string]*servedZone, len(s.zones)), loaded: true,
-		versions: c.Versions, serial: c.Serial, nextExpiry: c.NextExpiry, catalogMembers: s.catalogMembers, durable: s.durable}
+		versions: c.Versions, serial: c.Serial, nextExpiry: c.NextExpiry, catalogMembers: s.catalogMembers, durable: s.durable,
+		signedDurable: s.signedDurable}
 	step := &change{from: s.serial, to: c.Serial, zones: map[string]*zoneDiff{}}
 	byZone := make(map[string][]zone.ChangedDomain)
 	for _, d := range c.Domains {
@@ -47,6 +48,7 @@ func (s *Snapshot) apply(c *zone.Changes, keep int) (next *Snapshot, skipped []e
 		// name outside them is not followed): start the durable cache
 		// again. Catalog changes are rare.
 		next.durable = &packetCache{durable: true}
+		next.signedDurable = &packetCache{durable: true}
 		now = make(map[string]*zone.ZoneData, len(c.Zones))
 		for i := range c.Zones {
 			now[c.Zones[i].Origin] = &c.Zones[i]

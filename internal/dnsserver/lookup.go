@@ -61,7 +61,7 @@ const maxChain = 8
 //     a referral, without AA, with the NS records in the authority section
 //     and the addresses of the nameservers in this zone (glue) in the
 //     additional section. DS at the delegation itself is answered by the
-//     parent side: NODATA (no DNSSEC).
+//     parent side: its DS records (zone.AddDS), or NODATA.
 //   - A name that does not exist: the wildcard of its closest encloser if
 //     there is one (RFC 4592), its records owned by the query name;
 //     otherwise NXDOMAIN with the SOA.
@@ -210,6 +210,10 @@ func referral(res *Result, z *servedZone, cut *node, owner string, depth int) {
 	}
 	ns := cut.find(dns.TypeNS)
 	res.Ns = owned(res.Ns, ns.records(), owner)
+	// The delegation's DS set (RFC 4035 3.1.4), for all: small, and what a
+	// validator asks for next anyway. signAnswer signs it, and then proves
+	// no absence of DS.
+	res.Ns = owned(res.Ns, cut.set(dns.TypeDS), owner)
 	res.Extra = shared(res.Extra, ns.additionalIn(z, res))
 }
 

@@ -6,8 +6,11 @@ import (
 	"hash/maphash"
 	"net/netip"
 	"sync"
+	"time"
 
 	"github.com/miekg/dns"
+
+	"github.com/nameport/nameport/internal/dnssec"
 )
 
 // The fast path. Most queries are plain: one question of class IN, perhaps
@@ -35,7 +38,12 @@ const (
 // that depend on one domain alone go to a durable cache shared by the
 // snapshots that follow one another by changes (apply), so that a change
 // does not empty the cache: an entry there is used only while the
-// snapshot still holds the domain it was made from (see durableGet).
+// snapshot still holds the domain it was made from (see current).
+//
+// Answers with the DO bit have caches of their own (Snapshot.signed and
+// signedDurable), made and emptied alongside these, whose entries also
+// name the key that signed them and when their oldest signature is due to
+// be made anew (see cachedSigned).
 type packetCache struct {
 	once   sync.Once
 	seed   maphash.Seed
@@ -57,12 +65,18 @@ type cacheShard struct {
 // made from (or the domain whose absence it reports) and that domain's
 // zone, and where its SOA serial is, if it has one (a negative answer):
 // the serial is written anew from the zone it is served from.
+//
+// A signed answer's entry also has the key that signed it (durable ones)
+// and the time (Unix seconds) from which it is stale: its oldest signature
+// is then a refresh old and the signature cache signs it anew.
 type cacheEntry struct {
 	packed   []byte
 	dom      *domain
 	absent   string
 	origin   string
 	serialAt int // 0: none
+	key      *dnssec.Key
+	staleAt  int64
 }
 
 func (c *packetCache) init() {
@@ -134,19 +148,67 @@ func (s *Snapshot) cached(key []byte) (packed []byte, serialAt int, serial uint3
 	if e.packed == nil {
 		return nil, 0, 0
 	}
-	// Made from the domain this snapshot holds (or the absence it still
-	// has), not from one a change has replaced since (or one a later
-	// snapshot holds, while this one still answers).
-	z := s.zones[e.origin]
-	switch {
-	case z == nil:
-		return nil, 0, 0
-	case e.dom != nil && z.domains.get(e.dom.apex.name) != e.dom:
-		return nil, 0, 0
-	case e.dom == nil && (z.domains.get(e.absent) != nil || z.apex.wildcard != nil):
+	z := s.current(e)
+	if z == nil {
 		return nil, 0, 0
 	}
 	return e.packed, e.serialAt, z.soa.Serial
+}
+
+// current returns the zone of e, a durable entry, when e holds for this
+// snapshot: made from the domain this snapshot holds (or the absence it
+// still has), not from one a change has replaced since (or one a later
+// snapshot holds, while this one still answers); nil otherwise.
+func (s *Snapshot) current(e cacheEntry) *servedZone {
+	z := s.zones[e.origin]
+	switch {
+	case z == nil:
+		return nil
+	case e.dom != nil && z.domains.get(e.dom.apex.name) != e.dom:
+		return nil
+	case e.dom == nil && (z.domains.get(e.absent) != nil || z.apex.wildcard != nil):
+		return nil
+	}
+	return z
+}
+
+// cachedSigned returns the signed answer to key (a query with the DO bit)
+// in snap's caches at now (Unix seconds), or nil: none, one signed by a
+// key the zone no longer has, or one whose oldest signature is due to be
+// made anew.
+func (s *Snapshot) cachedSigned(key []byte, now int64) []byte {
+	e := s.signed.get(key)
+	if e.packed == nil {
+		if s.signedDurable == nil {
+			return nil
+		}
+		if e = s.signedDurable.get(key); e.packed == nil {
+			return nil
+		}
+		if z := s.current(e); z == nil || z.key != e.key {
+			return nil
+		}
+	}
+	if now >= e.staleAt {
+		return nil
+	}
+	return e.packed
+}
+
+// rememberSigned stores the signed answer to key, made from res and stale
+// from staleAt: in the durable cache when it depends on one domain alone
+// and has no SOA (whose signature covers the serial, which moves with
+// every change), else in this snapshot's.
+func (s *Snapshot) rememberSigned(key, packed []byte, res *Result, staleAt int64) {
+	e := cacheEntry{packed: packed, staleAt: staleAt}
+	if s.signedDurable != nil && !res.volatile && !res.negative && res.dom != nil {
+		if z := s.zones[res.origin]; z != nil && z.key != nil {
+			e.dom, e.origin, e.key = res.dom, res.origin, z.key
+			s.signedDurable.put(key, e)
+			return
+		}
+	}
+	s.signed.put(key, e)
 }
 
 // remember stores the packed answer to key, made from res: in the durable
@@ -282,28 +344,63 @@ func (q *plainQuery) limit(maxUDP uint16) int {
 // (lower case) never do, so patching the question's letters (patch)
 // changes exactly the names that echo it.
 func canonical(snap *Snapshot, pkt []byte, q *plainQuery, key []byte) ([]byte, *Result) {
+	packed, res, _ := canonicalAnswer(snap, pkt, q, key, nil)
+	return packed, res
+}
+
+// canonicalAnswer is canonical, with sign (nil: none) applied to the
+// answer before it is packed; it also returns that answer.
+func canonicalAnswer(snap *Snapshot, pkt []byte, q *plainQuery, key []byte, sign func(req, resp *dns.Msg)) ([]byte, *Result, *dns.Msg) {
 	var req dns.Msg
 	if err := req.Unpack(pkt); err != nil || len(req.Question) != 1 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	upper := dns.Msg{Question: []dns.Question{{Name: upperASCII(req.Question[0].Name),
 		Qtype: req.Question[0].Qtype, Qclass: req.Question[0].Qclass}}}
 	resp, res := replyLookup(snap, &upper, ednsSize)
 	if resp.Rcode == dns.RcodeRefused {
-		return nil, nil // names outside our zones are not worth the memory
+		return nil, nil, nil // names outside our zones are not worth the memory
+	}
+	if sign != nil {
+		sign(&upper, resp)
 	}
 	resp.Compress = true
 	packed, err := resp.Pack()
 	if err != nil || len(packed) > maxCacheableReply {
-		return nil, nil
+		return nil, nil, nil
 	}
 	// The patching relies on the question being written as the key says.
 	nameLen := q.nameEnd - 12
 	if len(packed) < q.nameEnd+4 || !equalFoldBytes(packed[12:q.nameEnd], key[:nameLen]) ||
 		!bytes.Equal(packed[q.nameEnd:q.nameEnd+4], key[nameLen:nameLen+4]) {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return packed, &res
+	return packed, &res, resp
+}
+
+// canonicalSigned is canonical for a query with the DO bit: the answer
+// signed (signAnswer), and the time (Unix seconds) from which it is stale
+// (see cacheEntry). The signatures' owners echo the question, as the
+// records they cover do; nothing else in a signed answer depends on the
+// question's case (the next name of a compact denial's NSEC is in lower
+// case: see denial).
+func (s *Server) canonicalSigned(snap *Snapshot, pkt []byte, q *plainQuery, key []byte, now time.Time) ([]byte, *Result, int64) {
+	packed, res, resp := canonicalAnswer(snap, pkt, q, key, func(req, resp *dns.Msg) { s.signAnswerAt(snap, req, resp, now) })
+	if packed == nil {
+		return nil, nil, 0
+	}
+	// Stale when the oldest signature is due to be made anew: the
+	// signature cache signs a set again once its signature has less than
+	// sigValidity-sigRefresh left.
+	staleAt := now.Add(sigRefresh).Unix()
+	for _, sec := range [][]dns.RR{resp.Answer, resp.Ns, resp.Extra} {
+		for _, rr := range sec {
+			if sig, ok := rr.(*dns.RRSIG); ok {
+				staleAt = min(staleAt, int64(sig.Expiration)-int64((sigValidity-sigRefresh)/time.Second)+1)
+			}
+		}
+	}
+	return packed, res, staleAt
 }
 
 func upperASCII(s string) string {
@@ -352,14 +449,19 @@ func (s *Server) answerPacket(snap *Snapshot, pkt, out []byte, from netip.Addr, 
 	}
 	var keyBuf [260]byte
 	var q plainQuery
-	// Answers with the DO bit are signed (sign.go), not served from the
-	// cache of unsigned ones.
-	if parsePlain(pkt, &keyBuf, &q) && !(q.do && s.opts.keys != nil) {
+	if parsePlain(pkt, &keyBuf, &q) {
 		limit := dns.MaxMsgSize
 		if !tcp {
 			limit = q.limit(s.opts.maxUDP)
 		}
 		key := keyBuf[:q.keyLen]
+		if q.do && s.opts.keys != nil {
+			// Signed (sign.go), from the caches of signed answers.
+			if resp := s.answerSigned(snap, pkt, out, &q, key, limit); resp != nil {
+				return resp
+			}
+			return s.answerSlow(snap, pkt, out, from, tcp)
+		}
 		cached, serialAt, serial := snap.cached(key)
 		if cached == nil {
 			if !snap.holdsWire(key[:q.nameEnd-12]) {
@@ -380,6 +482,26 @@ func (s *Server) answerPacket(snap *Snapshot, pkt, out []byte, from netip.Addr, 
 		}
 	}
 	return s.answerSlow(snap, pkt, out, from, tcp)
+}
+
+// answerSigned answers the plain query in pkt with the DO bit from the
+// caches of signed answers, filling them as answerPacket does the plain
+// ones; nil: the slow way.
+func (s *Server) answerSigned(snap *Snapshot, pkt, out []byte, q *plainQuery, key []byte, limit int) []byte {
+	now := time.Now()
+	cached := snap.cachedSigned(key, now.Unix())
+	if cached == nil {
+		if !snap.holdsWire(key[:q.nameEnd-12]) {
+			return refused(out, pkt, q, s.opts.maxUDP)
+		}
+		var res *Result
+		var staleAt int64
+		if cached, res, staleAt = s.canonicalSigned(snap, pkt, q, key, now); cached == nil {
+			return nil
+		}
+		snap.rememberSigned(key, cached, res, staleAt)
+	}
+	return patch(out, cached, pkt, q, limit, s.opts.maxUDP)
 }
 
 // refused answers a plain query for a name outside our zones: the query's

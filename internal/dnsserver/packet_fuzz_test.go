@@ -4,6 +4,8 @@ package dnsserver
 
 import (
 	"fmt"
+	"io"
+	"log/slog"
 	"net/netip"
 	"strings"
 	"testing"
@@ -11,6 +13,8 @@ import (
 
 	"github.com/miekg/dns"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nameport/nameport/internal/dnssec"
 )
 
 // fuzzZones are the test zones plus a domain whose answers outgrow 512 and
@@ -34,7 +38,8 @@ func fuzzZones() string {
 }
 
 // fuzzServers are servers over the fuzz zones with the default, the least
-// and the most UDP size, each with its own snapshot (and so its own cache).
+// and the most UDP size, and one that signs, each with its own snapshot
+// (and so its own cache).
 func fuzzServers(f *testing.F) ([]*Server, []*Snapshot) {
 	f.Helper()
 	var servers []*Server
@@ -50,6 +55,14 @@ func fuzzServers(f *testing.F) ([]*Server, []*Snapshot) {
 		}
 		servers, snaps = append(servers, s), append(snaps, snap)
 	}
+	// The last signs (DNSSEC): queries with the DO bit take the caches of
+	// signed answers.
+	snap, err := buildFromText(fuzzZones())
+	require.NoError(f, err)
+	source, _ := staticKeys(f, dnssec.ECDSAP256SHA256)
+	s := New("127.0.0.1:0", slog.New(slog.NewTextHandler(io.Discard, nil)), WithDNSSEC(source))
+	s.Publish(snap)
+	servers, snaps = append(servers, s), append(snaps, snap)
 	return servers, snaps
 }
 

@@ -16,18 +16,19 @@ import (
 // Online DNSSEC signing (RFC 4033-4035). Each zone's key (dnssec.Key, a
 // CSK) is published as the DNSKEY set at its apex, a record set like the
 // others, so that plain queries get it from the packet cache and NODATA
-// proofs list it. A query with the DO bit skips the packet cache (whose
-// answers are unsigned, and which therefore stays exactly as it was) and
-// gets its answer signed here: an RRSIG for each record set of the answer
-// and authority sections, their signatures cached by content (sigCache).
+// proofs list it. A query with the DO bit gets its answer signed here: an
+// RRSIG for each record set of the answer and authority sections, their
+// signatures cached by content (sigCache); and the packed signed answers
+// are cached beside the plain ones (cachedSigned), whose cache stays
+// exactly as it was.
 //
 // Denial of existence is compact (RFC 9824, "black lies"), which an online
 // signer can give without a chain of names: a name that does not exist
 // gets NOERROR and an NSEC owned by the name itself whose next name is its
 // immediate successor and whose types are RRSIG, NSEC and NXNAME; a name
 // without the type asked gets an NSEC of its types; a referral gets the
-// NSEC of the delegation (NS, without DS: no DS for delegated domains yet),
-// so that the child is provably unsigned. An answer from a wildcard is
+// delegation's signed DS set (zone.AddDS), or else its NSEC (NS, without
+// DS), so that the child is provably unsigned. An answer from a wildcard is
 // signed as if its name existed (as Cloudflare does): nothing needs to
 // prove that the name asked is absent.
 //
@@ -107,10 +108,14 @@ func (s *Server) withKeys(ctx context.Context, snap *Snapshot) error {
 // signAnswer adds the DNSSEC records to resp, the answer to req (with the
 // DO bit) from snap; answers from zones without a key stay as they are.
 func (s *Server) signAnswer(snap *Snapshot, req, resp *dns.Msg) {
+	s.signAnswerAt(snap, req, resp, time.Now())
+}
+
+// signAnswerAt is signAnswer at now.
+func (s *Server) signAnswerAt(snap *Snapshot, req, resp *dns.Msg, now time.Time) {
 	if resp.Rcode != dns.RcodeSuccess && resp.Rcode != dns.RcodeNameError || len(req.Question) != 1 {
 		return
 	}
-	now := time.Now()
 	qname := req.Question[0].Name
 	// The name the answer ends at: the question's, or the last CNAME's
 	// target (RFC 6604: the rcode and the proofs are that name's).
@@ -146,8 +151,8 @@ func (s *Server) signAnswer(snap *Snapshot, req, resp *dns.Msg) {
 			continue
 		}
 		z, _ := snap.findZone(lowerASCII(owner))
-		if z == nil || z.key == nil || lowerASCII(owner) == z.origin {
-			continue
+		if z == nil || z.key == nil || lowerASCII(owner) == z.origin || hasDS(resp.Ns, owner) {
+			continue // a delegation with DS: its signed DS set is the proof
 		}
 		ns = append(ns, denial(z, owner, snap.typesAt(z, lowerASCII(owner))))
 	}
@@ -167,14 +172,24 @@ func (s *Server) signAnswer(snap *Snapshot, req, resp *dns.Msg) {
 	resp.Extra = append(s.signSets(snap, extra, now), opt...)
 }
 
+// hasDS reports whether rrs hold a DS record owned by owner.
+func hasDS(rrs []dns.RR, owner string) bool {
+	return slices.ContainsFunc(rrs, func(rr dns.RR) bool {
+		return rr.Header().Rrtype == dns.TypeDS && equalFoldASCII(rr.Header().Name, owner)
+	})
+}
+
 func hasType(rrs []dns.RR, t uint16) bool {
 	return slices.ContainsFunc(rrs, func(rr dns.RR) bool { return rr.Header().Rrtype == t })
 }
 
 // denial returns the NSEC of compact denial for name in z: owned by name,
 // next name its immediate successor (RFC 4034 6.1: \000.name), with types.
+// The next name is in lower case, whatever the question's case: it is not
+// compressed, so the cached signed answers (canonicalSigned, made from the
+// question in upper case) could not echo the question's case there.
 func denial(z *servedZone, name string, types []uint16) dns.RR {
-	next := successor(name)
+	next := successor(lowerASCII(name))
 	return &dns.NSEC{Hdr: dns.RR_Header{Name: name, Rrtype: dns.TypeNSEC, Class: dns.ClassINET, Ttl: z.negSOA[0].Header().Ttl},
 		NextDomain: next, TypeBitMap: types}
 }
@@ -187,9 +202,12 @@ func (s *Snapshot) typesAt(z *servedZone, lname string) []uint16 {
 	switch n := z.nodeAt(lname); {
 	case n == nil:
 	case n.cut && n != z.apex:
-		// The parent's side of a delegation: NS (and, later, DS); the
-		// addresses there are glue, the child's.
+		// The parent's side of a delegation: NS and DS; the addresses
+		// there are glue, the child's.
 		types = append(types, dns.TypeNS)
+		if n.find(dns.TypeDS) != nil {
+			types = append(types, dns.TypeDS)
+		}
 	default:
 		for _, set := range n.sets {
 			types = append(types, set.rtype)

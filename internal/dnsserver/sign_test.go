@@ -153,7 +153,7 @@ func TestSignedAnswers(t *testing.T) {
 			n := nsecOf(m.Ns)
 			require.NotNil(t, n, m.String())
 			require.Equal(t, "Nope.inf.nz.", n.Hdr.Name)
-			require.Equal(t, `\000.Nope.inf.nz.`, n.NextDomain)
+			require.Equal(t, `\000.nope.inf.nz.`, n.NextDomain, "the next name in lower case: see denial")
 			require.Equal(t, []uint16{dns.TypeRRSIG, dns.TypeNSEC, dns.TypeNXNAME}, n.TypeBitMap)
 			require.Equal(t, uint32(300), n.Hdr.Ttl)
 			// Without DO, still NXDOMAIN.
@@ -266,15 +266,24 @@ func TestSignatureCache(t *testing.T) {
 	require.NoError(t, renewed.Verify(k.DNSKEY, []dns.RR{rr("a.inf.nz. 300 IN A 192.0.2.1")}))
 }
 
-// The cost of an answer with the DO bit (signatures from the cache) next
-// to a plain one (the packet cache).
+// The cost of an answer with the DO bit (from the cache of signed
+// answers) next to a plain one (the packet cache).
 func BenchmarkSignedAnswer(b *testing.B) {
 	s, _ := signingServer(b, dnssec.ECDSAP256SHA256)
-	for _, do := range []bool{false, true} {
-		b.Run(map[bool]string{false: "plain", true: "DO"}[do], func(b *testing.B) {
-			q := new(dns.Msg).SetQuestion("example.inf.nz.", dns.TypeA)
-			q.SetEdns0(1232, do)
-			pkt := pack(b, q)
+	for _, q := range []struct {
+		about string
+		name  string
+		do    bool
+	}{
+		{"plain", "example.inf.nz.", false},
+		{"DO", "example.inf.nz.", true},
+		{"DO, mixed case", "ExAmple.INF.nz.", true},
+		{"DO, nxdomain", "nope.inf.nz.", true},
+	} {
+		b.Run(q.about, func(b *testing.B) {
+			m := new(dns.Msg).SetQuestion(q.name, dns.TypeA)
+			m.SetEdns0(1232, q.do)
+			pkt := pack(b, m)
 			out := make([]byte, 0, dns.MaxMsgSize)
 			snap := s.Snapshot()
 			b.ReportAllocs()

@@ -50,6 +50,11 @@ type Snapshot struct {
 	// those that follow it by changes (see packetCache); nil: none.
 	cache   packetCache
 	durable *packetCache
+	// signed and signedDurable are the same for answers with the DO bit,
+	// signed (see cachedSigned): apart, so that plain answers keep their
+	// room, and emptied when the plain ones are.
+	signed        packetCache
+	signedDurable *packetCache
 
 	wireOnce  sync.Once
 	wireZones map[string]bool // the zones' origins in lower-case wire format
@@ -193,7 +198,8 @@ type builder struct {
 // added by domain).
 func newBuilder(head *zone.SnapshotData) *builder {
 	snap := &Snapshot{zones: make(map[string]*servedZone, len(head.Zones)), loaded: true,
-		versions: head.Versions, serial: head.Serial, nextExpiry: head.NextExpiry, durable: &packetCache{durable: true}}
+		versions: head.Versions, serial: head.Serial, nextExpiry: head.NextExpiry, durable: &packetCache{durable: true},
+		signedDurable: &packetCache{durable: true}}
 	for _, zd := range head.Zones {
 		z := zoneApex(zd, head.Serial)
 		snap.zones[z.origin] = z

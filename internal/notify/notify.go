@@ -60,6 +60,11 @@ const (
 	// KindTierDeclined: tier (the tier applied for), currentTier; optional
 	// reason (the admin's words).
 	KindTierDeclined = "tier_declined"
+	// KindTwoFactorEnabled and KindTwoFactorDisabled: a security notice of
+	// a change to the account's two-factor sign-in; optional method (e.g.
+	// "authenticator app").
+	KindTwoFactorEnabled  = "two_factor_enabled"
+	KindTwoFactorDisabled = "two_factor_disabled"
 )
 
 // requiredData lists the Data keys each kind cannot do without.
@@ -76,6 +81,8 @@ var requiredData = map[string][]string{
 	KindVerifyForwarding:    {"destinationId", "address", "domain"},
 	KindTierApproved:        {"tier"},
 	KindTierDeclined:        {"tier", "currentTier"},
+	KindTwoFactorEnabled:    {},
+	KindTwoFactorDisabled:   {},
 }
 
 // secretKinds are the kinds whose mail carries something that grants access

@@ -215,6 +215,28 @@ func render(kind string, data map[string]string, r recipient, publicURL string) 
 		line("")
 		line("Questions? Reply to this email and our team will get back to you.")
 
+	case KindTwoFactorEnabled, KindTwoFactorDisabled:
+		settings := dashboard
+		method := oneLine(d("method"))
+		if method == "" {
+			method = "authenticator app"
+		}
+		if kind == KindTwoFactorEnabled {
+			subject = "Two-factor sign-in is on for your Nameport account"
+			line("Two-factor sign-in with an %s was turned on for your account.", method)
+			line("From now on, signing in asks for a code after your password. Keep")
+			line("your recovery codes somewhere safe.")
+		} else {
+			subject = "Two-factor sign-in is off for your Nameport account"
+			line("Two-factor sign-in with an %s was turned off for your account.", method)
+			line("Signing in now needs only your password.")
+		}
+		line("")
+		line("Your other sessions were signed out.")
+		line("")
+		line("If this was not you, reset your password at once and check")
+		line("Account Settings in your dashboard: %s", settings)
+
 	default:
 		return rendered{}, fmt.Errorf("notify: unknown message kind %q", kind)
 	}

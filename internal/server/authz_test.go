@@ -127,10 +127,28 @@ var authzOps = map[string]authzOp{
 	"POST /api/auth/change-password": {access: authzAccount, phase: phaseSession, body: func(c authzCall) any {
 		return map[string]any{"currentPassword": c.as.password, "newPassword": "changed1", "confirmPassword": "changed1"}
 	}},
-	"GET /api/registrar/api-key":          {access: authzRegistrar},
-	"POST /api/registrar/api-key":         {access: authzRegistrar, phase: phaseSession},
-	"GET /api/registrar/tier-application": {access: authzRegistrar},
-	"GET /api/registrar/allowance":        {access: authzRegistrar},
+	// Account security (issue 23): the caller's own second factors and
+	// sessions; another account's session is 404.
+	"POST /api/auth/login/two-factor": {access: authzPublic, answers: []int{http.StatusUnauthorized},
+		body: func(authzCall) any {
+			return map[string]any{"pendingToken": "not-a-token", "method": "totp", "code": "123456"}
+		}},
+	"GET /api/account/two-factor":       {access: authzAccount},
+	"POST /api/account/two-factor/totp": {access: authzAccount},
+	"POST /api/account/two-factor/totp/confirm": {access: authzAccount,
+		body: func(authzCall) any { return map[string]any{"code": "12345"} }},
+	"POST /api/account/two-factor/disable": {access: authzAccount,
+		body: func(c authzCall) any { return map[string]any{"password": c.as.password} }},
+	"POST /api/account/two-factor/recovery-codes": {access: authzAccount,
+		body: func(authzCall) any { return map[string]any{"code": "123456"} }},
+	"GET /api/account/sessions": {access: authzAccount},
+	"DELETE /api/account/sessions/{id}": {access: authzAccount, owner: "id", phase: phaseDelete,
+		params: map[string]string{"id": "session"}},
+	"POST /api/account/sessions/end-others": {access: authzAccount, phase: phaseSession},
+	"GET /api/registrar/api-key":            {access: authzRegistrar},
+	"POST /api/registrar/api-key":           {access: authzRegistrar, phase: phaseSession},
+	"GET /api/registrar/tier-application":   {access: authzRegistrar},
+	"GET /api/registrar/allowance":          {access: authzRegistrar},
 	// Reports are the caller's own figures: nothing of another account's to ask for.
 	"GET /api/registrar/reports":              {access: authzRegistrar},
 	"GET /api/registrar/reports/{report}.csv": {access: authzRegistrar, params: map[string]string{"report": "report"}},
@@ -194,6 +212,11 @@ var authzOps = map[string]authzOp{
 		body:   func(authzCall) any { return map[string]any{"type": "A", "name": "www", "content": "192.0.2.8"} }},
 	"DELETE /api/domains/{id}/dns/{recordId}": {access: authzAccount, owner: "id", mixed: true, phase: phaseDelete,
 		params: map[string]string{"id": "domain", "recordId": "record"}},
+	"GET /api/domains/{id}/ds": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"}},
+	"POST /api/domains/{id}/ds": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"},
+		body: func(c authzCall) any { return authzDS(100 + c.n) }},
+	"DELETE /api/domains/{id}/ds/{dsId}": {access: authzAccount, owner: "id", mixed: true, phase: phaseDelete,
+		params: map[string]string{"id": "domain", "dsId": "ds"}},
 	"GET /api/domains/{id}/zone": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"}},
 	"POST /api/domains/{id}/zone/preview": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"},
 		body: func(authzCall) any { return map[string]any{"zoneFile": "matrix 3600 IN A 192.0.2.60\n"} }},
@@ -301,6 +324,8 @@ var authzOps = map[string]authzOp{
 	}},
 	"POST /api/registrar/webhooks/{id}/test":      {access: authzRegistrar, owner: "id", params: map[string]string{"id": "webhook"}},
 	"GET /api/registrar/webhooks/{id}/deliveries": {access: authzRegistrar, owner: "id", params: map[string]string{"id": "webhook"}},
+	"PATCH /api/registrar/webhooks/{id}": {access: authzRegistrar, owner: "id", params: map[string]string{"id": "webhook"},
+		body: func(authzCall) any { return map[string]any{"events": []string{"dns.changed"}, "enabled": true} }},
 	"DELETE /api/registrar/webhooks/{id}": {access: authzRegistrar, owner: "id", phase: phaseDelete,
 		params: map[string]string{"id": "webhook"}},
 
@@ -319,6 +344,11 @@ var authzOps = map[string]authzOp{
 		}},
 	"DELETE /v1/domains/{domain}/records/{type}/{name}": {access: authzAPIKey, owner: "domain", phase: phaseDelete,
 		params: map[string]string{"domain": "domainName", "type": "setType", "name": "setName"}},
+	"GET /v1/domains/{domain}/ds": {access: authzAPIKey, owner: "domain", params: map[string]string{"domain": "domainName"}},
+	"POST /v1/domains/{domain}/ds": {access: authzAPIKey, owner: "domain", params: map[string]string{"domain": "domainName"},
+		body: func(c authzCall) any { return authzDS(100 + c.n) }},
+	"DELETE /v1/domains/{domain}/ds/{dsId}": {access: authzAPIKey, owner: "domain", mixed: true, phase: phaseDelete,
+		params: map[string]string{"domain": "domainName", "dsId": "v1DS"}},
 	"GET /v1/domains/{domain}/email-forwarding": {access: authzAPIKey, owner: "domain",
 		params: map[string]string{"domain": "domainName"}},
 	"PUT /v1/domains/{domain}/email-forwarding": {access: authzAPIKey, owner: "domain", params: map[string]string{"domain": "domainName"},
@@ -363,7 +393,9 @@ var authzOps = map[string]authzOp{
 	}},
 	"POST /v1/webhooks/{id}/test":      {access: authzAPIKey, owner: "id", params: map[string]string{"id": "v1Webhook"}},
 	"GET /v1/webhooks/{id}/deliveries": {access: authzAPIKey, owner: "id", params: map[string]string{"id": "v1Webhook"}},
-	"DELETE /v1/webhooks/{id}":         {access: authzAPIKey, owner: "id", phase: phaseDelete, params: map[string]string{"id": "v1Webhook"}},
+	"PATCH /v1/webhooks/{id}": {access: authzAPIKey, owner: "id", params: map[string]string{"id": "v1Webhook"},
+		body: func(authzCall) any { return map[string]any{"events": []string{"dns.changed"}, "enabled": true} }},
+	"DELETE /v1/webhooks/{id}": {access: authzAPIKey, owner: "id", phase: phaseDelete, params: map[string]string{"id": "v1Webhook"}},
 	// Bulk operations: another registrar's jobs and templates are not
 	// found. Starting a job names no one's resource but a template: the
 	// bodies below are refused for what they ask (a total that is not the
@@ -482,7 +514,8 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 		"domainName": "nobody-authz.inf.nz", "intent": "pi_demo_nobody",
 		"rule": "999999", "v1Rule": "999999", "fwdHost": "go", "v1FwdHost": "gov1", "apiKey": "999999", "v1Key": "999999",
 		"bulkJob": "999999", "dnsTemplate": "999999", "v1DnsTemplate": "999999",
-		"webhook": "999999", "v1Webhook": "999999"}}
+		"webhook": "999999", "v1Webhook": "999999", "ds": "999999", "v1DS": "999999",
+		"session": "0123456789abcdef0123456789abcdef"}}
 	admin := &authzActor{name: "admin", kind: "admin", username: "root", password: "hunter22", web: loginAdmin2(t, ts)}
 	account := func(name, kind string) *authzActor {
 		a := &authzActor{name: name, kind: kind, username: name, password: "secret1"}
@@ -528,6 +561,18 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 		r = a.web.do("POST", "/api/create-payment-intent", map[string]any{"amount": 10})
 		require.Equal(t, http.StatusOK, r.status, "%s payment intent: %s", a.name, r.raw)
 		a.res["intent"] = data(t, r)["paymentIntentId"].(string)
+		// A second session of the account, to sign out.
+		second := newBrowser(t, ts)
+		r = second.do("POST", "/api/auth/login", map[string]any{"username": a.username, "password": a.password})
+		require.Equal(t, http.StatusOK, r.status, "%s second login: %s", a.name, r.raw)
+		r = second.do("GET", "/api/account/sessions", nil)
+		require.Equal(t, http.StatusOK, r.status, "%s sessions: %s", a.name, r.raw)
+		for _, s := range r.body["data"].([]any) {
+			if s := s.(map[string]any); s["current"] == true {
+				a.res["session"] = s["id"].(string)
+			}
+		}
+		require.NotEmpty(t, a.res["session"], r.raw)
 		// Accounts without keys: ids of none.
 		a.res["apiKey"], a.res["v1Key"] = "999998", "999998"
 		a.res["bulkJob"], a.res["dnsTemplate"], a.res["v1DnsTemplate"] = "999998", "999998", "999998"
@@ -569,6 +614,15 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 				require.Equal(t, http.StatusCreated, r.status, "%s template: %s", a.name, r.raw)
 				a.res[res] = idOf(t, data(t, r)["id"])
 			}
+		}
+		// The domain delegated (last: forwarding refuses a delegated
+		// name), with a DS record each for /api and /v1 to delete.
+		r = a.web.do("POST", "/api/domains/"+a.res["domain"]+"/dns", map[string]any{"type": "NS", "name": "@", "content": "ns1.other.net"})
+		require.Equal(t, http.StatusCreated, r.status, "%s NS: %s", a.name, r.raw)
+		for i, res := range []string{"ds", "v1DS"} {
+			r = a.web.do("POST", "/api/domains/"+a.res["domain"]+"/ds", authzDS(i))
+			require.Equal(t, http.StatusCreated, r.status, "%s DS: %s", a.name, r.raw)
+			a.res[res] = idOf(t, data(t, r)["id"])
 		}
 	}
 
@@ -918,4 +972,9 @@ func truncate(s string) string {
 		return s[:300] + "…"
 	}
 	return s
+}
+
+// authzDS is a valid DS record, its key tag n (distinct DS records).
+func authzDS(n int) map[string]any {
+	return map[string]any{"keyTag": n % 65536, "algorithm": 13, "digestType": 2, "digest": strings.Repeat("AB", 32)}
 }

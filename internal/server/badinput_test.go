@@ -423,7 +423,7 @@ var snapshotTables = []string{"users", "wallets", "transactions", "domains", "dn
 	"catalog_version", "tier_applications", "email_verifications",
 	"mail_domains", "mail_rules", "mail_rule_destinations", "mail_destinations", "api_keys",
 	"bulk_jobs", "bulk_job_rows", "dns_templates",
-	"webhook_endpoints", "webhook_deliveries"}
+	"webhook_endpoints", "webhook_deliveries", "totp_secrets", "recovery_codes", "two_factor_challenges"}
 
 // snapshotQueries read the tables that change by themselves without their
 // columns that do: a key's last use is written once a minute, off the
@@ -592,7 +592,7 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 	// Webhook endpoints to test and delete, through /api and through /v1
 	// (subscribed to an event the sweep never causes).
 	hookIDs := map[string]string{}
-	for _, name := range []string{"web-test", "web-delete", "v1-test", "v1-delete"} {
+	for _, name := range []string{"web-test", "web-update", "web-delete", "v1-test", "v1-update", "v1-delete"} {
 		r := resellerWeb.do("POST", "/api/registrar/webhooks", map[string]any{"url": "https://hooks.example.com/" + name,
 			"events": []string{"domain.released"}})
 		require.Equal(t, http.StatusCreated, r.status, r.raw)
@@ -635,6 +635,16 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"auth-reset-password": {caller: "visitor", body: map[string]any{"token": "not-a-token", "newPassword": "secret9",
 				"confirmPassword": "secret9"}},
 			"registrar-api-key-rotate": {caller: "user"},
+			// Account security: a pending token that is none, and calls
+			// that alice (without two-factor sign-in) cannot make.
+			"auth-login-two-factor": {caller: "visitor", body: map[string]any{"pendingToken": "not-a-token", "method": "totp",
+				"code": "123456"}, free: []string{"pendingToken"}},
+			"account-totp-setup":          {caller: "user"},
+			"account-totp-confirm":        {caller: "user", body: map[string]any{"code": "123456"}},
+			"account-two-factor-disable":  {caller: "user", body: map[string]any{"password": "secret1"}, free: []string{"password", "code"}},
+			"account-recovery-codes":      {caller: "user", body: map[string]any{"code": "123456"}},
+			"account-session-end":         {caller: "user", params: map[string]string{"id": "0123456789abcdef0123456789abcdef"}},
+			"account-sessions-end-others": {caller: "user"},
 			// A demo deposit, which no admin reviews: never ok, and the
 			// sweep proves bad ids change nothing either.
 			"admin-deposit-confirm":          {caller: "admin", params: map[string]string{"id": depositID}},
@@ -669,6 +679,10 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 				body: map[string]any{"type": "MX", "name": "@", "content": "mail.example.com", "ttl": 3600, "priority": 10}, ok: http.StatusCreated},
 			"dns-update": {caller: "user", params: map[string]string{"id": domID, "recordId": recID}, body: record, ok: http.StatusOK},
 			"dns-delete": {caller: "user", params: map[string]string{"id": domID, "recordId": recID}},
+			// The domain is not delegated: a good DS is refused too (422).
+			"ds-create": {caller: "user", params: map[string]string{"id": domID},
+				body: map[string]any{"keyTag": 2371, "algorithm": 13, "digestType": 2, "digest": strings.Repeat("AB", 32)}},
+			"ds-delete": {caller: "user", params: map[string]string{"id": domID, "dsId": "999999"}},
 			"zone-import-preview": {caller: "user", params: map[string]string{"id": domID},
 				body: map[string]any{"zoneFile": "mail 3600 IN A 192.0.2.8\n"}, ok: http.StatusOK},
 			"zone-import": {caller: "user", params: map[string]string{"id": domID},
@@ -708,6 +722,9 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"v1-records-upsert": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz"},
 				body: map[string]any{"name": "api", "type": "A", "values": []string{"192.0.2.9"}, "ttl": 3600}, ok: http.StatusOK},
 			"v1-records-delete": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz", "type": "A", "name": "www"}},
+			"v1-ds-create": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz"},
+				body: map[string]any{"keyTag": 2371, "algorithm": 13, "digestType": 2, "digest": strings.Repeat("AB", 32)}},
+			"v1-ds-delete":      {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz", "dsId": "999999"}},
 			"v1-wallet-deposit": {caller: "registrar", body: map[string]any{"amount": 25}, ok: http.StatusCreated},
 			"v1-email-forwarding-set": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz"},
 				body: map[string]any{"enabled": true, "replaceMailRecords": true}, ok: http.StatusOK},
@@ -734,6 +751,10 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"v1-webhooks-create":        {caller: "registrar", body: newHook, ok: http.StatusCreated},
 			"v1-webhooks-test":          {caller: "registrar", params: map[string]string{"id": hookIDs["v1-test"]}, ok: http.StatusOK},
 			"v1-webhooks-delete":        {caller: "registrar", params: map[string]string{"id": hookIDs["v1-delete"]}, ok: http.StatusNoContent},
+			"registrar-webhooks-update": {caller: "registrar-web", params: map[string]string{"id": hookIDs["web-update"]},
+				body: map[string]any{"events": []string{"domain.released"}, "enabled": false}, ok: http.StatusOK},
+			"v1-webhooks-update": {caller: "registrar", params: map[string]string{"id": hookIDs["v1-update"]},
+				body: map[string]any{"events": []string{"domain.released"}, "enabled": false}, ok: http.StatusOK},
 			// Bulk operations. A check answers a bad name in its row, so
 			// names are data there (NUL aside); a job refuses them whole.
 			"bulk-check": {caller: "registrar-web", body: map[string]any{"names": []string{"fine.inf.nz"}}, free: []string{"names"},

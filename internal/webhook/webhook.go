@@ -269,6 +269,58 @@ func (s *Service) endpoint(ctx context.Context, q bun.IDB, u *account.User, id i
 	return e, nil
 }
 
+// EndpointChange is a change to an endpoint; nil fields stay as they are.
+type EndpointChange struct {
+	// Events replace the endpoint's events (ParseEvents' rules).
+	Events []string
+	// Enabled turns the endpoint on or off. An endpoint turned off gets no
+	// new events, and its deliveries still pending end failed at their
+	// next attempt.
+	Enabled *bool
+}
+
+// UpdateEndpoint changes registrar u's endpoint id and returns it. Returns
+// invalid for an unknown event, no events, or a change that names nothing;
+// not_found when u has no such endpoint.
+func (s *Service) UpdateEndpoint(ctx context.Context, u *account.User, id int64, c EndpointChange) (*Endpoint, error) {
+	if c.Events == nil && c.Enabled == nil {
+		return nil, apperr.New(apperr.Invalid, "Give the events to send or whether the endpoint is enabled")
+	}
+	var events EventList
+	if c.Events != nil {
+		var err error
+		if events, err = ParseEvents(c.Events); err != nil {
+			return nil, err
+		}
+	}
+	var e *Endpoint
+	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		var err error
+		if e, err = s.endpoint(ctx, tx, u, id); err != nil {
+			return err
+		}
+		if events != nil {
+			e.Events = events
+		}
+		switch {
+		case c.Enabled == nil:
+		case *c.Enabled:
+			e.DisabledAt = time.Time{}
+		case e.Enabled():
+			e.DisabledAt = s.clock()
+		}
+		_, err = tx.NewUpdate().Model(e).Column("events", "disabled_at").WherePK().Exec(ctx)
+		return err
+	})
+	if err != nil {
+		if apperr.Code(err) != apperr.Internal {
+			return nil, err
+		}
+		return nil, fmt.Errorf("webhook: update endpoint %d: %w", id, err)
+	}
+	return e, nil
+}
+
 // DeleteEndpoint removes registrar u's endpoint id with its delivery log;
 // deliveries still pending are dropped. Returns not_found when u has no
 // such endpoint.

@@ -220,6 +220,61 @@ func TestEmitFollowsTheTransaction(t *testing.T) {
 	})
 }
 
+// An endpoint's events change and it turns off and on; a disabled one gets
+// no new events, and the pending delivery it had ends failed at its next
+// attempt. Another registrar's endpoint is not found; bad changes change
+// nothing.
+func TestUpdateEndpoint(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		b := setup(t, d, true)
+		u, other := b.registrar(t, "owner"), b.registrar(t, "other")
+		e, _, err := b.hooks.CreateEndpoint(ctx, u, webhook.NewEndpoint{URL: "https://hooks.example.com/x",
+			Events: []string{webhook.DomainRenewed}})
+		require.NoError(t, err)
+
+		_, err = b.hooks.UpdateEndpoint(ctx, other, e.ID, webhook.EndpointChange{Enabled: new(false)})
+		require.Equal(t, apperr.NotFound, apperr.Code(err))
+		_, err = b.hooks.UpdateEndpoint(ctx, u, e.ID, webhook.EndpointChange{})
+		require.Equal(t, apperr.Invalid, apperr.Code(err))
+		_, err = b.hooks.UpdateEndpoint(ctx, u, e.ID, webhook.EndpointChange{Events: []string{}})
+		require.Equal(t, "Choose at least one event", apperr.Message(err))
+		_, err = b.hooks.UpdateEndpoint(ctx, u, e.ID, webhook.EndpointChange{Events: []string{"domain.stolen"}})
+		require.Equal(t, apperr.Invalid, apperr.Code(err))
+
+		got, err := b.hooks.UpdateEndpoint(ctx, u, e.ID, webhook.EndpointChange{Events: []string{webhook.DNSChanged, webhook.DomainExpired}})
+		require.NoError(t, err)
+		require.Equal(t, []string{webhook.DomainExpired, webhook.DNSChanged}, []string(got.Events), "in EventTypes' order")
+		require.True(t, got.Enabled())
+		b.emit(t, u.ID, webhook.DomainRenewed, nil) // no longer subscribed
+		require.Empty(t, b.deliveries(t, u, e.ID))
+		b.emit(t, u.ID, webhook.DNSChanged, map[string]any{"domain": "a.inf.nz"})
+		require.Len(t, b.deliveries(t, u, e.ID), 1)
+
+		got, err = b.hooks.UpdateEndpoint(ctx, u, e.ID, webhook.EndpointChange{Enabled: new(false)})
+		require.NoError(t, err)
+		require.False(t, got.Enabled())
+		require.Equal(t, []string{webhook.DomainExpired, webhook.DNSChanged}, []string(got.Events), "events kept")
+		b.emit(t, u.ID, webhook.DNSChanged, nil)
+		pending := b.deliveries(t, u, e.ID)
+		require.Len(t, pending, 1, "a disabled endpoint gets no new events")
+		_ = b.hooks.Attempt(ctx, pending[0].ID, 1, webhook.MaxAttempts)
+		ended := b.deliveries(t, u, e.ID)[0]
+		require.Equal(t, webhook.StateFailed, ended.State, "its pending delivery ends at its next attempt")
+		require.Equal(t, "the endpoint is disabled", ended.LastError)
+		list, err := b.hooks.Endpoints(ctx, u)
+		require.NoError(t, err)
+		require.False(t, list[0].Enabled())
+
+		got, err = b.hooks.UpdateEndpoint(ctx, u, e.ID, webhook.EndpointChange{Enabled: new(true)})
+		require.NoError(t, err)
+		require.True(t, got.Enabled())
+		b.emit(t, u.ID, webhook.DNSChanged, nil)
+		require.Len(t, b.deliveries(t, u, e.ID), 2)
+	})
+}
+
 // Without --webhooks-allow-private-targets, loopback and private targets
 // are refused when the endpoint is added, and at connection time for a
 // name that resolves to one.

@@ -78,6 +78,14 @@ func (r Record) RR(apex string) (dns.RR, error) {
 		}
 		hdr.Rrtype = dns.TypeSRV
 		return &dns.SRV{Hdr: hdr, Priority: prio, Weight: uint16(weight), Port: uint16(port), Target: dns.Fqdn(f[2])}, nil
+	case TypeDS:
+		ds, err := dsOf(r)
+		if err != nil {
+			return bad()
+		}
+		hdr.Rrtype = dns.TypeDS
+		return &dns.DS{Hdr: hdr, KeyTag: uint16(ds.KeyTag), Algorithm: uint8(ds.Algorithm),
+			DigestType: uint8(ds.DigestType), Digest: ds.Digest}, nil
 	case TypeCAA:
 		flags, rest, ok1 := strings.Cut(r.Content, " ")
 		tag, value, ok2 := strings.Cut(rest, " ")

@@ -85,7 +85,8 @@ func boolCmp(a, b bool) int {
 
 func listRecords(ctx context.Context, q bun.IDB, domainID int64) ([]Record, error) {
 	records := []Record{}
-	err := q.NewSelect().Model(&records).Where("domain_id = ?", domainID).Scan(ctx)
+	// DS records are the delegation's, changed only through ds.go.
+	err := q.NewSelect().Model(&records).Where("domain_id = ?", domainID).Where("type <> ?", TypeDS).Scan(ctx)
 	sortRecords(records)
 	for i := range records {
 		records[i].CreatedAt, records[i].UpdatedAt = records[i].CreatedAt.UTC(), records[i].UpdatedAt.UTC()
@@ -248,6 +249,9 @@ func (s *Service) write(ctx context.Context, d Domain, names *[]string, fn func(
 			return err
 		}
 		if err := fn(ctx, tx); err != nil {
+			return err
+		}
+		if err := dropOrphanDS(ctx, tx, d); err != nil {
 			return err
 		}
 		if s.events == nil || len(*names) == 0 {

@@ -116,47 +116,81 @@ func quotable(value string) string {
 // messages of Create), and when a CNAME would share its name with other
 // records.
 func (s *Service) ReplaceSet(ctx context.Context, d Domain, set Set) ([]Record, error) {
-	incoming, err := normalizeSet(d, set)
-	if err != nil {
-		return nil, err
-	}
-	name, typ := incoming[0].Name, incoming[0].Type
 	var result []Record
-	names := []string{name}
-	err = s.write(ctx, d, &names, func(ctx context.Context, tx *db.Tx) error {
-		existing, err := listRecords(ctx, tx, d.ID)
-		if err != nil {
-			return err
-		}
-		var current, others []Record
-		for _, r := range existing {
-			if r.Name == name && r.Type == typ {
-				current = append(current, r)
-			} else {
-				others = append(others, r)
-			}
-		}
-		if len(others)+len(incoming) > MaxRecordsPerDomain {
-			return invalid("A domain can have at most %d DNS records", MaxRecordsPerDomain)
-		}
-		for _, rec := range incoming {
-			if err := checkSet(others, rec, 0); err != nil {
-				return err
-			}
-		}
-		if err := checkChange(ctx, tx, d, existing, append(slices.Clip(others), incoming...)); err != nil {
-			return err
-		}
-		if err := applyPlan(ctx, tx, d, diff(current, incoming), s.clock()); err != nil {
-			return err
-		}
-		result, err = listSet(ctx, tx, d.ID, name, typ)
+	err := s.replaceSets(ctx, d, []Set{set}, func(ctx context.Context, tx *db.Tx, replaced []Record) error {
+		var err error
+		result, err = listSet(ctx, tx, d.ID, replaced[0].Name, replaced[0].Type)
 		return err
 	})
 	if err != nil {
 		return nil, wrap("replace record set of", d, err)
 	}
 	return result, nil
+}
+
+// ReplaceSets makes each of sets the records of its name and type in d, as
+// ReplaceSet does for one, all in one transaction: a DNS template applied
+// to a domain whose last set the domain cannot take (a CNAME beside other
+// records, the record limit) leaves the domain as it was. Returns invalid
+// with ReplaceSet's messages, and when two sets have the same name and type.
+func (s *Service) ReplaceSets(ctx context.Context, d Domain, sets []Set) error {
+	if len(sets) == 0 {
+		return nil
+	}
+	return wrap("replace record sets of", d, s.replaceSets(ctx, d, sets, nil))
+}
+
+// replaceSets writes sets to d in one transaction, each set's records
+// checked against the records that stay and the sets before it, then runs
+// then (if any) in the transaction with the first set's new records.
+func (s *Service) replaceSets(ctx context.Context, d Domain, sets []Set, then func(ctx context.Context, tx *db.Tx, first []Record) error) error {
+	incoming, err := normalizeSets(d, sets)
+	if err != nil {
+		return err
+	}
+	replacing := map[string]bool{}
+	var all []Record
+	names := make([]string, 0, len(incoming))
+	for _, set := range incoming {
+		replacing[set[0].Name+"\x00"+set[0].Type] = true
+		names = append(names, set[0].Name)
+		all = append(all, set...)
+	}
+	return s.write(ctx, d, &names, func(ctx context.Context, tx *db.Tx) error {
+		existing, err := listRecords(ctx, tx, d.ID)
+		if err != nil {
+			return err
+		}
+		var current, after []Record
+		for _, r := range existing {
+			if replacing[r.Name+"\x00"+r.Type] {
+				current = append(current, r)
+			} else {
+				after = append(after, r)
+			}
+		}
+		if len(after)+len(all) > MaxRecordsPerDomain {
+			return invalid("A domain can have at most %d DNS records", MaxRecordsPerDomain)
+		}
+		for _, set := range incoming {
+			for _, rec := range set {
+				if err := checkSet(after, rec, 0); err != nil {
+					return err
+				}
+			}
+			after = append(after, set...)
+		}
+		if err := checkChange(ctx, tx, d, existing, after); err != nil {
+			return err
+		}
+		if err := applyPlan(ctx, tx, d, diff(current, all), s.clock()); err != nil {
+			return err
+		}
+		if then == nil {
+			return nil
+		}
+		return then(ctx, tx, incoming[0])
+	})
 }
 
 // DeleteSet removes every record of name and type from d. Returns not_found

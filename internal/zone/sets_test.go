@@ -274,3 +274,53 @@ www 86400 IN AAAA 2001:db8::1
 			"192.0.2.1 ttl=300", "192.0.2.2 ttl=300", "192.0.2.3 ttl=300", "2001:db8::1 ttl=86400"}, valuesOf(records))
 	})
 }
+
+// ReplaceSets writes every set or none: a later set the domain cannot take
+// (a CNAME beside a record that stays, or beside an earlier set) leaves the
+// records as they were; sets that fit replace their names' records in one
+// change.
+func TestReplaceSetsAllOrNothing(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		_, err := b.svc.ReplaceSet(ctx, b.dom, zone.Set{Name: "@", Type: "A", Values: []string{"192.0.2.1"}})
+		require.NoError(t, err)
+		_, err = b.svc.ReplaceSet(ctx, b.dom, zone.Set{Name: "shop", Type: "A", Values: []string{"192.0.2.2"}})
+		require.NoError(t, err)
+		before, err := b.svc.List(ctx, b.dom)
+		require.NoError(t, err)
+		version := zoneVersion(t, d)
+
+		err = b.svc.ReplaceSets(ctx, b.dom, []zone.Set{
+			{Name: "@", Type: "A", Values: []string{"192.0.2.10"}},
+			{Name: "www", Type: "A", Values: []string{"192.0.2.11"}},
+			{Name: "shop", Type: "CNAME", Values: []string{"shops.example.com."}},
+		})
+		requireCode(t, err, apperr.Invalid, "A CNAME record cannot share its name with other records: shop already has A records")
+		err = b.svc.ReplaceSets(ctx, b.dom, []zone.Set{
+			{Name: "www", Type: "A", Values: []string{"192.0.2.11"}},
+			{Name: "www", Type: "CNAME", Values: []string{"example.com."}},
+		})
+		requireCode(t, err, apperr.Invalid, "A CNAME record cannot share its name with other records: www already has A records")
+		after, err := b.svc.List(ctx, b.dom)
+		require.NoError(t, err)
+		require.Equal(t, before, after, "a refused change writes nothing")
+		require.Equal(t, version, zoneVersion(t, d), "nor bumps the zone")
+
+		require.NoError(t, b.svc.ReplaceSets(ctx, b.dom, []zone.Set{
+			{Name: "@", Type: "A", Values: []string{"192.0.2.1", "192.0.2.10"}},
+			{Name: "www", Type: "CNAME", Values: []string{"example.com."}},
+		}))
+		after, err = b.svc.List(ctx, b.dom)
+		require.NoError(t, err)
+		var have []string
+		for _, r := range after {
+			have = append(have, r.Type+" "+r.Name+" "+r.Content)
+			if r.Content == "192.0.2.1" {
+				require.Equal(t, before[0].ID, r.ID, "a value that stays keeps its record")
+			}
+		}
+		require.ElementsMatch(t, []string{"A @ 192.0.2.1", "A @ 192.0.2.10", "A shop 192.0.2.2", "CNAME www example.com"}, have)
+	})
+}

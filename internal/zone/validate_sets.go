@@ -7,17 +7,26 @@ package zone
 // with ReplaceSet's messages, and when two sets have the same name and
 // type.
 func ValidateSets(d Domain, sets []Set) error {
+	_, err := normalizeSets(d, sets)
+	return err
+}
+
+// normalizeSets validates sets as record sets of d, in stored form, one
+// slice of records a set.
+func normalizeSets(d Domain, sets []Set) ([][]Record, error) {
+	out := make([][]Record, 0, len(sets))
 	seen := map[string]bool{}
 	for _, set := range sets {
 		records, err := normalizeSet(d, set)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		k := records[0].Name + " " + records[0].Type
 		if seen[k] {
-			return invalid("The set %s %s appears twice", records[0].Type, records[0].Name)
+			return nil, invalid("The set %s %s appears twice", records[0].Type, records[0].Name)
 		}
 		seen[k] = true
+		out = append(out, records)
 	}
-	return nil
+	return out, nil
 }

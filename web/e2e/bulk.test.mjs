@@ -89,4 +89,78 @@ describe('Bulk operations', () => {
     }
     await page.context().close()
   })
+
+  test('a DNS template is saved, edited, and applied whole or not at all to each domain', async () => {
+    const page = await app.newPage()
+    await signUp(page, uniqueName('tmplreg'), { type: 'registrar' })
+    const prefix = uniqueName('tmpl')
+    const labels = [`${prefix}-a`, `${prefix}-a-long-name-for-a-phone-screen`]
+    const names = labels.map((l) => `${l}.inf.nz`)
+    const priced = await page.request.post('/api/registrar/bulk/check', { data: { names } })
+    await deposit(page, (await priced.json()).data.total + 1)
+    const ids = []
+    for (const name of labels) {
+      const r = await page.request.post('/api/domains', {
+        data: { name, extension: '.inf.nz', years: 1, autoRenew: true },
+        headers: { 'Idempotency-Key': uniqueName('tmpl-key-') },
+      })
+      assert.equal(r.status(), 201, await r.text())
+      ids.push((await r.json()).data.domain.id)
+    }
+    // The second domain keeps an A record at shop, where the template puts a CNAME.
+    const added = await page.request.post(`/api/domains/${ids[1]}/dns`, {
+      data: { type: 'A', name: 'shop', content: '192.0.2.99' },
+    })
+    assert.equal(added.status(), 201, await added.text())
+
+    await page.goto('/registrar-dashboard?tab=bulk')
+    await page.getByLabel('Template name').fill('Shop')
+    await page.getByLabel('Records').fill('@ A 192.0.2.10\nshop CNAME shops.example.net.')
+    await page.getByRole('button', { name: 'Save template' }).click()
+    const templates = page.getByRole('list', { name: 'DNS templates' })
+    await templates.getByText('Shop', { exact: true }).waitFor()
+
+    // Edited: a www record before the CNAME, so the CNAME is the last set.
+    await templates.getByRole('button', { name: 'Edit template Shop' }).click()
+    await page.getByRole('heading', { name: 'Edit Shop' }).waitFor()
+    await page.getByLabel('Records').fill('@ A 192.0.2.10\nwww A 192.0.2.11\nshop CNAME shops.example.net.')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await templates.getByText(/www A 192\.0\.2\.11/).waitFor()
+
+    await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Shop' })
+    await page.getByLabel('Your domains').fill(names.join('\n'))
+    await page.getByRole('button', { name: 'Apply template' }).click()
+    const job = page.getByRole('region', { name: 'DNS template job' })
+    await job.getByRole('status').filter({ hasText: 'Finished: 2 of 2 done' }).waitFor({ timeout: 60_000 })
+    await job.getByText('1 applied, 1 refused').waitFor()
+    await job
+      .getByRole('row')
+      .filter({ hasText: 'Refused' })
+      .getByText('A CNAME record cannot share its name with other records: shop already has A records')
+      .waitFor()
+
+    const records = async (id) =>
+      (await (await page.request.get(`/api/domains/${id}/dns`)).json()).data.map(
+        (r) => `${r.type} ${r.name} ${r.content}`,
+      )
+    const kept = await records(ids[1])
+    assert.ok(kept.includes('A shop 192.0.2.99'))
+    assert.ok(
+      !kept.some((r) => r.includes('192.0.2.10') || r.includes('192.0.2.11')),
+      'the refused domain is unchanged',
+    )
+    const applied = await records(ids[0])
+    for (const want of ['A @ 192.0.2.10', 'A www 192.0.2.11', 'CNAME shop shops.example.net']) {
+      assert.ok(applied.includes(want), `${want} in ${applied.join(', ')}`)
+    }
+
+    if (process.env.BULK_SHOTS) {
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: width === 375 ? 740 : 800 })
+        await page.screenshot({ path: join(process.env.BULK_SHOTS, `bulk-templates-${width}.png`), fullPage: true })
+        await job.screenshot({ path: join(process.env.BULK_SHOTS, `bulk-template-job-${width}.png`) })
+      }
+    }
+    await page.context().close()
+  })
 })

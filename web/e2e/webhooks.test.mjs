@@ -80,11 +80,31 @@ describe('Webhooks', () => {
       const row = log.getByRole('row').filter({ hasText: 'webhook.test' })
       await row.getByText('Delivered').waitFor()
       await row.getByText('204').waitFor()
+
+      // Turned off and on again by its switch, and its events edited.
+      const hooks = async () => (await (await page.request.get('/api/registrar/webhooks')).json()).data.endpoints[0]
+      const toggle = list.getByRole('switch', { name: `Enable endpoint ${receiver.url}` })
+      await toggle.click()
+      await list.getByText('Disabled', { exact: true }).waitFor()
+      assert.equal((await hooks()).enabled, false)
+      await toggle.click()
+      await list.getByText('Enabled', { exact: true }).waitFor()
+      assert.equal((await hooks()).enabled, true)
+      await list.getByRole('button', { name: `Edit events of ${receiver.url}` }).click()
+      const edit = page.getByRole('dialog', { name: 'Edit events' })
+      await edit.getByRole('checkbox', { name: /dns\.changed/ }).uncheck()
+      await edit.getByRole('button', { name: 'Save events' }).click()
+      await edit.waitFor({ state: 'detached' })
+      assert.ok(!(await hooks()).events.includes('dns.changed'))
+      assert.ok((await hooks()).events.includes('domain.registered'))
       if (process.env.WEBHOOK_SHOTS) {
         await page.setViewportSize({ width: 1280, height: 900 })
         await page.screenshot({ path: `${process.env.WEBHOOK_SHOTS}/webhooks-1280.png`, fullPage: true })
         await page.setViewportSize({ width: 375, height: 800 })
         await page.screenshot({ path: `${process.env.WEBHOOK_SHOTS}/webhooks-375.png`, fullPage: true })
+        await page
+          .getByRole('list', { name: `Deliveries to ${receiver.url}` })
+          .screenshot({ path: `${process.env.WEBHOOK_SHOTS}/webhooks-deliveries-375.png` })
         await page.setViewportSize({ width: 1280, height: 900 })
         await page.getByRole('button', { name: 'Add endpoint' }).click()
         await page.getByRole('dialog', { name: 'Add endpoint' }).waitFor()

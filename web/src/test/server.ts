@@ -56,6 +56,26 @@ export const server = setupServer(
   http.get('/api/auth/email-verification', () =>
     HttpResponse.json({ success: true, data: { email: 'alice@example.com', verified: true } }),
   ),
+  // Account Settings: two-factor sign-in off, one session (this one).
+  http.get('/api/account/two-factor', () =>
+    HttpResponse.json({ success: true, data: { totpEnabled: false, recoveryCodesLeft: 0, setupRequired: false } }),
+  ),
+  http.get('/api/account/sessions', () =>
+    HttpResponse.json({
+      success: true,
+      data: [
+        {
+          id: '0123456789abcdef0123456789abcdef',
+          createdAt: '2026-11-20T09:30:00Z',
+          lastSeenAt: '2026-11-26T10:00:00Z',
+          ipAddress: '192.0.2.1',
+          browser: 'Chrome 131 on Linux',
+          userAgent: 'Mozilla/5.0',
+          current: true,
+        },
+      ],
+    }),
+  ),
   http.get('/api/registrar/tier-application', () =>
     HttpResponse.json({ success: true, data: { tier: 'premium', application: null } }),
   ),

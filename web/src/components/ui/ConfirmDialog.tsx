@@ -1,13 +1,17 @@
 import type { ReactNode } from 'react'
-import { Button } from './button'
+import { Button, type ButtonVariant } from './button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from './dialog'
 
-/** Asks before something that cannot be undone (a delete): Cancel, or the destructive action. */
+/**
+ * Asks before something that cannot be undone (a delete, a payment): Cancel,
+ * or the action, destructive unless told otherwise.
+ */
 export function ConfirmDialog({
   open,
   title,
   description,
   action = 'Delete',
+  variant = 'destructive',
   pending,
   onCancel,
   onConfirm,
@@ -17,6 +21,8 @@ export function ConfirmDialog({
   description: ReactNode
   /** The destructive button's label. */
   action?: string
+  /** The action button's look: 'primary' for an action that destroys nothing (a payment). */
+  variant?: ButtonVariant
   pending: boolean
   onCancel: () => void
   onConfirm: () => void
@@ -32,7 +38,7 @@ export function ConfirmDialog({
           <Button variant="outline" onClick={onCancel}>
             Cancel
           </Button>
-          <Button variant="destructive" disabled={pending} onClick={onConfirm}>
+          <Button variant={variant} disabled={pending} onClick={onConfirm}>
             {action}
           </Button>
         </DialogFooter>

@@ -17,7 +17,20 @@ export type RegisterInput = Required<Omit<Schema<'RegisterInputBody'>, 'userType
  * down, server crash) that the screen reports generically.
  */
 export type AuthOutcome =
-  { kind: 'ok'; user: User } | { kind: 'refused'; message: string | undefined } | { kind: 'unexpected' }
+  | { kind: 'ok'; user: User }
+  | { kind: 'refused'; message: string | undefined }
+  | { kind: 'unexpected' }
+  | TwoFactorChallenge
+
+/**
+ * A right password of an account with two-factor sign-in: no session yet,
+ * but a short-lived token for the second step and the methods it takes
+ * (totp, recovery; passkeys may join them).
+ */
+export type TwoFactorChallenge = { kind: 'twoFactor'; pendingToken: string; methods: string[] }
+
+/** What the second step sends. */
+export type TwoFactorInput = { pendingToken: string; method: string; code: string }
 
 async function authCall(path: string, body: unknown): Promise<AuthOutcome> {
   try {
@@ -27,6 +40,9 @@ async function authCall(path: string, body: unknown): Promise<AuthOutcome> {
   } catch (error) {
     // A 4xx is the server saying no (bad credentials, taken username,
     // throttled); a 5xx without a message, a network error or a bad body is unexpected.
+    if (error instanceof ApiError && error.code === 'two_factor_required' && error.pendingToken) {
+      return { kind: 'twoFactor', pendingToken: error.pendingToken, methods: error.methods ?? ['totp'] }
+    }
     if (error instanceof ApiError && (error.error || error.status < 500)) {
       return { kind: 'refused', message: error.error }
     }
@@ -36,6 +52,11 @@ async function authCall(path: string, body: unknown): Promise<AuthOutcome> {
 
 export function login(input: LoginInput): Promise<AuthOutcome> {
   return authCall('/api/auth/login', input)
+}
+
+/** POST /api/auth/login/two-factor: the second step of a login that answered twoFactor. */
+export function finishTwoFactor(input: TwoFactorInput): Promise<AuthOutcome> {
+  return authCall('/api/auth/login/two-factor', input)
 }
 
 export function register(input: RegisterInput): Promise<AuthOutcome> {

@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 // zod/mini keeps form chunks small; it shares its core with the route schemas.
 import * as z from 'zod/mini'
@@ -9,10 +10,11 @@ import { toast } from '@/components/toast/toastStore'
 import { passwordSchema, usernameSchema } from '@/lib/accountFields'
 import type { Rules } from '@/lib/rules'
 import { useRulesResolver } from '@/lib/rulesResolver'
-import { dashboardPathFor } from '@/lib/session'
+import { dashboardPathFor, type User } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { login, refreshCurrentUser, type LoginInput } from '../api/auth'
+import { login, refreshCurrentUser, type LoginInput, type TwoFactorChallenge } from '../api/auth'
 import { AuthCard } from './AuthCard'
+import { TwoFactorStep } from './TwoFactorStep'
 
 /** The login form's checks: the server's account rules and messages (GET /api/rules), as login applies them. */
 function loginSchema(rules: Rules | undefined) {
@@ -28,10 +30,24 @@ export function LoginForm({ redirect }: { redirect?: string } = {}) {
     defaultValues: { username: '', password: '' },
   })
   const { errors } = form.formState
+  // A right password of an account with two-factor sign-in: the second step.
+  const [challenge, setChallenge] = useState<TwoFactorChallenge>()
+
+  const signedIn = async (signedInUser: User) => {
+    toast({ title: 'Login successful', description: 'Welcome back!' })
+    const user = await refreshCurrentUser(queryClient, signedInUser)
+    // Back to where the visitor started (a validated path on this site), else their dashboard.
+    if (redirect) await navigate({ href: redirect })
+    else await navigate({ to: dashboardPathFor(user) })
+  }
 
   const mutation = useMutation({
     mutationFn: login,
     onSuccess: async (outcome) => {
+      if (outcome.kind === 'twoFactor') {
+        setChallenge(outcome)
+        return
+      }
       if (outcome.kind !== 'ok') {
         toast({
           variant: 'destructive',
@@ -43,14 +59,23 @@ export function LoginForm({ redirect }: { redirect?: string } = {}) {
         })
         return
       }
-      toast({ title: 'Login successful', description: 'Welcome back!' })
-      const user = await refreshCurrentUser(queryClient, outcome.user)
-      // Back to where the visitor started (a validated path on this site), else their dashboard.
-      if (redirect) await navigate({ href: redirect })
-      else await navigate({ to: dashboardPathFor(user) })
+      await signedIn(outcome.user)
     },
   })
   const submitting = mutation.isPending
+
+  if (challenge) {
+    return (
+      <TwoFactorStep
+        challenge={challenge}
+        onSignedIn={signedIn}
+        onRestart={() => {
+          setChallenge(undefined)
+          form.setValue('password', '')
+        }}
+      />
+    )
+  }
 
   return (
     <AuthCard

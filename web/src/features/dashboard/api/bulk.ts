@@ -103,6 +103,16 @@ export async function createTemplate(request: DNSTemplateRequest): Promise<DNSTe
   return unwrap(await apiRequest<ApiEnvelope<DNSTemplate>>('POST', templatesPath, request))
 }
 
+export async function updateTemplate({
+  id,
+  request,
+}: {
+  id: number
+  request: DNSTemplateRequest
+}): Promise<DNSTemplate> {
+  return unwrap(await apiRequest<ApiEnvelope<DNSTemplate>>('PUT', `${templatesPath}/${id}`, request))
+}
+
 export async function deleteTemplate(id: number): Promise<void> {
   unwrap(await apiRequest<ApiEnvelope<unknown>>('DELETE', `${templatesPath}/${id}`))
 }
@@ -119,6 +129,7 @@ function useTemplatesMutation<I, O>(mutationFn: (input: I) => Promise<O>) {
   })
 }
 export const useCreateTemplate = () => useTemplatesMutation(createTemplate)
+export const useUpdateTemplate = () => useTemplatesMutation(updateTemplate)
 export const useDeleteTemplate = () => useTemplatesMutation(deleteTemplate)
 
 /** What a finished job changed: the wallet, its transactions and the domain list are read again. */
@@ -155,6 +166,36 @@ export function parseRecordLines(text: string): { sets: RecordSet[] } | { error:
   }
   if (sets.size === 0) return { error: 'Add at least one record' }
   return { sets: [...sets.values()] }
+}
+
+/**
+ * A template's sets as the lines parseRecordLines reads, for editing: a set's
+ * priority goes in front of each value that carries none (MX "10 host", SRV
+ * "10 5 5060 host").
+ */
+export function recordLines(sets: RecordSet[]): string {
+  const ownPriority = (type: string, value: string) =>
+    type === 'MX' ? value.trim().split(/\s+/).length === 2 : type === 'SRV' && value.trim().split(/\s+/).length === 4
+  return sets
+    .flatMap((s) =>
+      (s.values ?? []).map((v) => {
+        const value = s.priority != null && !ownPriority(s.type, v) ? `${s.priority} ${v}` : v
+        return `${s.name} ${s.type} ${value}`
+      }),
+    )
+    .join('\n')
+}
+
+/**
+ * The sets of an edited template's lines, each keeping the TTL its set of the
+ * same name and type had (the lines carry no TTL).
+ */
+export function keepTTLs(sets: RecordSet[], before: RecordSet[]): RecordSet[] {
+  const ttls = new Map(before.map((s) => [`${s.name} ${s.type}`, s.ttl]))
+  return sets.map((s) => {
+    const ttl = ttls.get(`${s.name} ${s.type}`)
+    return ttl === undefined ? s : { ...s, ttl }
+  })
 }
 
 /** A failed call's text: the server's message, else the app's general fallback. */

@@ -11,6 +11,9 @@ export type WebhookEndpoint = Schema<'WebhookEndpoint'>
 /** What the add dialog sends. */
 export type WebhookEndpointRequest = Schema<'WebhookEndpointRequest'>
 
+/** What the edit dialog and the on/off switch send: the fields that change. */
+export type WebhookEndpointUpdate = Schema<'WebhookEndpointUpdate'>
+
 /** An endpoint just added, with its signing secret: the only time the secret is shown. */
 export type NewWebhookEndpoint = Schema<'NewWebhookEndpoint'>
 
@@ -62,6 +65,17 @@ export async function createWebhook(request: WebhookEndpointRequest): Promise<Ne
   return unwrap(await apiRequest<ApiEnvelope<NewWebhookEndpoint>>('POST', hooksPath, request))
 }
 
+/** PATCH /api/registrar/webhooks/{id}: new events, or the endpoint turned on or off. */
+export async function updateWebhook({
+  id,
+  update,
+}: {
+  id: number
+  update: WebhookEndpointUpdate
+}): Promise<WebhookEndpoint> {
+  return unwrap(await apiRequest<ApiEnvelope<WebhookEndpoint>>('PATCH', `${hooksPath}/${id}`, update))
+}
+
 /** DELETE /api/registrar/webhooks/{id}: the endpoint and its log go. */
 export async function deleteWebhook(id: number): Promise<void> {
   unwrap(await apiRequest<ApiEnvelope<unknown>>('DELETE', `${hooksPath}/${id}`))
@@ -83,6 +97,7 @@ function useWebhooksMutation<Input, Output>(mutationFn: (input: Input) => Promis
 }
 
 export const useCreateWebhook = () => useWebhooksMutation(createWebhook)
+export const useUpdateWebhook = () => useWebhooksMutation(updateWebhook)
 export const useDeleteWebhook = () => useWebhooksMutation(deleteWebhook)
 export const useTestWebhook = () => useWebhooksMutation(testWebhook)
 

@@ -2,13 +2,15 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Field, Input } from '@/components/ui/form'
 import type { User } from '@/lib/session'
 import { ChangePasswordDialog } from './ChangePasswordDialog'
+import { SessionsSettings } from './SessionsSettings'
+import { TwoFactorSettings } from './TwoFactorSettings'
 
 export function AccountSettings({ user }: { user: User }) {
   return (
     <Card>
       <CardHeader>
         <CardTitle>Account Settings</CardTitle>
-        <CardDescription>Your login details.</CardDescription>
+        <CardDescription>Your login details, two-factor sign-in and where you are signed in.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-5">
         <div className="grid gap-5 sm:grid-cols-2">
@@ -16,6 +18,8 @@ export function AccountSettings({ user }: { user: User }) {
           <Field label="Email">{(ids) => <Input {...ids} type="email" value={user.email} readOnly />}</Field>
         </div>
         <ChangePasswordDialog />
+        <TwoFactorSettings />
+        <SessionsSettings />
       </CardContent>
     </Card>
   )

@@ -125,6 +125,98 @@ describe('Bulk Operations tab', () => {
   })
 })
 
+describe('DNS templates', () => {
+  it('edits a template in place, keeping its TTLs, and deletes one after asking', async () => {
+    let templates: Schema<'DNSTemplate'>[] = [
+      {
+        id: 3,
+        name: 'Web',
+        records: [
+          { name: '@', type: 'A', values: ['192.0.2.10'], ttl: 600 },
+          { name: '@', type: 'MX', values: ['mx.example.com'], priority: 10 },
+        ],
+        createdAt: '2026-11-22T12:00:00Z',
+        updatedAt: '2026-11-22T12:00:00Z',
+      },
+    ]
+    const sent: { method: string; body?: unknown }[] = []
+    serveBulk()
+    server.use(
+      http.get('/api/registrar/dns-templates', () => HttpResponse.json({ success: true, data: templates })),
+      http.put('/api/registrar/dns-templates/3', async ({ request }) => {
+        const body = (await request.json()) as Schema<'DNSTemplateRequest'>
+        sent.push({ method: 'PUT', body })
+        templates = [{ ...templates[0], name: body.name, records: body.records }]
+        return HttpResponse.json({ success: true, data: templates[0] })
+      }),
+      http.delete('/api/registrar/dns-templates/3', () => {
+        sent.push({ method: 'DELETE' })
+        templates = []
+        return HttpResponse.json({ success: true, data: null })
+      }),
+    )
+    renderApp('/registrar-dashboard?tab=bulk', { user: registrar })
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit template Web' }))
+    expect(screen.getByRole('heading', { name: 'Edit Web' })).toBeInTheDocument()
+    const records = screen.getByLabelText('Records')
+    expect(records).toHaveValue('@ A 192.0.2.10\n@ MX 10 mx.example.com')
+    await userEvent.type(records, '{enter}www A 192.0.2.11')
+    const name = screen.getByLabelText('Template name')
+    await userEvent.clear(name)
+    await userEvent.type(name, 'Web 2')
+    await userEvent.click(screen.getByRole('button', { name: 'Save changes' }))
+    await waitFor(() => expect(sent).toHaveLength(1))
+    expect(sent[0].body).toEqual({
+      name: 'Web 2',
+      records: [
+        { name: '@', type: 'A', values: ['192.0.2.10'], ttl: 600 },
+        { name: '@', type: 'MX', values: ['10 mx.example.com'] },
+        { name: 'www', type: 'A', values: ['192.0.2.11'] },
+      ],
+    })
+    expect(await screen.findByRole('heading', { name: 'New template' })).toBeInTheDocument()
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete template Web 2' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Delete template' })
+    expect(sent).toHaveLength(1) // nothing deleted before the confirmation
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }))
+    expect(await screen.findByText('No templates yet.')).toBeInTheDocument()
+    expect(sent[1]).toEqual({ method: 'DELETE' })
+  })
+})
+
+describe('Bulk renewal', () => {
+  it('chooses pasted names among the listed domains and names the others', async () => {
+    serveBulk()
+    const domain = (id: number, name: string) => ({
+      id,
+      name,
+      extension: '.inf.nz',
+      status: 'active',
+      autoRenew: false,
+      renewalPrice: 6,
+      expiresAt: '2027-11-22T12:00:00Z',
+      createdAt: '2026-11-22T12:00:00Z',
+    })
+    server.use(
+      http.get('/api/domains', () =>
+        HttpResponse.json({ success: true, data: [domain(1, 'alpha'), domain(2, 'beta'), domain(3, 'gamma')] }),
+      ),
+    )
+    renderApp('/registrar-dashboard?tab=bulk', { user: registrar })
+    await userEvent.type(
+      await screen.findByLabelText('Paste names'),
+      'Alpha.inf.nz{enter}gamma.inf.nz{enter}nope.inf.nz',
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'Choose pasted names' }))
+    expect(screen.getByRole('checkbox', { name: 'Choose alpha.inf.nz' })).toBeChecked()
+    expect(screen.getByRole('checkbox', { name: 'Choose beta.inf.nz' })).not.toBeChecked()
+    expect(screen.getByRole('checkbox', { name: 'Choose gamma.inf.nz' })).toBeChecked()
+    expect(screen.getByText('Not among your domains: nope.inf.nz')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Renew 2 for $12.00' })).toBeInTheDocument()
+  })
+})
+
 describe('parsing', () => {
   it('reads lines, and CSV files by their name column', () => {
     expect(parseNames('a.inf.nz\n\n b.inf.nz \r\n')).toEqual(['a.inf.nz', 'b.inf.nz'])

@@ -1,18 +1,11 @@
-import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react'
+import { Fragment, useEffect, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { ProgressBar } from '@tremor/react'
-import { Trash2, Upload } from 'lucide-react'
+import { Pencil, Trash2, Upload } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog'
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
 import { Field, Input, Select, Textarea } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
 import { formatDate, formatUsd } from '@/lib/format'
@@ -20,20 +13,24 @@ import {
   bulkCheck,
   bulkErrorText,
   bulkJobQueryOptions,
+  keepTTLs,
   MAX_NAMES,
   newRequestKey,
   ownDomainsQueryOptions,
   parseNames,
   parseRecordLines,
+  recordLines,
   templatesQueryOptions,
   useCreateTemplate,
   useDeleteTemplate,
+  useUpdateTemplate,
   useJobFinished,
   useStartBulkJob,
   type BulkCheck,
   type BulkCheckResult,
   type BulkJob,
   type BulkJobRequest,
+  type DNSTemplate,
 } from '../api/bulk'
 
 /** Cents of a dollar amount, so that totals add up exactly. */
@@ -50,6 +47,26 @@ function Availability({ result }: { result: BulkCheckResult }) {
   if (result.error) return <span className="text-sm text-red-700">{result.error}</span>
   if (result.available) return <Badge tone="success">Available</Badge>
   return <Badge tone="muted">{REASONS[result.reason ?? ''] ?? 'Not available'}</Badge>
+}
+
+/**
+ * A table row's domain name, which wraps on a narrow screen after a dot or a
+ * hyphen rather than inside a word (a word longer than the line still
+ * breaks, as a last resort).
+ */
+function DomainHeader({ domain, children }: { domain: string; children?: ReactNode }) {
+  const parts = domain.split(/(?<=[.-])/)
+  return (
+    <th scope="row" className="break-words py-2 pr-3 font-medium text-slate-900">
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+      {children}
+    </th>
+  )
 }
 
 const kindLabel: Record<BulkJob['kind'], string> = {
@@ -138,9 +155,7 @@ export function BulkJobView({ id, onClose }: { id: number; onClose: () => void }
           <tbody className="divide-y divide-slate-100">
             {(j.rows ?? []).map((r) => (
               <tr key={r.position} className="align-top">
-                <th scope="row" className="break-all py-2 pr-3 font-medium text-slate-900">
-                  {r.domain}
-                </th>
+                <DomainHeader domain={r.domain} />
                 <td className="py-2 pr-3">
                   {r.state === 'succeeded' ? (
                     <Badge tone="success">{doneLabel[j.kind]}</Badge>
@@ -167,44 +182,6 @@ export function BulkJobView({ id, onClose }: { id: number; onClose: () => void }
         </Button>
       )}
     </section>
-  )
-}
-
-/** Asks once for the total of a job that charges the wallet. */
-function ConfirmTotal({
-  open,
-  title,
-  description,
-  action,
-  pending,
-  onCancel,
-  onConfirm,
-}: {
-  open: boolean
-  title: string
-  description: string
-  action: string
-  pending: boolean
-  onCancel: () => void
-  onConfirm: () => void
-}) {
-  return (
-    <Dialog open={open} onOpenChange={(next) => !next && onCancel()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>{description}</DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button disabled={pending} onClick={onConfirm}>
-            {pending ? 'Starting...' : action}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
   )
 }
 
@@ -380,10 +357,9 @@ function BulkRegister() {
                           />
                         )}
                       </td>
-                      <th scope="row" className="break-all py-2 pr-3 font-medium text-slate-900">
-                        {r.domain}
-                        {r.isPremium && <span className="ml-1 text-xs text-amber-700">Premium</span>}
-                      </th>
+                      <DomainHeader domain={r.domain}>
+                        {r.isPremium && <span className="block text-xs text-amber-700">Premium</span>}
+                      </DomainHeader>
                       <td className="py-2 pr-3">
                         <Availability result={r} />
                       </td>
@@ -410,8 +386,9 @@ function BulkRegister() {
             </div>
           </div>
         )}
-        <ConfirmTotal
+        <ConfirmDialog
           open={confirm !== null}
+          variant="primary"
           title="Confirm registration"
           description={`Register ${count} ${count === 1 ? 'domain' : 'domains'} for one year for a total of ${formatUsd(
             totalCents / 100,
@@ -426,10 +403,12 @@ function BulkRegister() {
   )
 }
 
-/** Bulk renewal and auto-renewal of the account's own domains, picked from the list. */
+/** Bulk renewal and auto-renewal of the account's own domains, picked from the list or pasted. */
 function BulkRenew() {
   const domains = useQuery(ownDomainsQueryOptions())
   const [chosen, setChosen] = useState<Set<string>>(new Set())
+  const [pasted, setPasted] = useState('')
+  const [pasteError, setPasteError] = useState<string | undefined>()
   const [confirm, setConfirm] = useState<string | null>(null)
   const job = useJob()
   const list = domains.data ?? []
@@ -448,6 +427,15 @@ function BulkRenew() {
   const done = () => {
     setConfirm(null)
     setChosen(new Set())
+  }
+  // Pasted names choose the listed domains they name, so the total stays the list's prices.
+  const choosePasted = () => {
+    const own = new Set(list.map(full))
+    const names = parseNames(pasted).map((n) => n.toLowerCase())
+    const unknown = names.filter((n) => !own.has(n))
+    setChosen((prev) => new Set([...prev, ...names.filter((n) => own.has(n))]))
+    setPasteError(unknown.length > 0 ? `Not among your domains: ${unknown.join(', ')}` : undefined)
+    if (unknown.length === 0) setPasted('')
   }
 
   return (
@@ -509,9 +497,7 @@ function BulkRenew() {
                           onChange={() => toggle(full(d))}
                         />
                       </td>
-                      <th scope="row" className="break-all py-2 pr-3 font-medium text-slate-900">
-                        {full(d)}
-                      </th>
+                      <DomainHeader domain={full(d)} />
                       <td className="hidden py-2 pr-3 text-slate-600 sm:table-cell">{formatDate(d.expiresAt)}</td>
                       <td className="py-2 pr-3">{d.autoRenew ? 'Enabled' : 'Disabled'}</td>
                       <td className="py-2 pr-3 text-right tabular-nums">{formatUsd(d.renewalPrice)}</td>
@@ -520,33 +506,46 @@ function BulkRenew() {
                 </tbody>
               </table>
             </div>
+            <Field
+              label="Paste names"
+              hint="Your domains, one per line: they are chosen in the list"
+              error={pasteError}
+            >
+              {(ids) => (
+                <Textarea
+                  {...ids}
+                  rows={3}
+                  value={pasted}
+                  placeholder={'example.inf.nz\nexample.biz.ee'}
+                  onChange={(e) => setPasted(e.target.value)}
+                />
+              )}
+            </Field>
+            <Button variant="outline" size="sm" disabled={parseNames(pasted).length === 0} onClick={choosePasted}>
+              Choose pasted names
+            </Button>
             <div className="flex flex-wrap gap-2">
               <Button disabled={picked.length === 0} onClick={() => setConfirm(newRequestKey())}>
                 Renew {picked.length} for {formatUsd(totalCents / 100)}
               </Button>
-              <Button
-                variant="outline"
-                disabled={picked.length === 0 || job.pending}
-                onClick={() =>
-                  job.run({ kind: 'auto_renew', names: picked.map(full), autoRenew: true }, newRequestKey(), done)
-                }
-              >
-                Turn auto-renew on
-              </Button>
-              <Button
-                variant="outline"
-                disabled={picked.length === 0 || job.pending}
-                onClick={() =>
-                  job.run({ kind: 'auto_renew', names: picked.map(full), autoRenew: false }, newRequestKey(), done)
-                }
-              >
-                Turn auto-renew off
-              </Button>
+              {[true, false].map((on) => (
+                <Button
+                  key={String(on)}
+                  variant="outline"
+                  disabled={picked.length === 0 || job.pending}
+                  onClick={() =>
+                    job.run({ kind: 'auto_renew', names: picked.map(full), autoRenew: on }, newRequestKey(), done)
+                  }
+                >
+                  Turn auto-renew {on ? 'on' : 'off'}
+                </Button>
+              ))}
             </div>
           </>
         )}
-        <ConfirmTotal
+        <ConfirmDialog
           open={confirm !== null}
+          variant="primary"
           title="Confirm renewal"
           description={`Renew ${picked.length} ${picked.length === 1 ? 'domain' : 'domains'} for one period each for a total of ${formatUsd(
             totalCents / 100,
@@ -563,12 +562,15 @@ function BulkRenew() {
   )
 }
 
-/** DNS templates: saved record sets, made here and applied to pasted domains. */
+/** DNS templates: saved record sets, made or edited here and applied to pasted domains. */
 function DnsTemplates() {
   const templates = useQuery(templatesQueryOptions())
   const create = useCreateTemplate()
+  const update = useUpdateTemplate()
   const remove = useDeleteTemplate()
   const job = useJob()
+  const [editing, setEditing] = useState<DNSTemplate | null>(null)
+  const [deleting, setDeleting] = useState<DNSTemplate | null>(null)
   const [name, setName] = useState('')
   const [records, setRecords] = useState('')
   const [formError, setFormError] = useState<string | undefined>()
@@ -576,22 +578,47 @@ function DnsTemplates() {
   const [targets, setTargets] = useState('')
   const list = templates.data ?? []
 
-  const onCreate = () => {
+  const reset = () => {
+    setEditing(null)
+    setName('')
+    setRecords('')
+    setFormError(undefined)
+  }
+  const onEdit = (t: DNSTemplate) => {
+    setEditing(t)
+    setName(t.name)
+    setRecords(recordLines(t.records ?? []))
+    setFormError(undefined)
+  }
+  const onSave = () => {
     setFormError(undefined)
     const parsed = parseRecordLines(records)
     if ('error' in parsed) return setFormError(parsed.error)
-    create.mutate(
-      { name, records: parsed.sets },
-      {
-        onSuccess: (t) => {
-          setName('')
-          setRecords('')
-          setTemplateId(String(t.id))
-          toast({ title: 'Template saved', description: `${t.name} can now be applied to your domains.` })
-        },
-        onError: (error) => setFormError(bulkErrorText(error)),
+    const handlers = {
+      onSuccess: (t: DNSTemplate) => {
+        reset()
+        setTemplateId(String(t.id))
+        toast({ title: 'Template saved', description: `${t.name} can now be applied to your domains.` })
       },
-    )
+      onError: (error: Error) => setFormError(bulkErrorText(error)),
+    }
+    if (editing) {
+      const request = { name, records: keepTTLs(parsed.sets, editing.records ?? []) }
+      update.mutate({ id: editing.id, request }, handlers)
+    } else {
+      create.mutate({ name, records: parsed.sets }, handlers)
+    }
+  }
+  const onDelete = () => {
+    if (!deleting) return
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        if (editing?.id === deleting.id) reset()
+        if (templateId === String(deleting.id)) setTemplateId('')
+        setDeleting(null)
+      },
+      onError: (error) => toast({ variant: 'destructive', title: 'Error', description: bulkErrorText(error) }),
+    })
   }
   const onApply = () => {
     const names = parseNames(targets)
@@ -618,31 +645,33 @@ function DnsTemplates() {
               <li key={t.id} className="flex items-start justify-between gap-3 px-3 py-2 text-sm">
                 <div className="min-w-0">
                   <p className="font-medium text-slate-900">{t.name}</p>
-                  <p className="break-all text-slate-600">
+                  <p className="text-slate-600 [overflow-wrap:anywhere]">
                     {(t.records ?? []).map((r) => `${r.name} ${r.type} ${(r.values ?? []).join(', ')}`).join(' · ')}
                   </p>
                 </div>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label={`Delete template ${t.name}`}
-                  className="shrink-0 text-red-600 hover:bg-red-50"
-                  onClick={() =>
-                    remove.mutate(t.id, {
-                      onError: (error) =>
-                        toast({ variant: 'destructive', title: 'Error', description: bulkErrorText(error) }),
-                    })
-                  }
-                >
-                  <Trash2 className="h-4 w-4" aria-hidden />
-                </Button>
+                <div className="flex shrink-0 gap-1">
+                  <Button variant="ghost" size="icon" aria-label={`Edit template ${t.name}`} onClick={() => onEdit(t)}>
+                    <Pencil className="h-4 w-4" aria-hidden />
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Delete template ${t.name}`}
+                    className="text-red-600 hover:bg-red-50"
+                    onClick={() => setDeleting(t)}
+                  >
+                    <Trash2 className="h-4 w-4" aria-hidden />
+                  </Button>
+                </div>
               </li>
             ))}
           </ul>
         )}
         <div className="grid gap-3 md:grid-cols-2">
           <div className="space-y-3">
-            <h3 className="text-sm font-semibold text-slate-900">New template</h3>
+            <h3 className="text-sm font-semibold text-slate-900">
+              {editing ? `Edit ${editing.name}` : 'New template'}
+            </h3>
             <Field label="Template name">
               {(ids) => (
                 <Input {...ids} value={name} onChange={(e) => setName(e.target.value)} placeholder="Web hosting" />
@@ -663,9 +692,16 @@ function DnsTemplates() {
                 />
               )}
             </Field>
-            <Button variant="outline" disabled={create.isPending} onClick={onCreate}>
-              Save template
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              <Button variant="outline" disabled={create.isPending || update.isPending} onClick={onSave}>
+                {editing ? 'Save changes' : 'Save template'}
+              </Button>
+              {editing && (
+                <Button variant="ghost" onClick={reset}>
+                  Cancel editing
+                </Button>
+              )}
+            </div>
           </div>
           <div className="space-y-3">
             <h3 className="text-sm font-semibold text-slate-900">Apply a template</h3>
@@ -695,6 +731,14 @@ function DnsTemplates() {
             )}
           </div>
         </div>
+        <ConfirmDialog
+          open={deleting !== null}
+          title="Delete template"
+          description={`Delete the template ${deleting?.name ?? ''}? Domains it was applied to keep their records.`}
+          pending={remove.isPending}
+          onCancel={() => setDeleting(null)}
+          onConfirm={onDelete}
+        />
       </CardContent>
     </Card>
   )

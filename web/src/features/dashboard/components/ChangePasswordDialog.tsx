@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 // zod/mini keeps form chunks small; it shares its core with the route schemas.
 import * as z from 'zod/mini'
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { KeyRound } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import {
@@ -21,6 +21,7 @@ import { serverMessage } from '@/lib/api'
 import type { Rules } from '@/lib/rules'
 import { useRulesResolver } from '@/lib/rulesResolver'
 import { changePassword, type ChangePasswordInput } from '../api/account'
+import { accountSecurityKeys } from '../api/accountSecurity'
 
 /**
  * The dialog's checks: the server's account rules and messages (GET
@@ -55,6 +56,7 @@ export function ChangePasswordDialog() {
     defaultValues: empty,
   })
   const { errors } = form.formState
+  const queryClient = useQueryClient()
 
   const mutation = useMutation({
     mutationFn: changePassword,
@@ -68,6 +70,7 @@ export function ChangePasswordDialog() {
         return
       }
       toast({ title: 'Password changed', description: 'Your other sessions have been logged out.' })
+      void queryClient.invalidateQueries({ queryKey: accountSecurityKeys.sessions })
       setOpen(false)
       form.reset(empty)
     },

@@ -1,17 +1,10 @@
 import { useId } from 'react'
 import { useForm } from 'react-hook-form'
-import { Button } from '@/components/ui/button'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, Input, Textarea } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
 import { keyErrorText, SCOPES, useCreateApiKey, type ApiKeyRequest, type NewApiKey, type Scope } from '../api/apiKeys'
+import { DialogFormActions, DialogFormError } from './DialogFormActions'
 
 interface CreateKeyValues {
   name: string
@@ -137,21 +130,10 @@ export function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; o
               {(ids) => <Input {...ids} type="date" min={dateValue(tomorrow)} {...form.register('expires')} />}
             </Field>
 
-            {create.isError && (
-              <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-700 ring-1 ring-inset ring-red-200">
-                {keyErrorText(create.error)}
-              </p>
-            )}
+            <DialogFormError message={create.isError ? keyErrorText(create.error) : undefined} />
           </div>
 
-          <DialogFooter>
-            <Button variant="outline" disabled={saving} onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Creating...' : 'Create key'}
-            </Button>
-          </DialogFooter>
+          <DialogFormActions saving={saving} label="Create key" savingLabel="Creating..." onCancel={onClose} />
         </form>
       </DialogContent>
     </Dialog>

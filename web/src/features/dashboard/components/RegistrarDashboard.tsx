@@ -20,6 +20,7 @@ import { RequestLogsPanel } from './RequestLogsPanel'
 import { WebhooksPanel } from './WebhooksPanel'
 import { DashboardHeading } from './DashboardHeading'
 import { RegisterDomainButton } from './RegisterDomainButton'
+import { TwoFactorPolicyBanner } from './TwoFactorPolicyBanner'
 
 /** The dashboard's tabs, in their order (the route's ?tab= takes these). */
 export const registrarTabs = ['domains', 'bulk', 'reports', 'api', 'logs', 'webhooks', 'settings'] as const
@@ -55,6 +56,7 @@ export function RegistrarDashboard({
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
       <EmailVerificationBanner />
+      <TwoFactorPolicyBanner onSetUp={() => onTabChange('settings')} />
       <DashboardHeading
         title="Registrar Dashboard"
         help={<HelpTooltip topic="registrar-account" userAction="managing my registrar account" />}

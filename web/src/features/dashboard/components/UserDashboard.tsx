@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { Link } from '@tanstack/react-router'
 import { Globe, Settings, Wallet } from 'lucide-react'
 import { buttonStyles } from '@/components/ui/button'
@@ -11,13 +11,16 @@ import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { AccountSettings } from './AccountSettings'
 import { DashboardHeading } from './DashboardHeading'
 import { RegisterDomainButton } from './RegisterDomainButton'
+import { TwoFactorPolicyBanner } from './TwoFactorPolicyBanner'
 
 /** The end-user dashboard; the domain list is handed in by the route. */
 export function UserDashboard({ user, domainList }: { user: User; domainList: ReactNode }) {
   useDocumentTitle('Dashboard')
+  const [tab, setTab] = useState('domains')
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
       <EmailVerificationBanner />
+      <TwoFactorPolicyBanner onSetUp={() => setTab('settings')} />
       <DashboardHeading
         title="Dashboard"
         help={<HelpTooltip topic="domain-management" userAction="viewing my domains" />}
@@ -32,7 +35,7 @@ export function UserDashboard({ user, domainList }: { user: User; domainList: Re
           </>
         }
       />
-      <Tabs defaultValue="domains" className="mt-8">
+      <Tabs value={tab} onValueChange={setTab} className="mt-8">
         <TabsList className="w-fit">
           <TabsTrigger value="domains">
             <Globe className="h-4 w-4" aria-hidden />

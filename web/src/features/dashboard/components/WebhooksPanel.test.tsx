@@ -88,6 +88,14 @@ function serveWebhooks(initial: Endpoint[] = [existing]) {
     http.get('/api/registrar/webhooks/:id/deliveries', ({ params }) =>
       HttpResponse.json({ success: true, data: { deliveries: deliveries[Number(params.id)] ?? [] } }),
     ),
+    http.patch('/api/registrar/webhooks/:id', async ({ params, request }) => {
+      const body = (await request.json()) as Schema<'WebhookEndpointUpdate'>
+      calls.push({ method: 'PATCH', path: `/api/registrar/webhooks/${params.id}`, body })
+      endpoints = endpoints.map((e) =>
+        String(e.id) === params.id ? { ...e, events: body.events ?? e.events, enabled: body.enabled ?? e.enabled } : e,
+      )
+      return HttpResponse.json({ success: true, data: endpoints.find((e) => String(e.id) === params.id) })
+    }),
     http.delete('/api/registrar/webhooks/:id', ({ params }) => {
       calls.push({ method: 'DELETE', path: `/api/registrar/webhooks/${params.id}` })
       endpoints = endpoints.filter((e) => String(e.id) !== params.id)
@@ -167,5 +175,39 @@ describe('Webhooks tab', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }))
     await screen.findByText('No endpoints yet. Add one to receive events.')
     expect(calls).toContainEqual({ method: 'DELETE', path: '/api/registrar/webhooks/5' })
+  })
+
+  it('turns an endpoint off and on, and edits its events', async () => {
+    const calls = serveWebhooks()
+    const { list } = await openTab()
+    const toggle = within(list).getByRole('switch', { name: 'Enable endpoint https://hooks.example.com/nameport' })
+    expect(toggle).toBeChecked()
+    await userEvent.click(toggle)
+    await waitFor(() => expect(toggle).not.toBeChecked())
+    expect(within(list).getByText('Disabled')).toBeInTheDocument()
+    expect(calls).toContainEqual({ method: 'PATCH', path: '/api/registrar/webhooks/5', body: { enabled: false } })
+    await userEvent.click(toggle)
+    await waitFor(() => expect(toggle).toBeChecked())
+
+    await userEvent.click(
+      within(list).getByRole('button', { name: 'Edit events of https://hooks.example.com/nameport' }),
+    )
+    const form = await screen.findByRole('form', { name: 'Edit events' })
+    expect(within(form).queryByLabelText('Endpoint URL')).not.toBeInTheDocument()
+    expect(within(form).getByRole('checkbox', { name: /domain\.registered/ })).toBeChecked()
+    expect(within(form).getByRole('checkbox', { name: /domain\.renewed/ })).not.toBeChecked()
+    await userEvent.click(within(form).getByRole('checkbox', { name: /domain\.registered/ }))
+    await userEvent.click(within(form).getByRole('checkbox', { name: /dns\.changed/ }))
+    await userEvent.click(within(form).getByRole('button', { name: 'Save events' }))
+    expect(await within(form).findByText('Choose at least one event')).toBeInTheDocument()
+    await userEvent.click(within(form).getByRole('checkbox', { name: /domain\.renewed/ }))
+    await userEvent.click(within(form).getByRole('button', { name: 'Save events' }))
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Edit events' })).not.toBeInTheDocument())
+    expect(calls).toContainEqual({
+      method: 'PATCH',
+      path: '/api/registrar/webhooks/5',
+      body: { events: ['domain.renewed'] },
+    })
+    expect(await within(list).findByText('domain.renewed')).toBeInTheDocument()
   })
 })

@@ -1,22 +1,16 @@
 import { useId, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { useForm } from 'react-hook-form'
-import { Check, Copy, History, Plus, Send, ShieldAlert, Trash2 } from 'lucide-react'
+import { History, Pencil, Plus, Send, Trash2 } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog'
+import { DataTable, type Column } from '@/components/ui/DataTable'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, Input } from '@/components/ui/form'
+import { Switch } from '@/components/ui/Switch'
 import { toast } from '@/components/toast/toastStore'
-import { copyText } from '@/lib/clipboard'
 import { formatDate } from '@/lib/format'
 import {
   deliveriesQueryOptions,
@@ -24,12 +18,15 @@ import {
   useCreateWebhook,
   useDeleteWebhook,
   useTestWebhook,
+  useUpdateWebhook,
   webhookErrorText,
   webhooksQueryOptions,
   type NewWebhookEndpoint,
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '../api/webhooks'
+import { DialogFormActions, DialogFormError } from './DialogFormActions'
+import { SecretOnceDialog } from './SecretOnceDialog'
 
 const time = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' })
 
@@ -52,7 +49,18 @@ function Outcome({ delivery }: { delivery: WebhookDelivery }) {
   return <span className="text-slate-500">—</span>
 }
 
-/** An endpoint's delivery log, newest first. */
+const latency = (d: WebhookDelivery) => (d.latencyMs != null ? `${d.latencyMs} ms` : '—')
+
+const deliveryColumns: Column<WebhookDelivery>[] = [
+  { header: 'Event', rowHeader: true, className: 'font-mono text-xs text-slate-800', cell: (d) => d.eventType },
+  { header: 'State', cell: (d) => <DeliveryState delivery={d} /> },
+  { header: 'Status', cell: (d) => <Outcome delivery={d} /> },
+  { header: 'Latency', className: 'whitespace-nowrap tabular-nums text-slate-700', cell: latency },
+  { header: 'Attempts', className: 'tabular-nums text-slate-700', cell: (d) => d.attempts },
+  { header: 'Time', className: 'text-slate-700', cell: (d) => when(d.createdAt) },
+]
+
+/** An endpoint's delivery log, newest first: a table, or a card a delivery on a phone. */
 function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   const log = useQuery(deliveriesQueryOptions(endpoint.id))
   if (log.isPending) return <p className="text-sm text-slate-500">Loading deliveries...</p>
@@ -62,46 +70,68 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
         The delivery log could not be loaded. {webhookErrorText(log.error)}
       </p>
     )
-  if (log.data.deliveries.length === 0)
-    return <p className="text-sm text-slate-500">No deliveries yet. Send a test event to try the endpoint.</p>
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[36rem] text-left text-sm" aria-label={`Deliveries to ${endpoint.url}`}>
-        <thead className="text-xs uppercase tracking-wide text-slate-500">
-          <tr>
-            <th className="py-2 pr-3 font-medium">Event</th>
-            <th className="py-2 pr-3 font-medium">State</th>
-            <th className="py-2 pr-3 font-medium">Status</th>
-            <th className="py-2 pr-3 font-medium">Latency</th>
-            <th className="py-2 pr-3 font-medium">Attempts</th>
-            <th className="py-2 font-medium">Time</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {log.data.deliveries.map((d) => (
-            <tr key={d.id} className="align-top">
-              <td className="py-2 pr-3 font-mono text-xs text-slate-800">{d.eventType}</td>
-              <td className="py-2 pr-3">
-                <DeliveryState delivery={d} />
-              </td>
-              <td className="py-2 pr-3">
-                <Outcome delivery={d} />
-              </td>
-              <td className="py-2 pr-3 text-slate-700">{d.latencyMs != null ? `${d.latencyMs} ms` : '—'}</td>
-              <td className="py-2 pr-3 text-slate-700">{d.attempts}</td>
-              <td className="py-2 text-slate-700">{when(d.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label={`Deliveries to ${endpoint.url}`}
+      rows={log.data.deliveries}
+      rowKey={(d) => d.id}
+      columns={deliveryColumns}
+      edge="box"
+      rowClassName={() => 'align-top'}
+      empty={<p className="text-sm text-slate-500">No deliveries yet. Send a test event to try the endpoint.</p>}
+      stacked={(d) => (
+        <>
+          <div className="flex items-start justify-between gap-3">
+            <span className="min-w-0 font-mono text-xs font-medium text-slate-800 [overflow-wrap:anywhere]">
+              {d.eventType}
+            </span>
+            <DeliveryState delivery={d} />
+          </div>
+          <dl className="mt-2 grid grid-cols-[auto,1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-slate-500">Status</dt>
+            <dd className="min-w-0">
+              <Outcome delivery={d} />
+            </dd>
+            <dt className="text-slate-500">Latency</dt>
+            <dd className="tabular-nums">{latency(d)}</dd>
+            <dt className="text-slate-500">Attempts</dt>
+            <dd className="tabular-nums">{d.attempts}</dd>
+            <dt className="text-slate-500">Time</dt>
+            <dd>{when(d.createdAt)}</dd>
+          </dl>
+        </>
+      )}
+    />
   )
 }
 
 /** One endpoint: its URL, events and last delivery, with its actions and its log. */
-function EndpointCard({ endpoint, onDelete }: { endpoint: WebhookEndpoint; onDelete: () => void }) {
+function EndpointCard({
+  endpoint,
+  onEdit,
+  onDelete,
+}: {
+  endpoint: WebhookEndpoint
+  onEdit: () => void
+  onDelete: () => void
+}) {
   const [showLog, setShowLog] = useState(false)
   const test = useTestWebhook()
+  const update = useUpdateWebhook()
+  const setEnabled = (enabled: boolean) =>
+    update.mutate(
+      { id: endpoint.id, update: { enabled } },
+      {
+        onSuccess: () =>
+          toast({
+            title: enabled ? 'Endpoint enabled' : 'Endpoint disabled',
+            description: enabled
+              ? `${endpoint.url} gets events again.`
+              : `${endpoint.url} gets no events until you enable it.`,
+          }),
+        onError: (error) => toast({ variant: 'destructive', title: 'Error', description: webhookErrorText(error) }),
+      },
+    )
   const sendTest = () =>
     test.mutate(endpoint.id, {
       onSuccess: () => {
@@ -125,7 +155,6 @@ function EndpointCard({ endpoint, onDelete }: { endpoint: WebhookEndpoint; onDel
           </div>
           <p className="text-xs text-slate-500">
             Added {formatDate(endpoint.createdAt)}
-            {!endpoint.enabled && ' · Disabled'}
             {' · '}
             {last ? (
               <span>
@@ -136,7 +165,16 @@ function EndpointCard({ endpoint, onDelete }: { endpoint: WebhookEndpoint; onDel
             )}
           </p>
         </div>
-        <div className="flex shrink-0 flex-wrap gap-2">
+        <div className="flex shrink-0 flex-wrap items-center gap-2">
+          <span className="mr-1 flex items-center gap-2 text-sm text-slate-700">
+            <Switch
+              checked={endpoint.enabled}
+              label={`Enable endpoint ${endpoint.url}`}
+              disabled={update.isPending}
+              onChange={setEnabled}
+            />
+            <span aria-hidden>{endpoint.enabled ? 'Enabled' : 'Disabled'}</span>
+          </span>
           <Button size="sm" variant="outline" onClick={sendTest} disabled={test.isPending}>
             <Send className="h-4 w-4" aria-hidden />
             {test.isPending ? 'Sending...' : 'Send test event'}
@@ -144,6 +182,15 @@ function EndpointCard({ endpoint, onDelete }: { endpoint: WebhookEndpoint; onDel
           <Button size="sm" variant="outline" onClick={() => setShowLog((v) => !v)} aria-expanded={showLog}>
             <History className="h-4 w-4" aria-hidden />
             {showLog ? 'Hide deliveries' : 'Deliveries'}
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={`Edit events of ${endpoint.url}`}
+            title="Edit events"
+            onClick={onEdit}
+          >
+            <Pencil className="h-4 w-4" aria-hidden />
           </Button>
           <Button
             size="sm"
@@ -166,53 +213,78 @@ function EndpointCard({ endpoint, onDelete }: { endpoint: WebhookEndpoint; onDel
   )
 }
 
-interface AddValues {
+interface EndpointValues {
   url: string
   events: string[]
 }
 
-/** Adds an endpoint: its URL and the events to send it. The server's refusals show in the dialog. */
-function AddEndpointDialog({
+/**
+ * Adds an endpoint (its URL and the events to send it), or changes the events
+ * of one (editing). The server's refusals show in the dialog.
+ */
+function EndpointDialog({
   eventTypes,
+  editing,
   onClose,
   onCreated,
 }: {
   eventTypes: string[]
+  /** The endpoint whose events change; none to add one. */
+  editing?: WebhookEndpoint
   onClose: () => void
-  onCreated: (endpoint: NewWebhookEndpoint) => void
+  onCreated?: (endpoint: NewWebhookEndpoint) => void
 }) {
   const create = useCreateWebhook()
-  const form = useForm<AddValues>({ defaultValues: { url: '', events: eventTypes } })
+  const update = useUpdateWebhook()
+  const form = useForm<EndpointValues>({ defaultValues: { url: '', events: editing?.events ?? eventTypes } })
   const { errors } = form.formState
-  const saving = create.isPending
+  const saving = create.isPending || update.isPending
+  const failed = editing ? update : create
   const eventsId = useId()
-  const submit = form.handleSubmit((values) =>
-    create.mutate({ url: values.url.trim(), events: values.events }, { onSuccess: onCreated }),
-  )
+  const submit = form.handleSubmit((values) => {
+    if (editing) {
+      update.mutate(
+        { id: editing.id, update: { events: values.events } },
+        {
+          onSuccess: () => {
+            toast({ title: 'Endpoint updated', description: `${editing.url} gets the events you chose.` })
+            onClose()
+          },
+        },
+      )
+    } else {
+      create.mutate({ url: values.url.trim(), events: values.events }, { onSuccess: onCreated })
+    }
+  })
+  const title = editing ? 'Edit events' : 'Add endpoint'
   return (
     <Dialog open onOpenChange={(open) => !open && !saving && onClose()}>
       <DialogContent hideClose={saving}>
-        <form noValidate aria-label="Add endpoint" onSubmit={submit}>
+        <form noValidate aria-label={title} onSubmit={submit}>
           <DialogHeader>
-            <DialogTitle>Add endpoint</DialogTitle>
-            <DialogDescription>
-              Events are POSTed to it as JSON, signed with a secret shown once, when the endpoint is added.
+            <DialogTitle>{title}</DialogTitle>
+            <DialogDescription className="[overflow-wrap:anywhere]">
+              {editing
+                ? `The events sent to ${editing.url} from now on.`
+                : 'Events are POSTed to it as JSON, signed with a secret shown once, when the endpoint is added.'}
             </DialogDescription>
           </DialogHeader>
           <div className="mt-5 space-y-5">
-            <Field label="Endpoint URL" error={errors.url?.message}>
-              {(ids) => (
-                <Input
-                  {...ids}
-                  type="url"
-                  placeholder="https://example.com/webhooks/nameport"
-                  autoComplete="off"
-                  spellCheck={false}
-                  maxLength={2000}
-                  {...form.register('url', { validate: (v) => v.trim() !== '' || 'Enter the URL to send events to' })}
-                />
-              )}
-            </Field>
+            {!editing && (
+              <Field label="Endpoint URL" error={errors.url?.message}>
+                {(ids) => (
+                  <Input
+                    {...ids}
+                    type="url"
+                    placeholder="https://example.com/webhooks/nameport"
+                    autoComplete="off"
+                    spellCheck={false}
+                    maxLength={2000}
+                    {...form.register('url', { validate: (v) => v.trim() !== '' || 'Enter the URL to send events to' })}
+                  />
+                )}
+              </Field>
+            )}
             <fieldset aria-describedby={errors.events ? `${eventsId}-error` : undefined}>
               <legend className="text-sm font-medium text-slate-700">Events</legend>
               <div className="mt-2 grid gap-2 sm:grid-cols-2">
@@ -240,20 +312,14 @@ function AddEndpointDialog({
                 </p>
               )}
             </fieldset>
-            {create.isError && (
-              <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-700 ring-1 ring-inset ring-red-200">
-                {webhookErrorText(create.error)}
-              </p>
-            )}
+            <DialogFormError message={failed.isError ? webhookErrorText(failed.error) : undefined} />
           </div>
-          <DialogFooter>
-            <Button variant="outline" disabled={saving} onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Adding...' : 'Add endpoint'}
-            </Button>
-          </DialogFooter>
+          <DialogFormActions
+            saving={saving}
+            label={editing ? 'Save events' : 'Add endpoint'}
+            savingLabel={editing ? 'Saving...' : 'Adding...'}
+            onCancel={onClose}
+          />
         </form>
       </DialogContent>
     </Dialog>
@@ -262,74 +328,30 @@ function AddEndpointDialog({
 
 /** The signing secret of an endpoint just added: the only time it is shown. */
 function SigningSecretDialog({ added, onClose }: { added: NewWebhookEndpoint; onClose: () => void }) {
-  const [copied, setCopied] = useState(false)
-  const copy = async () => {
-    try {
-      await copyText(added.secret)
-    } catch {
-      toast({ variant: 'destructive', title: 'Copy failed', description: 'Select the secret and copy it by hand.' })
-      return
-    }
-    setCopied(true)
-    toast({ title: 'Signing secret copied', description: 'The signing secret is on your clipboard.' })
-  }
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Endpoint added</DialogTitle>
-          <DialogDescription>
-            Check the Nameport-Signature header of every delivery with this signing secret (the SDK's
-            VerifyWebhookSignature does it).
-          </DialogDescription>
-        </DialogHeader>
-        <div className="mt-5 space-y-4">
-          <div className="flex flex-col gap-2 sm:flex-row">
-            <label htmlFor="webhook-secret" className="sr-only">
-              Signing secret
-            </label>
-            <Input
-              id="webhook-secret"
-              value={added.secret}
-              readOnly
-              className="font-mono text-xs sm:text-sm"
-              onFocus={(event) => event.target.select()}
-            />
-            <Button
-              variant="outline"
-              onClick={copy}
-              aria-label={copied ? 'Signing secret copied' : 'Copy signing secret'}
-            >
-              {copied ? (
-                <Check className="h-4 w-4 text-emerald-600" aria-hidden />
-              ) : (
-                <Copy className="h-4 w-4" aria-hidden />
-              )}
-              {copied ? 'Copied' : 'Copy'}
-            </Button>
-          </div>
-          <p className="flex gap-2 rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
-            <ShieldAlert className="h-4 w-4 shrink-0 translate-y-0.5" aria-hidden />
-            This is the only time this secret is shown. Store it somewhere safe now: if it is lost, delete the endpoint
-            and add it again.
-          </p>
-        </div>
-        <DialogFooter>
-          <Button onClick={onClose}>Done</Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <SecretOnceDialog
+      title="Endpoint added"
+      description="Check the Nameport-Signature header of every delivery with this signing secret (the SDK's VerifyWebhookSignature does it)."
+      secret={added.secret}
+      noun={{ full: 'signing secret', short: 'secret' }}
+      fieldLabel="Signing secret"
+      copiedTitle="Signing secret copied"
+      warning="This is the only time this secret is shown. Store it somewhere safe now: if it is lost, delete the endpoint and add it again."
+      onClose={onClose}
+    />
   )
 }
 
 /**
  * The Webhooks tab: the registrar's endpoints, each with its events, its last
- * delivery, a test event and its delivery log; add one (its signing secret
- * shown once) or delete one, asked first.
+ * delivery, a test event and its delivery log, an on/off switch and its
+ * events to edit; add one (its signing secret shown once) or delete one,
+ * asked first.
  */
 export function WebhooksPanel() {
   const hooks = useQuery(webhooksQueryOptions())
   const [adding, setAdding] = useState(false)
+  const [editing, setEditing] = useState<WebhookEndpoint | null>(null)
   const [added, setAdded] = useState<NewWebhookEndpoint | null>(null)
   const [confirmDelete, setConfirmDelete] = useState<WebhookEndpoint | null>(null)
   const remove = useDeleteWebhook()
@@ -371,13 +393,16 @@ export function WebhooksPanel() {
         ) : (
           <ul className="space-y-3" aria-label="Webhook endpoints">
             {hooks.data.endpoints.map((e) => (
-              <EndpointCard key={e.id} endpoint={e} onDelete={() => setConfirmDelete(e)} />
+              <EndpointCard key={e.id} endpoint={e} onEdit={() => setEditing(e)} onDelete={() => setConfirmDelete(e)} />
             ))}
           </ul>
         )}
       </CardContent>
+      {editing && hooks.data && (
+        <EndpointDialog eventTypes={hooks.data.eventTypes} editing={editing} onClose={() => setEditing(null)} />
+      )}
       {adding && hooks.data && (
-        <AddEndpointDialog
+        <EndpointDialog
           eventTypes={hooks.data.eventTypes}
           onClose={() => setAdding(false)}
           onCreated={(endpoint) => {

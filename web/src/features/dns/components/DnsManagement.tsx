@@ -9,6 +9,7 @@ import type { Domain } from '@/lib/domains'
 import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { deleteRecord, dnsRecordsQueryOptions, exportZone, type DnsRecord } from '../api/dns'
 import { errorText, fullName, saveTextFile } from '../dnsText'
+import { DnssecCard } from './DnssecCard'
 import { RecordList } from './RecordList'
 
 // The dialogs' code (forms, Radix Dialog) loads when first wanted, not with the page.
@@ -113,76 +114,83 @@ export function DnsManagement({ domain }: { domain: Domain }) {
     )
   }
 
-  return (
-    <Card>
-      <CardHeader className="flex flex-col gap-4 space-y-0 lg:flex-row lg:items-start lg:justify-between">
-        <div className="space-y-1">
-          <div className="flex items-center gap-2">
-            <CardTitle>DNS Records</CardTitle>
-            <HelpTooltip topic="dns-records" userAction="editing DNS records" />
-          </div>
-          <CardDescription>The records that point {apex} at your services.</CardDescription>
-        </div>
-        {!isPending && !isError && (
-          // Phones: Add Record across the top, the zone file buttons side by side under it.
-          <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap">
-            <Button
-              variant="outline"
-              aria-label="Import zone file"
-              onClick={() => setImportRun((run) => (run ?? 0) + 1)}
-              onPointerEnter={() => void loadImportDialog()}
-            >
-              <Upload className="h-4 w-4" aria-hidden />
-              <span>
-                Import<span className="hidden sm:inline"> zone file</span>
-              </span>
-            </Button>
-            <Button
-              variant="outline"
-              aria-label="Export zone file"
-              disabled={exporting.isPending}
-              onClick={() => exporting.mutate()}
-            >
-              <Download className="h-4 w-4" aria-hidden />
-              {exporting.isPending ? (
-                'Exporting...'
-              ) : (
-                <span>
-                  Export<span className="hidden sm:inline"> zone file</span>
-                </span>
-              )}
-            </Button>
-            {records.length > 0 && <div className="order-first col-span-2 grid sm:order-none sm:flex">{addButton}</div>}
-          </div>
-        )}
-      </CardHeader>
-      <CardContent>
-        {body}
-        <p className="mt-6 flex gap-2 rounded-xl bg-slate-50 p-3 text-xs text-slate-600 ring-1 ring-inset ring-slate-200">
-          <Zap className="h-4 w-4 shrink-0 text-brand-600" aria-hidden />
-          <span>
-            Changes are live on Nameport's DNS servers within seconds. Resolvers elsewhere may keep a cached answer for
-            up to the record's TTL.
-          </span>
-        </p>
-      </CardContent>
+  const delegated = (records ?? []).some((r) => r.type === 'NS' && r.name === '@')
 
-      {editor && (
-        <Suspense fallback={null}>
-          <RecordDialog
-            key={editor.run}
-            domainId={domain.id}
-            apex={apex}
-            record={editor.record}
-            onClose={() => setEditor(null)}
-          />
-        </Suspense>
-      )}
-      {importRun !== null && (
-        <Suspense fallback={null}>
-          <ZoneImportDialog key={importRun} domainId={domain.id} apex={apex} onClose={() => setImportRun(null)} />
-        </Suspense>
-      )}
-    </Card>
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardHeader className="flex flex-col gap-4 space-y-0 lg:flex-row lg:items-start lg:justify-between">
+          <div className="space-y-1">
+            <div className="flex items-center gap-2">
+              <CardTitle>DNS Records</CardTitle>
+              <HelpTooltip topic="dns-records" userAction="editing DNS records" />
+            </div>
+            <CardDescription>The records that point {apex} at your services.</CardDescription>
+          </div>
+          {!isPending && !isError && (
+            // Phones: Add Record across the top, the zone file buttons side by side under it.
+            <div className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap">
+              <Button
+                variant="outline"
+                aria-label="Import zone file"
+                onClick={() => setImportRun((run) => (run ?? 0) + 1)}
+                onPointerEnter={() => void loadImportDialog()}
+              >
+                <Upload className="h-4 w-4" aria-hidden />
+                <span>
+                  Import<span className="hidden sm:inline"> zone file</span>
+                </span>
+              </Button>
+              <Button
+                variant="outline"
+                aria-label="Export zone file"
+                disabled={exporting.isPending}
+                onClick={() => exporting.mutate()}
+              >
+                <Download className="h-4 w-4" aria-hidden />
+                {exporting.isPending ? (
+                  'Exporting...'
+                ) : (
+                  <span>
+                    Export<span className="hidden sm:inline"> zone file</span>
+                  </span>
+                )}
+              </Button>
+              {records.length > 0 && (
+                <div className="order-first col-span-2 grid sm:order-none sm:flex">{addButton}</div>
+              )}
+            </div>
+          )}
+        </CardHeader>
+        <CardContent>
+          {body}
+          <p className="mt-6 flex gap-2 rounded-xl bg-slate-50 p-3 text-xs text-slate-600 ring-1 ring-inset ring-slate-200">
+            <Zap className="h-4 w-4 shrink-0 text-brand-600" aria-hidden />
+            <span>
+              Changes are live on Nameport's DNS servers within seconds. Resolvers elsewhere may keep a cached answer
+              for up to the record's TTL.
+            </span>
+          </p>
+        </CardContent>
+
+        {editor && (
+          <Suspense fallback={null}>
+            <RecordDialog
+              key={editor.run}
+              domainId={domain.id}
+              apex={apex}
+              record={editor.record}
+              onClose={() => setEditor(null)}
+            />
+          </Suspense>
+        )}
+        {importRun !== null && (
+          <Suspense fallback={null}>
+            <ZoneImportDialog key={importRun} domainId={domain.id} apex={apex} onClose={() => setImportRun(null)} />
+          </Suspense>
+        )}
+      </Card>
+      {!isPending && !isError && <DnssecCard domainId={domain.id} apex={apex} delegated={delegated} />}
+    </div>
   )
 }

@@ -22,6 +22,13 @@ const actionLabels: Record<string, string> = {
   'setting.create': 'Added site setting',
   'setting.update': 'Changed site setting',
   'setting.delete': 'Deleted site setting',
+  // Changes an account makes to its own security (the actor is the account).
+  'account.password_change': 'Changed the password of',
+  'account.two_factor_enable': 'Turned on two-factor sign-in of',
+  'account.two_factor_disable': 'Turned off two-factor sign-in of',
+  'account.recovery_codes_reset': 'Made new recovery codes of',
+  'account.session_end': 'Signed out a session of',
+  'account.sessions_end_others': 'Signed out the other sessions of',
 }
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
 
@@ -34,7 +41,9 @@ export function AuditLog() {
     <Card>
       <CardHeader>
         <CardTitle>Audit log</CardTitle>
-        <CardDescription>Every change made by admins: who, what, before and after, and when.</CardDescription>
+        <CardDescription>
+          Every change made by admins, and every change to an account's security: who, what, before and after, and when.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {query.isPending ? (
