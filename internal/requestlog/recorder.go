@@ -171,11 +171,8 @@ func (r *Recorder) Run(ctx context.Context, logger *slog.Logger) {
 	}
 }
 
-// sqliteTime is how Bun writes a time (UTC) to SQLite.
-const sqliteTime = "2006-01-02 15:04:05.999999-07:00"
-
 // insertColumns are the columns insert writes, in its order.
-const insertColumns = "created_at, user_id, key_id, method, path, status, latency_us, idempotency_key, request_id"
+const insertColumns = "created_us, user_id, key_id, method, path, status, latency_us, idempotency_key, request_id"
 
 // insert writes batch in one transaction: full batches with one
 // statement of BatchSize rows, the rest a row at a time, each statement
@@ -250,11 +247,5 @@ func (r *Recorder) insertSQL(n int) string {
 // appendArgs appends e's values, in insertColumns' order.
 func (r *Recorder) appendArgs(args []any, e *Entry) []any {
 	e.clean()
-	var at any = e.CreatedAt
-	if r.db.Engine != db.Postgres {
-		// As Bun writes times on SQLite, so that its comparisons (since,
-		// until, prune) compare like with like.
-		at = e.CreatedAt.Format(sqliteTime)
-	}
-	return append(args, at, e.UserID, e.KeyID, e.Method, e.Path, e.Status, e.LatencyMicros, e.IdempotencyKey, e.RequestID)
+	return append(args, e.CreatedAt.UnixMicro(), e.UserID, e.KeyID, e.Method, e.Path, e.Status, e.LatencyMicros, e.IdempotencyKey, e.RequestID)
 }
