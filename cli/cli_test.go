@@ -184,9 +184,9 @@ func TestCLIAgainstTheServer(t *testing.T) {
 			c.fails(cli.ExitAPIError, "Add "+dollars(2*price)+" to continue", "domain", "register", dom, "--years", "2")
 
 			var dep sdk.Deposit
-			c.json(&dep, "wallet", "deposit", "30", "--method", "paypal")
+			c.json(&dep, "wallet", "deposit", "30", "--method", "credit_card")
 			require.Equal(t, 30.0, dep.Wallet.Balance)
-			require.Equal(t, "paypal", dep.Transaction.PaymentMethod)
+			require.Equal(t, "credit_card", dep.Transaction.PaymentMethod)
 			table = c.ok("wallet", "deposit", "$20")
 			require.Len(t, lines(table, "completed", "$20.00", "credit_card", "$50.00"), 1, table)
 

@@ -26,6 +26,7 @@ func NewCmdDNS(opts *Options) *cobra.Command {
 		NewCmdDNSDelete(opts, nil),
 		NewCmdDNSTemplate(opts),
 		NewCmdDNSDS(opts),
+		NewCmdDNSKeys(opts),
 	)
 	return cmd
 }

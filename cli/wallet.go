@@ -72,7 +72,7 @@ func NewCmdWalletDeposit(opts *Options, runF func(context.Context, *WalletDeposi
 		Short: "Add funds to the wallet",
 		Long:  "Add AMOUNT US dollars (at least 1, at most two decimals) to the wallet.",
 		Example: `  nameportctl wallet deposit 50
-  nameportctl wallet deposit 12.50 --method paypal`,
+  nameportctl wallet deposit 12.50 --method bank_transfer`,
 		Args: exactArgs(1, "AMOUNT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			amount, err := strconv.ParseFloat(strings.TrimPrefix(args[0], "$"), 64)
@@ -83,7 +83,7 @@ func NewCmdWalletDeposit(opts *Options, runF func(context.Context, *WalletDeposi
 			return run(cmd, o, runF, walletDepositRun)
 		},
 	}
-	cmd.Flags().StringVar(&o.Method, "method", "credit_card", "payment method: credit_card, paypal, bank_transfer or upi")
+	cmd.Flags().StringVar(&o.Method, "method", "credit_card", "payment method: credit_card, or bank_transfer where the site takes bank transfers (GET /api/wallet/deposit-options lists what works)")
 	return cmd
 }
 

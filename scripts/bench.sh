@@ -40,7 +40,7 @@
 #   PG_URL=postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 #   LOADGEN_CPU=0 SERVER_CPU=1   cores of the load generators and servers
 #   NAMEPORT_BIN=bin/nameport
-#   PARTS="dns api reg startup churn mail forward web bulk"   the parts to run; a subset prints its
+#   PARTS="dns api reg startup churn mail forward web bulk update"   the parts to run; a subset prints its
 #                rows and writes no file unless OUT is given
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,7 +58,7 @@ PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 LOADGEN_CPU=${LOADGEN_CPU:-0}
 SERVER_CPU=${SERVER_CPU:-1}
 NAMEPORT_BIN=${NAMEPORT_BIN:-bin/nameport}
-ALL_PARTS="dns api reg startup churn mail forward web bulk"
+ALL_PARTS="dns api reg startup churn mail forward web bulk update"
 PARTS=${PARTS:-$ALL_PARTS}
 if [ "$PARTS" = "$ALL_PARTS" ]; then OUT=${OUT-docs/BENCHMARKS.md}; else OUT=${OUT-}; fi
 # part NAME: whether NAME is one of the parts to run.
@@ -579,6 +579,25 @@ stop "$SERVE_PID"
 bulk_s=$(median "${bulk_times[@]}")
 say "  bulk check: ${bulk_times[*]} s"
 row "Bulk check of 1,000 names, POST /v1/bulk/check on SQLite (s, median of 5)" "$bulk_s" "goal" "1.0" "$(ratio "$bulk_s" 1.0)x"
+fi
+
+# --- Dynamic updates -----------------------------------------------------------
+if part update; then
+say "Dynamic updates: signed RFC 2136 updates vs /v1 record changes, one record each, same server (SQLite)"
+serve update "sqlite://$WORK/update/nameport.db" --demo --api-rate-limits=false
+KEY=$("$NB" setup -url "$SERVE_URL" -fund 100) || die "setup failed"
+taskset -c "$LOADGEN_CPU" "$NB" update -url "$SERVE_URL" -key "$KEY" -dns "$SERVE_DNS" -c "$CLIENTS" -d "${DURATION}s" >"$WORK/update.txt" ||
+  die "update bench failed"
+upd_domain=$(head -1 "$WORK/update.txt")
+upd_line=$(tail -1 "$WORK/update.txt")
+say "  signed updates: $upd_line"
+case $upd_line in *error_kinds=*) die "updates failed: $upd_line" ;; esac
+read -r upd_rps upd_p99 < <(fields rps p99_ms <<<"$upd_line")
+# The same change through /v1: the one TXT record of a name replaced.
+load updapi -url "$SERVE_URL/v1/domains/$upd_domain/records" -method PUT -H "X-API-Key: $KEY" \
+  -body '{"name":"api","type":"TXT","values":["v{n}"]}'
+stop "$SERVE_PID"
+row "Signed dynamic updates (RFC 2136, TSIG, TCP) per second, one record each ($CLIENTS clients)" "$upd_rps" "PUT /v1/domains/{domain}/records" "$updapi_rps" "$(ratio "$upd_rps" "$updapi_rps")x"
 fi
 
 # --- Web -----------------------------------------------------------------------

@@ -265,8 +265,9 @@ type Allowance struct {
 // DepositRequest adds funds to the wallet.
 type DepositRequest struct {
 	Amount float64 `json:"amount" doc:"US dollars, at least 1, at most 2 decimals" example:"50"`
-	// PaymentMethod is credit_card (default), paypal, bank_transfer or upi.
-	PaymentMethod string `json:"paymentMethod,omitempty" doc:"credit_card (default), paypal, bank_transfer or upi"`
+	// PaymentMethod is credit_card (default) or bank_transfer; paypal and
+	// upi are refused until the platform has a provider for them.
+	PaymentMethod string `json:"paymentMethod,omitempty" doc:"credit_card (default) or bank_transfer where the site takes bank transfers; paypal and upi are refused until they have a provider"`
 }
 
 // Deposit is the outcome of a deposit: its transaction (completed, or

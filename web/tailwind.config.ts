@@ -1,6 +1,13 @@
 import type { Config } from 'tailwindcss'
 import colors from 'tailwindcss/colors'
 
+const brandShades = Object.fromEntries(
+  [50, 100, 200, 300, 400, 500, 600, 700, 800, 900, 950].map((step) => [
+    step,
+    `rgb(var(--brand-${step}) / <alpha-value>)`,
+  ]),
+) as Record<50 | 100 | 200 | 300 | 400 | 500 | 600 | 700 | 800 | 900 | 950, string>
+
 export default {
   darkMode: 'class',
   content: [
@@ -41,14 +48,17 @@ export default {
         ],
       },
       colors: {
-        brand: colors.indigo,
+        // The site's primary colour (Site Settings: primary_color) and its
+        // shades, as CSS variables the server sets in the page it serves and
+        // the app updates (SiteTheme); index.css holds the defaults.
+        brand: brandShades,
         tremor: {
           brand: {
-            faint: colors.indigo[50],
-            muted: colors.indigo[200],
-            subtle: colors.indigo[400],
-            DEFAULT: colors.indigo[600],
-            emphasis: colors.indigo[700],
+            faint: brandShades[50],
+            muted: brandShades[200],
+            subtle: brandShades[400],
+            DEFAULT: brandShades[600],
+            emphasis: brandShades[700],
             inverted: colors.white,
           },
           background: {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
@@ -31,6 +31,24 @@ function keepDistPlaceholder(): Plugin {
   }
 }
 
+// The app's pages, for the Go server: it answers a path no page has with
+// 404 (the app still shows its not-found page), not 200. Read from the
+// router's generated tree, so a new route needs nothing else.
+function routeManifest(): Plugin {
+  return {
+    name: 'nameport:route-manifest',
+    apply: 'build',
+    closeBundle() {
+      const tree = readFileSync(resolve(__dirname, 'src/routeTree.gen.ts'), 'utf8')
+      const block = tree.match(/export interface FileRoutesByFullPath \{([^}]*)\}/)
+      if (!block) throw new Error('route manifest: no FileRoutesByFullPath in src/routeTree.gen.ts')
+      const paths = [...block[1].matchAll(/^\s*'([^']+)':/gm)].map((m) => m[1])
+      if (!paths.includes('/')) throw new Error('route manifest: the tree has no / route')
+      writeFileSync(resolve(__dirname, 'dist/routes.json'), JSON.stringify(paths.sort()) + '\n')
+    },
+  }
+}
+
 // The Go server of `make run`; NAMEPORT_BACKEND points the dev server elsewhere.
 const backend = process.env.NAMEPORT_BACKEND ?? 'http://127.0.0.1:8080'
 
@@ -40,6 +58,7 @@ export default defineConfig({
     react(),
     tremorSideEffectFree(),
     keepDistPlaceholder(),
+    routeManifest(),
   ],
   resolve: { alias: { '@': resolve(__dirname, 'src') } },
   server: {

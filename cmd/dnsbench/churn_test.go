@@ -178,7 +178,7 @@ func TestChurnAgainstTheServer(t *testing.T) {
 			key := registrarKey(t, srv.URL, "churner")
 			client := sdk.NewClient(key, sdk.WithBaseURL(srv.URL))
 			ctx := context.Background()
-			_, err := client.Wallet.Deposit(ctx, sdk.DepositRequest{Amount: 100, PaymentMethod: "bank_transfer"})
+			_, err := client.Wallet.Deposit(ctx, sdk.DepositRequest{Amount: 100, PaymentMethod: "credit_card"})
 			require.NoError(t, err)
 
 			o := churnOptions{url: srv.URL, key: key, server: srv.DNSAddr, changes: 3, poll: time.Millisecond, deadline: 30 * time.Second}

@@ -63,7 +63,8 @@ const usage = `usage:
   nameport-bench selfsigned -cert FILE -key FILE
   nameport-bench setup -url URL [-user demo-registrar] [-password demo1234] [-fund 100000]
   nameport-bench mail  -smtp ADDR [-url URL -key KEY -sink ADDR] [-c 8] [-d 10s] [-size 10240]
-  nameport-bench mail-sink [-addr 127.0.0.1:0]`
+  nameport-bench mail-sink [-addr 127.0.0.1:0]
+  nameport-bench update -url URL -key KEY -dns ADDR [-domain updbench.inf.nz] [-c 8] [-d 10s]`
 
 func run(ctx context.Context, args []string) error {
 	if len(args) == 0 {
@@ -86,6 +87,8 @@ func run(ctx context.Context, args []string) error {
 		return runMail(ctx, args[1:])
 	case "mail-sink":
 		return runMailSink(ctx, args[1:])
+	case "update":
+		return runUpdate(ctx, args[1:])
 	}
 	return errors.New(usage)
 }

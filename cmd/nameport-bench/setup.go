@@ -69,7 +69,7 @@ func runSetup(ctx context.Context, args []string) error {
 	for left := *fund; left > 0; left -= chunk {
 		amount := min(left, chunk)
 		auth["Idempotency-Key"] = "bench-setup-" + strconv.Itoa(left)
-		if err := call("POST", "/v1/wallet/deposits", auth, map[string]any{"amount": amount, "paymentMethod": "bank_transfer"}, nil); err != nil {
+		if err := call("POST", "/v1/wallet/deposits", auth, map[string]any{"amount": amount, "paymentMethod": "credit_card"}, nil); err != nil {
 			return err
 		}
 	}

@@ -122,7 +122,7 @@ func newAdminCmd(load loader) *cobra.Command {
 			if err != nil {
 				return userError(err)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "admin %s created (id %d)\n", u.Username, u.ID)
+			fmt.Fprintf(cmd.OutOrStdout(), "admin %s created (id %d); it must set up two-factor sign-in (a passkey or an authenticator app) in Account Settings before admin tools open\n", u.Username, u.ID)
 			return nil
 		},
 	}

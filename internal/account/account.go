@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-webauthn/webauthn/webauthn"
 	"github.com/uptrace/bun"
 
 	"github.com/nameport/nameport/internal/apperr"
@@ -50,6 +51,10 @@ type User struct {
 	// EmailVerifiedAt is when the address was verified; zero while it is
 	// not (see MayTransact).
 	EmailVerifiedAt time.Time `bun:"email_verified_at,nullzero"`
+	// TwoFactorRequired marks admins made after two-factor sign-in came:
+	// they must set it up before admin operations (see
+	// NeedsTwoFactorSetup). Admins from before are asked, not held.
+	TwoFactorRequired bool `bun:"two_factor_required"`
 
 	// appliesFor is the tier a registrar asked for at sign-up, applied for
 	// when the account is created.
@@ -92,10 +97,14 @@ type Service struct {
 	// links make the tokens of mailed links (see linkToken).
 	links *sealer.Sealer
 	// twoFactor seals authenticator secrets and hashes recovery codes.
-	twoFactor  *sealer.Sealer
-	sessionTTL time.Duration
-	now        func() time.Time
-	publicURL  string
+	twoFactor *sealer.Sealer
+	// webauthn is the site's passkey relying party (from publicURL); nil
+	// when passkeys are off, webauthnOff saying why.
+	webauthn    *webauthn.WebAuthn
+	webauthnOff string
+	sessionTTL  time.Duration
+	now         func() time.Time
+	publicURL   string
 	// hashes bounds the password hashes running at once.
 	hashes      *hashPool
 	signUpLimit int
@@ -136,9 +145,15 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	if opts.SignUpLimit <= 0 {
 		opts.SignUpLimit = DefaultSignUpLimit
 	}
-	return &Service{db: d, keys: keys, links: links, twoFactor: twoFactor, sessionTTL: opts.SessionTTL, now: opts.Now,
+	s := &Service{db: d, keys: keys, links: links, twoFactor: twoFactor, sessionTTL: opts.SessionTTL, now: opts.Now,
 		publicURL: strings.TrimRight(opts.PublicURL, "/"), hashes: newHashPool(opts.HashConcurrency, opts.HashWait),
-		signUpLimit: opts.SignUpLimit, byAPIKey: d.Statement(byAPIKeyQuery), keyUses: newKeyUses()}, nil
+		signUpLimit: opts.SignUpLimit, byAPIKey: d.Statement(byAPIKeyQuery), keyUses: newKeyUses()}
+	// Passkeys are off, not the server, when the public address cannot be
+	// a relying party (an IP address): the rest works without them.
+	if s.webauthn, err = newRelyingParty(opts.PublicURL); err != nil {
+		s.webauthn, s.webauthnOff = nil, err.Error()
+	}
+	return s, nil
 }
 
 // clock returns the current time as stored: UTC, microsecond precision (what
@@ -194,15 +209,29 @@ func (s *Service) Register(ctx context.Context, in SignUp) (*User, error) {
 	return u, nil
 }
 
-// CreateAdmin creates an admin account (for operators, not the web).
+// CreateAdmin creates an admin account (for operators, not the web). It
+// must set up two-factor sign-in before admin operations (see
+// NeedsTwoFactorSetup).
 func (s *Service) CreateAdmin(ctx context.Context, username, email, password string) (*User, error) {
+	return s.createAdmin(ctx, username, email, password, true)
+}
+
+// CreateDemoAdmin creates the admin of the demo data, whose password is
+// published: two-factor sign-in is asked of it, not required, so that a
+// demo can be walked through (and tested) without an authenticator.
+func (s *Service) CreateDemoAdmin(ctx context.Context, username, email, password string) (*User, error) {
+	return s.createAdmin(ctx, username, email, password, false)
+}
+
+func (s *Service) createAdmin(ctx context.Context, username, email, password string, requireTwoFactor bool) (*User, error) {
 	in := SignUp{Username: strings.TrimSpace(username), Email: strings.TrimSpace(email), Password: password,
 		ConfirmPassword: password, FullName: "Administrator", UserType: TypeUser}
 	if err := validateSignUp(in); err != nil {
 		return nil, err
 	}
 	// An operator vouches for the address.
-	u := &User{Username: in.Username, Email: in.Email, FullName: in.FullName, UserType: TypeAdmin, EmailVerifiedAt: s.clock()}
+	u := &User{Username: in.Username, Email: in.Email, FullName: in.FullName, UserType: TypeAdmin, EmailVerifiedAt: s.clock(),
+		TwoFactorRequired: requireTwoFactor}
 	if err := s.create(ctx, u, password); err != nil {
 		return nil, fmt.Errorf("account: create admin %s: %w", username, err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/db"
+	"github.com/nameport/nameport/internal/notify"
 )
 
 // A registrar has several API keys, each with a name, the scopes it
@@ -373,8 +374,12 @@ func (s *Service) CreateAPIKey(ctx context.Context, u *User, in NewKey) (*APIKey
 		if n >= MaxAPIKeys {
 			return apperr.New(apperr.Conflict, "You have %d API keys, the most an account may have: revoke one first", MaxAPIKeys)
 		}
-		_, err = tx.NewInsert().Model(k).Exec(ctx)
-		return err
+		if _, err = tx.NewInsert().Model(k).Exec(ctx); err != nil {
+			return err
+		}
+		// A new key is a way into the account: its holder hears of it.
+		return notify.Enqueue(ctx, tx, notify.Message{UserID: u.ID, Kind: notify.KindAPIKeyCreated,
+			Data: map[string]string{"name": k.Name, "prefix": secret[:len(APIKeyPrefix)+4] + "…"}})
 	})
 	if err != nil {
 		if apperr.Code(err) != apperr.Internal {

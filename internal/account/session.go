@@ -40,6 +40,9 @@ type session struct {
 type Client struct {
 	IP        string
 	UserAgent string
+	// Device is the browser's long-lived random id (a cookie), empty for
+	// clients without one; see noteDevice.
+	Device string
 }
 
 var errInvalidLogin = apperr.New(apperr.Unauthenticated, "Invalid username or password")
@@ -115,7 +118,13 @@ func (s *Service) StartSession(ctx context.Context, u *User, c Client) (string, 
 	now := s.clock()
 	sess := &session{TokenHash: hashToken(token), UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(s.sessionTTL),
 		ClientIP: truncate(c.IP, 64), UserAgent: truncate(c.UserAgent, 256), PublicID: publicID, LastSeenAt: now}
-	if _, err := s.db.Bun.NewInsert().Model(sess).Exec(ctx); err != nil {
+	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		if _, err := tx.NewInsert().Model(sess).Exec(ctx); err != nil {
+			return err
+		}
+		return s.noteDevice(ctx, tx, u, c, now)
+	})
+	if err != nil {
 		return "", fmt.Errorf("account: start session for %s: %w", u.Username, err)
 	}
 	return token, nil

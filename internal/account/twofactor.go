@@ -102,7 +102,7 @@ var (
 	errCodeUsed        = apperr.New(apperr.Unauthenticated, "This code has been used already. Wait for the next code from your app.")
 	errTOTPCodeFormat  = apperr.New(apperr.Invalid, "Enter the 6-digit code from your authenticator app")
 	errRecoveryFormat  = apperr.New(apperr.Invalid, "A recovery code has 10 letters and digits, like abcde-23fgh")
-	errUnknownMethod   = apperr.New(apperr.Invalid, "Unknown two-factor method: use totp or recovery")
+	errUnknownMethod   = apperr.New(apperr.Invalid, "Unknown two-factor method: use totp, recovery or passkey")
 	errTwoFactorIsOn   = apperr.New(apperr.Conflict, "Two-factor sign-in is already on")
 	errTwoFactorIsOff  = apperr.New(apperr.Conflict, "Two-factor sign-in is not on")
 	errNoPendingSetup  = apperr.New(apperr.Invalid, "Start the setup again: no authenticator app is waiting to be confirmed")
@@ -138,7 +138,10 @@ func normalizeRecoveryCode(code string) (string, error) {
 // TwoFactorStatus is what Account Settings shows of an account's second
 // factors.
 type TwoFactorStatus struct {
-	TOTPEnabled       bool
+	TOTPEnabled bool
+	// Passkeys is how many passkeys the account has: each is a second
+	// factor too.
+	Passkeys          int
 	EnabledAt         time.Time
 	RecoveryCodesLeft int
 }
@@ -146,12 +149,17 @@ type TwoFactorStatus struct {
 // TwoFactor returns u's second factors.
 func (s *Service) TwoFactor(ctx context.Context, u *User) (TwoFactorStatus, error) {
 	var st TwoFactorStatus
+	n, err := s.db.Bun.NewSelect().Model((*passkey)(nil)).Where("user_id = ?", u.ID).Count(ctx)
+	if err != nil {
+		return st, fmt.Errorf("account: passkeys of %s: %w", u.Username, err)
+	}
+	st.Passkeys = int(n)
 	sec, err := s.confirmedSecret(ctx, s.db.Bun, u.ID)
 	if err != nil || sec == nil {
 		return st, err
 	}
 	st.TOTPEnabled, st.EnabledAt = true, sec.ConfirmedAt
-	n, err := s.db.Bun.NewSelect().Model((*recoveryCode)(nil)).Where("user_id = ?", u.ID).Where("used_at IS NULL").Count(ctx)
+	n, err = s.db.Bun.NewSelect().Model((*recoveryCode)(nil)).Where("user_id = ?", u.ID).Where("used_at IS NULL").Count(ctx)
 	if err != nil {
 		return st, fmt.Errorf("account: recovery codes of %s: %w", u.Username, err)
 	}
@@ -499,8 +507,22 @@ func (s *Service) replaceRecoveryCodes(ctx context.Context, idb bun.IDB, u *User
 // when u has a second factor, nil when it has none.
 func (s *Service) challengeIfTwoFactor(ctx context.Context, u *User) error {
 	sec, err := s.confirmedSecret(ctx, s.db.Bun, u.ID)
-	if err != nil || sec == nil {
+	if err != nil {
 		return err
+	}
+	passkeys, err := hasPasskey(ctx, s.db.Bun, u.ID)
+	if err != nil {
+		return err
+	}
+	var methods []string
+	if sec != nil {
+		methods = append(methods, MethodTOTP, MethodRecovery)
+	}
+	if passkeys {
+		methods = append(methods, MethodPasskey)
+	}
+	if methods == nil {
+		return nil
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
@@ -512,63 +534,54 @@ func (s *Service) challengeIfTwoFactor(ctx context.Context, u *User) error {
 	if _, err := s.db.Bun.NewInsert().Model(ch).Exec(ctx); err != nil {
 		return fmt.Errorf("account: challenge for %s: %w", u.Username, err)
 	}
-	return &TwoFactorRequired{Token: token, Methods: []string{MethodTOTP, MethodRecovery}, ExpiresAt: ch.ExpiresAt}
+	return &TwoFactorRequired{Token: token, Methods: methods, ExpiresAt: ch.ExpiresAt}
 }
 
 // FinishTwoFactor ends a sign-in that Login answered with
 // TwoFactorRequired: with a right code of method for the challenge of
 // token, it opens the session (ending oldToken's) and returns its token.
+// For MethodPasskey, code is the browser's answer (the JSON of a
+// PublicKeyCredential) to BeginPasskeySecondFactor's options.
 // Returns invalid for an unknown method or a malformed code,
 // unauthenticated for an unknown or expired token (log in again) or a
 // wrong or used code, forbidden for a disabled account and
 // too_many_requests while throttled.
 func (s *Service) FinishTwoFactor(ctx context.Context, token, method, code, oldToken string, c Client) (*User, string, error) {
-	token = strings.TrimSpace(token)
 	var err error
 	switch method {
 	case MethodTOTP:
 		code, err = normalizeTOTPCode(code)
 	case MethodRecovery:
 		code, err = normalizeRecoveryCode(code)
+	case MethodPasskey:
+		if strings.TrimSpace(code) == "" {
+			err = apperr.New(apperr.Invalid, "Send the passkey's answer (credential)")
+		}
 	default:
 		err = errUnknownMethod
 	}
 	if err != nil {
 		return nil, "", err
 	}
-	if token == "" || len(token) > 100 {
-		return nil, "", errChallengeGone
-	}
-	ch := new(challenge)
-	err = s.db.Bun.NewSelect().Model(ch).Where("token_hash = ?", hashToken(token)).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && !s.clock().Before(ch.ExpiresAt) {
-		return nil, "", errChallengeGone
-	}
-	if err != nil {
-		return nil, "", fmt.Errorf("account: two-factor challenge: %w", err)
-	}
-	u, err := s.ByID(ctx, ch.UserID)
-	if apperr.Code(err) == apperr.NotFound {
-		return nil, "", errChallengeGone
-	}
+	ch, u, err := s.liveChallenge(ctx, token)
 	if err != nil {
 		return nil, "", err
-	}
-	if !u.DisabledAt.IsZero() {
-		return nil, "", apperr.New(apperr.Forbidden, "This account is disabled")
 	}
 	g, err := s.reserveGuess(ctx, codeGuessKey(u), c.IP, wrongCodeMessage)
 	if err != nil {
 		return nil, "", err
 	}
-	if method == MethodTOTP {
+	switch method {
+	case MethodTOTP:
 		var sec *totpSecret
 		if sec, err = s.confirmedSecret(ctx, s.db.Bun, u.ID); err == nil && sec == nil {
 			err = errChallengeGone // turned off meanwhile
 		} else if err == nil {
 			err = s.takeTOTPCode(ctx, s.db.Bun, sec, code)
 		}
-	} else {
+	case MethodPasskey:
+		err = s.checkPasskeySecondFactor(ctx, ch, u, []byte(code))
+	default:
 		err = s.takeRecoveryCode(ctx, s.db.Bun, u.ID, code)
 	}
 	if err != nil {
@@ -598,6 +611,35 @@ func (s *Service) FinishTwoFactor(ctx context.Context, token, method, code, oldT
 		return nil, "", err
 	}
 	return u, session, nil
+}
+
+// liveChallenge returns the pending sign-in of token and its account.
+// Returns unauthenticated for an unknown or expired one (log in again),
+// forbidden for a disabled account.
+func (s *Service) liveChallenge(ctx context.Context, token string) (*challenge, *User, error) {
+	token = strings.TrimSpace(token)
+	if token == "" || len(token) > 100 {
+		return nil, nil, errChallengeGone
+	}
+	ch := new(challenge)
+	err := s.db.Bun.NewSelect().Model(ch).Where("token_hash = ?", hashToken(token)).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && !s.clock().Before(ch.ExpiresAt) {
+		return nil, nil, errChallengeGone
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("account: two-factor challenge: %w", err)
+	}
+	u, err := s.ByID(ctx, ch.UserID)
+	if apperr.Code(err) == apperr.NotFound {
+		return nil, nil, errChallengeGone
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if !u.DisabledAt.IsZero() {
+		return nil, nil, apperr.New(apperr.Forbidden, "This account is disabled")
+	}
+	return ch, u, nil
 }
 
 // challengeFailed counts a wrong code against ch, ends ch after the last

@@ -2,9 +2,13 @@ package api
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -25,7 +29,11 @@ const codeTwoFactorRequired = "two_factor_required"
 // what the second step needs.
 func twoFactorRequired(tfr *account.TwoFactorRequired) error {
 	pending := tfr.Token
-	return &envelopeError{status: http.StatusUnauthorized, Message: "Enter the code from your authenticator app",
+	msg := "Enter the code from your authenticator app"
+	if !slices.Contains(tfr.Methods, account.MethodTOTP) {
+		msg = "Confirm the sign-in with your passkey"
+	}
+	return &envelopeError{status: http.StatusUnauthorized, Message: msg,
 		Code: codeTwoFactorRequired, PendingToken: &pending, Methods: tfr.Methods}
 }
 
@@ -34,6 +42,8 @@ type LoginTwoFactorInput struct {
 		PendingToken string `json:"pendingToken" required:"false" maxLength:"200" doc:"The pendingToken of the login's two_factor_required answer"`
 		Method       string `json:"method" required:"false" maxLength:"20" doc:"One of the answer's methods: totp (a code from an authenticator app) or recovery (a recovery code)"`
 		Code         string `json:"code" required:"false" maxLength:"64" doc:"The 6-digit code, or a recovery code like abcde-23fgh"`
+		// Credential is the passkey method's answer, in place of a code.
+		Credential map[string]any `json:"credential,omitempty" required:"false" doc:"Method passkey: the browser's answer to the options of POST /api/auth/login/two-factor/passkey-options (the PublicKeyCredential of navigator.credentials.get, as JSON)"`
 	}
 }
 
@@ -45,7 +55,9 @@ type twoFactorStatusBody struct {
 	TOTPEnabled       bool       `json:"totpEnabled" doc:"Sign-in asks for a code from an authenticator app"`
 	EnabledAt         *time.Time `json:"enabledAt,omitempty"`
 	RecoveryCodesLeft int        `json:"recoveryCodesLeft" doc:"Recovery codes not used yet"`
+	Passkeys          int        `json:"passkeys" doc:"How many passkeys the account has; each is a second factor too"`
 	SetupRequired     bool       `json:"setupRequired" doc:"Two-factor sign-in is off but the site asks this account for it: always for admins, for registrars when the site setting require_two_factor_registrars is true"`
+	SetupEnforced     bool       `json:"setupEnforced" doc:"An admin made after two-factor sign-in came, without it: admin operations answer 403 two_factor_setup_required until it sets up an authenticator app or a passkey"`
 }
 
 type TOTPSetupOutput struct {
@@ -165,7 +177,15 @@ func addAccountSecurityRoutes(a huma.API, accounts *account.Service, site *setti
 func (h securityHandlers) finishLogin(ctx context.Context, in *LoginTwoFactorInput) (*SessionOutput, error) {
 	req := requestOf(ctx)
 	b := in.Body
-	u, token, err := h.accounts.FinishTwoFactor(ctx, b.PendingToken, b.Method, b.Code, req.sessionToken, req.client)
+	code := b.Code
+	if b.Method == account.MethodPasskey && len(b.Credential) > 0 {
+		cred, err := json.Marshal(b.Credential)
+		if err != nil {
+			return nil, fail(ctx, err)
+		}
+		code = string(cred)
+	}
+	u, token, err := h.accounts.FinishTwoFactor(ctx, b.PendingToken, b.Method, code, req.sessionToken, req.client)
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
@@ -178,11 +198,14 @@ func (h securityHandlers) status(ctx context.Context, _ *struct{}) (*TwoFactorSt
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
-	body := twoFactorStatusBody{TOTPEnabled: st.TOTPEnabled, RecoveryCodesLeft: st.RecoveryCodesLeft}
+	body := twoFactorStatusBody{TOTPEnabled: st.TOTPEnabled, RecoveryCodesLeft: st.RecoveryCodesLeft, Passkeys: st.Passkeys}
 	if !st.EnabledAt.IsZero() {
 		body.EnabledAt = &st.EnabledAt
 	}
 	if body.SetupRequired, err = h.setupRequired(ctx, u, st); err != nil {
+		return nil, fail(ctx, err)
+	}
+	if body.SetupEnforced, err = h.accounts.NeedsTwoFactorSetup(ctx, u); err != nil {
 		return nil, fail(ctx, err)
 	}
 	return &TwoFactorStatusOutput{Body: ok(body)}, nil
@@ -194,7 +217,7 @@ func (h securityHandlers) status(ctx context.Context, _ *struct{}) (*TwoFactorSt
 // turning the setting on cannot strand accounts mid-session.
 func (h securityHandlers) setupRequired(ctx context.Context, u *account.User, st account.TwoFactorStatus) (bool, error) {
 	switch {
-	case st.TOTPEnabled:
+	case st.TOTPEnabled || st.Passkeys > 0:
 		return false, nil
 	case u.IsAdmin():
 		return true, nil
@@ -274,4 +297,28 @@ func twoFactorAnswer(err error) error {
 		return twoFactorRequired(tfr)
 	}
 	return nil
+}
+
+// DeviceCookie names the browser: a long-lived random id whose keyed hash
+// each account it signs in to keeps, so that a sign-in from a browser an
+// account has not used mails a notice (account.noteDevice).
+const DeviceCookie = "nameport_device"
+
+// deviceOf returns r's device id, or a new one (fresh) when r has none
+// that could be ours.
+func deviceOf(r *http.Request) (id string, fresh bool) {
+	if c, err := r.Cookie(DeviceCookie); err == nil && len(c.Value) >= 20 && len(c.Value) <= 64 &&
+		strings.Trim(c.Value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") == "" {
+		return c.Value, false
+	}
+	raw := make([]byte, 24)
+	_, _ = rand.Read(raw)
+	return base64.RawURLEncoding.EncodeToString(raw), true
+}
+
+// deviceCookie is the cookie that keeps req's new device id, for 400
+// days (the most browsers keep a cookie).
+func deviceCookie(req *request) http.Cookie {
+	return http.Cookie{Name: DeviceCookie, Value: req.client.Device, Path: "/", MaxAge: 400 * 24 * 60 * 60,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: req.tls}
 }

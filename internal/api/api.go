@@ -20,6 +20,7 @@ import (
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/bulk"
 	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/dnssec"
 	"github.com/nameport/nameport/internal/domainfwd"
 	"github.com/nameport/nameport/internal/idempotency"
 	"github.com/nameport/nameport/internal/mailfwd"
@@ -30,6 +31,7 @@ import (
 	"github.com/nameport/nameport/internal/requestlog"
 	"github.com/nameport/nameport/internal/settings"
 	"github.com/nameport/nameport/internal/stats"
+	"github.com/nameport/nameport/internal/updatekey"
 	"github.com/nameport/nameport/internal/webhook"
 	"github.com/nameport/nameport/internal/zone"
 )
@@ -70,6 +72,11 @@ type Services struct {
 	// Bulk runs registrars' bulk checks and jobs and keeps their DNS
 	// templates.
 	Bulk *bulk.Service
+	// DNSSEC holds the zones' signing keys; nil when the server does not
+	// sign (--dnssec=false).
+	DNSSEC *dnssec.Store
+	// UpdateKeys are domains' keys for RFC 2136 dynamic updates.
+	UpdateKeys *updatekey.Service
 	// RateLimits is the one rate-limit policy of /api and /v1; nil means
 	// ratelimit.DefaultLimits.
 	RateLimits *ratelimit.Policy
@@ -104,7 +111,9 @@ func addRoutes(a huma.API, svc Services) {
 	useAuthorization(a, svc.Accounts, svc.RateLimits)
 	addAuthRoutes(a, svc.Accounts)
 	addPasswordRoutes(a, svc.Accounts)
+	addSessionRoute(a, svc.Accounts)
 	addAccountSecurityRoutes(a, svc.Accounts, svc.Settings)
+	addPasskeyRoutes(a, svc.Accounts)
 	addPasswordResetRoutes(a, svc.Accounts)
 	addRegistrarRoutes(a, svc.Accounts)
 	addRegistrarKeyRoutes(a, svc.Accounts)
@@ -115,8 +124,10 @@ func addRoutes(a huma.API, svc Services) {
 	addDepositRoutes(a, svc.Accounts, svc.Wallets, svc.Settings)
 	addPaymentRoutes(a, svc.Wallets)
 	addCatalogRoutes(a, svc.Catalog)
+	addDNSSECRoutes(a, svc.Catalog, svc.DNSSEC)
 	addDNSRoutes(a, svc.Domains, svc.Catalog, svc.Records)
 	addDSRoutes(a, svc.Domains, svc.Catalog, svc.Records)
+	addUpdateKeyRoutes(a, svc.Domains, svc.Catalog, svc.Records, svc.UpdateKeys)
 	addForwardingRoutes(a, svc.Domains, svc.Catalog, svc.Records, svc.Forwarding)
 	addWebForwardingRoutes(a, svc.Domains, svc.Catalog, svc.Records, svc.WebForwarding)
 	addNotifyRoutes(a, svc.Mail)
@@ -133,6 +144,7 @@ func addRoutes(a huma.API, svc Services) {
 	addV1DomainRoutes(v, svc.Domains, svc.Catalog, svc.Records)
 	addV1DNSRoutes(v, svc.Domains, svc.Catalog, svc.Records)
 	addV1DSRoutes(v, svc.Domains, svc.Catalog, svc.Records)
+	addV1UpdateKeyRoutes(v, svc.Domains, svc.Catalog, svc.Records, svc.UpdateKeys)
 	addV1ForwardingRoutes(v, svc.Domains, svc.Catalog, svc.Records, svc.Forwarding)
 	addV1WebForwardingRoutes(v, svc.Domains, svc.Catalog, svc.Records, svc.WebForwarding)
 	addV1WalletRoutes(v, svc.Wallets)

@@ -70,7 +70,9 @@ type LoginInput struct {
 // SessionOutput answers a sign-up or login: the account, and the cookie of
 // its new session.
 type SessionOutput struct {
-	SetCookie http.Cookie `header:"Set-Cookie"`
+	// SetCookie is the session's cookie, and the browser's device cookie
+	// when it had none (see deviceCookie).
+	SetCookie []http.Cookie `header:"Set-Cookie"`
 	Body      envelope[userBody]
 }
 
@@ -188,12 +190,14 @@ func sessionOutput(ctx context.Context, accounts *account.Service, u *account.Us
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
+	req := requestOf(ctx)
 	// No Max-Age: the server decides when a session ends (it slides with use).
-	return &SessionOutput{
-		SetCookie: http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true,
-			SameSite: http.SameSiteLaxMode, Secure: requestOf(ctx).tls},
-		Body: ok(body),
-	}, nil
+	cookies := []http.Cookie{{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: req.tls}}
+	if req.newDevice {
+		cookies = append(cookies, deviceCookie(req))
+	}
+	return &SessionOutput{SetCookie: cookies, Body: ok(body)}, nil
 }
 
 // currentUser returns the account of the request's session; unauthenticated

@@ -128,6 +128,7 @@ type extensionBody struct {
 	AllowsSubdomains         *bool      `json:"allowsSubdomains,omitempty"`
 	AllowsDNSManagement      *bool      `json:"allowsDnsManagement,omitempty"`
 	AllowsEmailForwarding    *bool      `json:"allowsEmailForwarding,omitempty"`
+	DNSSECEnabled            *bool      `json:"dnssecEnabled,omitempty" doc:"Whether the extension's zone is signed with DNSSEC (when the server signs: --dnssec)"`
 	ReservedNames            []string   `json:"reservedNames,omitempty" doc:"Labels nobody can register under any extension"`
 	CreatedAt                *time.Time `json:"createdAt,omitempty"`
 	UpdatedAt                *time.Time `json:"updatedAt,omitempty"`
@@ -170,6 +171,7 @@ func toExtensionBody(svc *catalog.Service, e *catalog.Extension, admin bool) ext
 		b.AdminEmail, b.TechnicalEmail, b.BillingEmail = &e.AdminEmail, &e.TechnicalEmail, &e.BillingEmail
 		b.WhoisPrivacyEnabled, b.AllowsSubdomains = &e.WhoisPrivacyEnabled, &e.AllowsSubdomains
 		b.AllowsDNSManagement, b.AllowsEmailForwarding = &e.AllowsDNSManagement, &e.AllowsEmailForwarding
+		b.DNSSECEnabled = &e.DNSSECEnabled
 		b.ReservedNames, b.CreatedAt, b.UpdatedAt = catalog.ReservedNames, &e.CreatedAt, &e.UpdatedAt
 	}
 	return b
@@ -222,6 +224,7 @@ type extensionInputBody struct {
 	AllowsSubdomains         *bool            `json:"allowsSubdomains,omitempty"`
 	AllowsDNSManagement      *bool            `json:"allowsDnsManagement,omitempty"`
 	AllowsEmailForwarding    *bool            `json:"allowsEmailForwarding,omitempty"`
+	DNSSECEnabled            *bool            `json:"dnssecEnabled,omitempty" doc:"Sign the extension's zone with DNSSEC (default true); off, it is served unsigned, without DNSKEY"`
 	LengthBasedPricing       *[]ruleInputBody `json:"lengthBasedPricing,omitempty" doc:"Replaces every length rule"`
 }
 
@@ -233,7 +236,8 @@ func (b extensionInputBody) toInput() (catalog.ExtensionInput, error) {
 		RequiresVerification: b.RequiresVerification, VerificationDocuments: b.VerificationDocuments,
 		VerificationInstructions: b.VerificationInstructions, AdminEmail: b.AdminEmail, TechnicalEmail: b.TechnicalEmail,
 		BillingEmail: b.BillingEmail, WhoisPrivacyEnabled: b.WhoisPrivacyEnabled, AllowsSubdomains: b.AllowsSubdomains,
-		AllowsDNSManagement: b.AllowsDNSManagement, AllowsEmailForwarding: b.AllowsEmailForwarding}
+		AllowsDNSManagement: b.AllowsDNSManagement, AllowsEmailForwarding: b.AllowsEmailForwarding,
+		DNSSECEnabled: b.DNSSECEnabled}
 	var err error
 	if in.BasePriceCents, err = centsOf(b.BasePrice, "Base price"); err != nil {
 		return in, err

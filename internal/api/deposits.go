@@ -20,10 +20,11 @@ type bankTransferBody struct {
 }
 
 type depositOptionsBody struct {
-	Mode         string   `json:"mode" enum:"demo,stripe,manual,none" doc:"demo: deposits complete at once without payment; stripe: card deposits through Stripe; manual: bank transfers an admin confirms; none: deposits are unavailable"`
-	Methods      []string `json:"methods" doc:"The payment methods a deposit can use now; empty when deposits are unavailable"`
-	Instant      []string `json:"instant" doc:"Methods whose deposits complete at once (demo mode)"`
-	ConfiguredBy string   `json:"configuredBy" doc:"Where the mode is configured: Stripe and demo payments by the server's flags, bank transfers by the Bank Transfer payment gateway"`
+	Mode              string   `json:"mode" enum:"demo,stripe,manual,none" doc:"demo: card deposits complete at once without payment; stripe: card deposits through Stripe; manual: bank transfers an admin confirms; none: deposits are unavailable"`
+	Methods           []string `json:"methods" doc:"The payment methods a deposit can use now; empty when deposits are unavailable"`
+	Instant           []string `json:"instant" doc:"Methods whose deposits complete at once (demo mode)"`
+	ConfiguredBy      string   `json:"configuredBy" doc:"Where the mode is configured: Stripe and demo payments by the server's flags, bank transfers by the Bank Transfer payment gateway"`
+	AvailableGateways []string `json:"availableGateways" nullable:"false" doc:"The payment gateway types an admin can enable (their payments work); the others are not available yet"`
 	// BankTransfer is where to send a bank-transfer deposit, when enabled.
 	BankTransfer *bankTransferBody `json:"bankTransfer" doc:"The account to pay a bank transfer to; null when bank transfers are not enabled"`
 }
@@ -101,7 +102,8 @@ func (h depositHandlers) depositOptions(ctx context.Context, _ *struct{}) (*Depo
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
-	body := depositOptionsBody{Mode: o.Mode, Methods: o.Methods, Instant: o.Instant, ConfiguredBy: o.ConfiguredBy}
+	body := depositOptionsBody{Mode: o.Mode, Methods: o.Methods, Instant: o.Instant, ConfiguredBy: o.ConfiguredBy,
+		AvailableGateways: settings.AvailableGateways}
 	bank, err := h.site.BankTransfer(ctx)
 	if err != nil {
 		return nil, fail(ctx, err)

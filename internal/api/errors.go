@@ -34,7 +34,7 @@ type envelopeError struct {
 	// PendingToken and Methods are the second step of a login that needs
 	// a second factor (code two_factor_required; see account_security.go).
 	PendingToken *string  `json:"pendingToken,omitempty" doc:"two_factor_required (401) only: send it to POST /api/auth/login/two-factor with a code"`
-	Methods      []string `json:"methods,omitempty" doc:"two_factor_required (401) only: the second factors the account can use (totp, recovery)"`
+	Methods      []string `json:"methods,omitempty" doc:"two_factor_required (401) only: the second factors the account can use (totp, recovery, passkey)"`
 }
 
 // shortfallOf returns the shortfall of err in US dollars, or nils.
@@ -142,7 +142,7 @@ func statusOf(code string) int {
 		return http.StatusUnprocessableEntity
 	case apperr.Unauthenticated:
 		return http.StatusUnauthorized
-	case apperr.Forbidden, apperr.AllowanceExhausted:
+	case apperr.Forbidden, apperr.AllowanceExhausted, apperr.TwoFactorSetupRequired:
 		return http.StatusForbidden
 	case apperr.NotFound:
 		return http.StatusNotFound

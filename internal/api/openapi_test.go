@@ -348,7 +348,7 @@ func createAdmin(t *testing.T, databaseURL, username, password string) {
 	d := dbtest.Connect(t, databaseURL)
 	accounts, err := account.NewService(d, account.Options{Secret: []byte(strings.Repeat("x", 32))})
 	require.NoError(t, err)
-	_, err = accounts.CreateAdmin(context.Background(), username, username+"@example.com", password)
+	_, err = accounts.CreateDemoAdmin(context.Background(), username, username+"@example.com", password)
 	require.NoError(t, err)
 }
 

@@ -24,7 +24,10 @@ type request struct {
 	id           string
 	client       account.Client
 	sessionToken string
-	tls          bool
+	// newDevice: the browser had no device cookie; a new session sets the
+	// one client.Device names.
+	newDevice bool
+	tls       bool
 	// base is the process's logger; logger is it with the request's id and
 	// client, made on first use: most requests log nothing.
 	base       *slog.Logger
@@ -88,6 +91,7 @@ func requestContext(base *slog.Logger, o requestOptions, next http.Handler) http
 		if c, err := r.Cookie(SessionCookie); err == nil {
 			req.sessionToken = c.Value
 		}
+		req.client.Device, req.newDevice = deviceOf(r)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestKey{}, req)))
 	})
 }

@@ -82,6 +82,7 @@ type settingHandlers struct {
 
 func addSettingRoutes(a huma.API, svc *settings.Service) {
 	h := settingHandlers{svc}
+	addSiteRoute(a, svc)
 	adminOnly := []int{http.StatusUnauthorized, http.StatusForbidden}
 
 	register(a, accessOptional, huma.Operation{

@@ -50,7 +50,7 @@ func addV1WalletRoutes(v *v1, wallets *billing.Service) {
 	registerV1(v, account.ScopeWallet, huma.Operation{
 		OperationID: "v1-wallet-deposit", Method: http.MethodPost, Path: "/v1/wallet/deposits", Tags: tags,
 		Summary:       "Add funds to your wallet",
-		Description:   "Without a payment provider (demo mode) the deposit completes at once; with one it stays pending until the provider confirms it.",
+		Description:   "The methods offered are those of GET /api/wallet/deposit-options (PayPal and UPI are refused: no provider yet). A card deposit with demo payments completes at once; with Stripe, or by bank transfer, it stays pending until the provider or an admin confirms it.",
 		DefaultStatus: http.StatusCreated,
 		Errors:        []int{http.StatusForbidden, http.StatusUnprocessableEntity},
 	}, nil, h.deposit)

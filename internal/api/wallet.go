@@ -91,9 +91,11 @@ func addWalletRoutes(a huma.API, wallets *billing.Service) {
 	register(a, accessAccount, huma.Operation{
 		OperationID: "wallet-deposit", Method: http.MethodPost, Path: "/api/wallet/deposit", Tags: []string{"Wallet"},
 		Summary: "Add funds to my wallet",
-		Description: "In demo mode the deposit completes at once; otherwise it stays pending until its payment " +
-			"is confirmed (by Stripe for a card, by an admin for a bank transfer). Without any payment method " +
-			"configured it is refused with 503 and nothing is recorded (see GET /api/wallet/deposit-options).",
+		Description: "Only the methods GET /api/wallet/deposit-options offers are taken: a card (through Stripe, " +
+			"or at once with demo payments) and a bank transfer once the admin enables it; PayPal and UPI are " +
+			"refused with 422 (no provider yet). A card in demo mode completes at once; otherwise the deposit " +
+			"stays pending until its payment is confirmed (by Stripe for a card, by an admin for a bank transfer). " +
+			"Without any payment method configured it is refused with 503 and nothing is recorded.",
 		DefaultStatus: http.StatusCreated,
 		Errors:        []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusServiceUnavailable},
 	}, h.deposit)

@@ -24,7 +24,10 @@ const (
 	// Unavailable: a service we depend on (the payment provider) cannot
 	// serve now; trying again later may work.
 	Unavailable = "unavailable"
-	Internal    = "internal"
+	// TwoFactorSetupRequired: an admin that must set up two-factor
+	// sign-in (an authenticator app or a passkey) before admin operations.
+	TwoFactorSetupRequired = "two_factor_setup_required"
+	Internal               = "internal"
 )
 
 // Error is an application error.

@@ -41,6 +41,8 @@ const (
 	ActionRecoveryCodesReset = "account.recovery_codes_reset"
 	ActionSessionEnd         = "account.session_end"
 	ActionSessionEndOthers   = "account.sessions_end_others"
+	ActionPasskeyAdd         = "account.passkey_add"
+	ActionPasskeyRemove      = "account.passkey_remove"
 )
 
 // Entry is one change to record. Before and After are marshalled to JSON;

@@ -57,7 +57,7 @@ func TestDepositRules(t *testing.T) {
 		require.Equal(t, "credit_card", tx.PaymentMethod)
 		require.Equal(t, "Deposit by credit card", tx.Description)
 		require.EqualValues(t, 5000, w.BalanceCents)
-		_, w, err = s.Deposit(ctx, alice, 1_000_000, "upi")
+		_, w, err = s.Deposit(ctx, alice, 1_000_000, "credit_card")
 		require.NoError(t, err)
 		require.EqualValues(t, 1_005_000, w.BalanceCents)
 		audit(t, s)

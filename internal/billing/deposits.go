@@ -25,6 +25,10 @@ const (
 // MethodBankTransfer is the deposit method an admin confirms by hand.
 const MethodBankTransfer = "bank_transfer"
 
+// MethodCard is the deposit method paid by card: through Stripe, or by demo
+// payments.
+const MethodCard = "credit_card"
+
 // depositRoute is how a deposit by one method is paid.
 type depositRoute int
 
@@ -35,17 +39,25 @@ const (
 	routeManual                   // bank transfer: pending until an admin confirms it
 )
 
-// route returns how a deposit by method is paid. A configured provider wins
-// over demo payments, so a demo server with Stripe or a bank account takes
-// those for real.
+// route returns how a deposit by method is paid: this is the one rule of
+// which methods a server offers. A card is paid through Stripe when the
+// server has its keys, else instantly by demo payments; a bank transfer
+// waits for an admin when the Bank Transfer gateway is enabled; PayPal and
+// UPI have no provider yet, so they are offered nowhere, demo or not (a
+// demo deposit "by PayPal" would pretend to a payment that cannot happen).
 func (s *Service) route(method string, bankTransfer bool) depositRoute {
-	switch {
-	case method == "credit_card" && s.stripe != nil:
-		return routeCard
-	case method == MethodBankTransfer && bankTransfer:
-		return routeManual
-	case s.demo:
-		return routeInstant
+	switch method {
+	case MethodCard:
+		switch {
+		case s.stripe != nil:
+			return routeCard
+		case s.demo:
+			return routeInstant
+		}
+	case MethodBankTransfer:
+		if bankTransfer {
+			return routeManual
+		}
 	}
 	return routeUnavailable
 }

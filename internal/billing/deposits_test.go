@@ -62,15 +62,22 @@ func TestDepositsNeedAProvider(t *testing.T) {
 		require.Equal(t, billing.StatusPending, tx.Status)
 		require.Zero(t, w.BalanceCents)
 
-		// Demo payments complete at once, except what a provider handles.
+		// Demo payments pay cards at once; an enabled bank transfer still
+		// waits for an admin; PayPal and UPI, with no provider, are refused.
 		demo := billing.NewService(d, billing.Options{DemoPayments: true, BankTransfer: bankTransferOn})
 		o, err = demo.DepositOptions(ctx)
 		require.NoError(t, err)
 		require.Equal(t, billing.DepositModeDemo, o.Mode)
 		require.Equal(t, "Demo payments are server configuration: --demo-payments (or --demo). "+
 			"Bank transfers are enabled by the Bank Transfer payment gateway.", o.ConfiguredBy)
-		require.Equal(t, billing.PaymentMethods, o.Methods)
-		require.Equal(t, []string{"credit_card", "paypal", "upi"}, o.Instant)
+		require.Equal(t, []string{"credit_card", "bank_transfer"}, o.Methods)
+		require.Equal(t, []string{"credit_card"}, o.Instant)
+		for _, m := range []string{"paypal", "upi"} {
+			_, _, err = demo.DepositOnce(ctx, alice, 100, m, "demo-"+m)
+			require.Equal(t, apperr.Invalid, apperr.Code(err), m)
+		}
+		_, _, err = demo.Deposit(ctx, alice, 100, "paypal")
+		require.Equal(t, "Deposits by PayPal are not available. Please choose credit card or bank transfer.", apperr.Message(err))
 		tx, _, err = demo.Deposit(ctx, alice, 100, "bank_transfer")
 		require.NoError(t, err)
 		require.Equal(t, billing.StatusPending, tx.Status, "an enabled bank transfer waits for an admin even in demo mode")

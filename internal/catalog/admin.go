@@ -57,6 +57,7 @@ type ExtensionInput struct {
 	AllowsSubdomains         *bool
 	AllowsDNSManagement      *bool
 	AllowsEmailForwarding    *bool
+	DNSSECEnabled            *bool
 	// Rules replaces every length rule when not nil.
 	Rules *[]RuleInput
 }
@@ -66,7 +67,7 @@ func newExtension() *Extension {
 	return &Extension{BasePriceCents: 800, Active: true, MinNameLength: 1, MaxNameLength: 63,
 		AllowedCharacters: "a-z0-9-", RenewalPeriodDays: 365, GracePeriodDays: 30, DNSProvider: "custom",
 		DNSNameservers: []string{}, VerificationDocuments: []string{}, WhoisPrivacyEnabled: true,
-		AllowsSubdomains: true, AllowsDNSManagement: true, AllowsEmailForwarding: true, Rules: []LengthRule{}}
+		AllowsSubdomains: true, AllowsDNSManagement: true, AllowsEmailForwarding: true, DNSSECEnabled: true, Rules: []LengthRule{}}
 }
 
 func set[T any](dst *T, src *T) {
@@ -134,6 +135,7 @@ func (s *Service) apply(e *Extension, in ExtensionInput) error {
 	set(&e.AllowsSubdomains, in.AllowsSubdomains)
 	set(&e.AllowsDNSManagement, in.AllowsDNSManagement)
 	set(&e.AllowsEmailForwarding, in.AllowsEmailForwarding)
+	set(&e.DNSSECEnabled, in.DNSSECEnabled)
 	if in.Rules != nil {
 		e.Rules = make([]LengthRule, len(*in.Rules))
 		for i, r := range *in.Rules {

@@ -46,6 +46,10 @@ type Extension struct {
 
 	// Rules are the length-based prices, sorted by minimum length.
 	Rules []LengthRule `bun:"rel:has-many,join:id=extension_id"`
+
+	// DNSSECEnabled signs the extension's zone (when the server signs:
+	// --dnssec); off, the zone is served unsigned.
+	DNSSECEnabled bool `bun:"dnssec_enabled"`
 }
 
 // RenewalCents is what renewing a standard name costs for a year.

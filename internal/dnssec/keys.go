@@ -195,3 +195,43 @@ func (s *Store) create(ctx context.Context, zone string) (*Key, error) {
 	}
 	return k, nil
 }
+
+// KeyInfo is what an admin sees of a zone's key: never its private half.
+type KeyInfo struct {
+	Zone   string
+	DNSKEY *dns.DNSKEY
+	// Role is CSK for a key with the secure entry point flag (257), the
+	// only kind made so far: it signs the DNSKEY set and the zone's data;
+	// ZSK (256) signs the data only.
+	Role        string
+	State       string
+	CreatedAt   time.Time
+	ActivatedAt *time.Time
+}
+
+// DS is the record the parent zone publishes for the key (SHA-256 digest,
+// what registries ask for).
+func (k KeyInfo) DS() *dns.DS { return k.DNSKEY.ToDS(dns.SHA256) }
+
+// ZoneKeys returns every key of zone (an origin, any case) whatever its
+// state, oldest first; none when the zone has not been signed yet (its key
+// is made when a DNS server first serves it signed).
+func (s *Store) ZoneKeys(ctx context.Context, zone string) ([]KeyInfo, error) {
+	zone = strings.ToLower(dns.Fqdn(zone))
+	var rows []keyRow
+	if err := s.db.Bun.NewSelect().Model(&rows).Column("zone", "algorithm", "flags", "public_key", "state", "created_at", "activated_at").
+		Where("zone = ?", zone).Order("created_at", "id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("dnssec: keys of %s: %w", zone, err)
+	}
+	out := make([]KeyInfo, len(rows))
+	for i, r := range rows {
+		role := "CSK"
+		if r.Flags&1 == 0 {
+			role = "ZSK"
+		}
+		out[i] = KeyInfo{Zone: r.Zone, Role: role, State: r.State, CreatedAt: r.CreatedAt.UTC(), ActivatedAt: r.ActivatedAt,
+			DNSKEY: &dns.DNSKEY{Hdr: dns.RR_Header{Name: r.Zone, Rrtype: dns.TypeDNSKEY, Class: dns.ClassINET, Ttl: KeyTTL},
+				Flags: uint16(r.Flags), Protocol: 3, Algorithm: uint8(r.Algorithm), PublicKey: r.PublicKey}}
+	}
+	return out, nil
+}

@@ -66,11 +66,22 @@ func (s *Snapshot) apply(c *zone.Changes, keep int) (next *Snapshot, skipped []e
 			if zd == nil {
 				continue // no longer served
 			}
-			if ns := apexNameservers(*zd); !slices.Equal(ns, z.nameservers) {
-				nz = zoneApex(*zd, c.Serial)
+			ns := apexNameservers(*zd)
+			if !slices.Equal(ns, z.nameservers) || zd.Unsigned != z.unsigned {
+				nz = zoneApex(*zd, c.Serial) // without a key: withKeys gives it one if signed
 				nz.domains = z.domains
-				diff.deleted = append(diff.deleted, z.apex.set(dns.TypeNS)...)
-				diff.added = append(diff.added, nz.apex.set(dns.TypeNS)...)
+				if !slices.Equal(ns, z.nameservers) {
+					diff.deleted = append(diff.deleted, z.apex.set(dns.TypeNS)...)
+					diff.added = append(diff.added, nz.apex.set(dns.TypeNS)...)
+				}
+			}
+			if zd.Unsigned != z.unsigned {
+				// Signed or unsigned, the zone's transfer is another
+				// (DNSKEY, RRSIGs, NSEC chain): IXFR sends it whole.
+				if step.whole == nil {
+					step.whole = map[string]bool{}
+				}
+				step.whole[origin] = true
 			}
 		}
 		if changed := byZone[origin]; len(changed) > 0 {

@@ -58,6 +58,7 @@ type options struct {
 	hosts         []zoneHost
 	snapshotFile  string    // "": none (WithSnapshotFile)
 	keys          KeySource // nil: unsigned (WithDNSSEC)
+	updates       *updater  // nil: UPDATE is NOTIMP (WithUpdates)
 }
 
 // Defaults of DNS over TCP (RFC 7766): a new connection has tcpReadTimeout
@@ -247,8 +248,10 @@ func (s *Server) Start() error {
 		// verified (and refused BADKEY) rather than taken as unsigned.
 		// miekg/dns looks for a TSIG record only then: unsigned queries
 		// cost nothing more.
-		TsigProvider: s.opts.tsigKeys,
-		IdleTimeout:  func() time.Duration { return idle }, MaxTCPQueries: tcpMaxQueries,
+		TsigProvider: s.tsigProvider(),
+		// UPDATE passes when WithUpdates is on (update.go).
+		MsgAcceptFunc: s.acceptMsg,
+		IdleTimeout:   func() time.Duration { return idle }, MaxTCPQueries: tcpMaxQueries,
 		// Called once per connection, as it starts.
 		DecorateReader: func(r dns.Reader) dns.Reader {
 			return &tcpReader{Reader: r, deadline: time.Now().Add(lifetime)}
@@ -359,6 +362,10 @@ func (s *Server) serveUDP(conn *net.UDPConn) {
 			if !ok {
 				continue
 			}
+			if s.isUpdatePacket(in[i].Buffers[0][:in[i].N]) {
+				s.updateUDP(conn, in[i].Buffers[0][:in[i].N], from) // update.go
+				continue
+			}
 			client := from.AddrPort().Addr().Unmap()
 			resp := s.answerPacket(snap, in[i].Buffers[0][:in[i].N], answers[i], client, false)
 			if resp != nil && s.rrl != nil {
@@ -417,6 +424,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // answers, never drops (RFC 8906). A signed query gets a signed answer, or
 // NOTAUTH when its signature fails (signedAnswer).
 func (s *Server) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
+	if req.Opcode == dns.OpcodeUpdate && s.opts.updates != nil {
+		s.serveUpdate(w, req) // update.go
+		return
+	}
 	snap := s.Snapshot()
 	tcp := isTCP(w.LocalAddr())
 	if isTransfer(req) {

@@ -32,7 +32,8 @@ import (
 // signed as if its name existed (as Cloudflare does): nothing needs to
 // prove that the name asked is absent.
 //
-// Zone transfers stay unsigned (see servedZone.records).
+// Zone transfers of a signed zone carry it signed, with an NSEC chain
+// rather than compact denial (signzone.go).
 
 // KeySource returns the signing keys of zones (origins), making the ones
 // that are missing: dnssec.Store.Keys.
@@ -70,7 +71,7 @@ func (s *Server) withKeys(ctx context.Context, snap *Snapshot) error {
 	defer s.keysMu.Unlock()
 	var missing []string
 	for origin, z := range snap.zones {
-		if !z.catalog && z.key == nil && s.zoneKeys[origin] == nil {
+		if !z.catalog && !z.unsigned && z.key == nil && s.zoneKeys[origin] == nil {
 			missing = append(missing, origin)
 		}
 	}
@@ -89,7 +90,7 @@ func (s *Server) withKeys(ctx context.Context, snap *Snapshot) error {
 	}
 	for origin, z := range snap.zones {
 		k := s.zoneKeys[origin]
-		if z.catalog || k == nil || z.key == k {
+		if z.catalog || z.unsigned || k == nil || z.key == k {
 			continue
 		}
 		c := *z
@@ -290,9 +291,19 @@ func (s *Server) signSets(snap *Snapshot, rrs []dns.RR, now time.Time) []dns.RR 
 // the set's content (owner in lower case, type, TTL, data): a record set
 // changed gets another key, so a new signature; an unchanged one is signed
 // again only when its signature is sigRefresh old.
+//
+// Zone transfers keep theirs apart (zones): a whole zone's signatures
+// would fill the answers' cache, and a zone larger than it would be
+// signed anew at each transfer.
 type sigCache struct {
 	mu sync.Mutex
 	m  map[string]*dns.RRSIG
+	// zones holds, by origin, the signatures of the zone's last transfer
+	// (see zoneSigner).
+	zones map[string]map[string]*dns.RRSIG
+	// versions holds, by origin, the zone as its last transfers sent it
+	// signed, newest last (see signedIXFR).
+	versions map[string][]signedVersion
 }
 
 // signature returns the RRSIG of set (one record set, owned as the answer
@@ -305,11 +316,8 @@ func (c *sigCache) signature(k *dnssec.Key, set []dns.RR, now time.Time) *dns.RR
 	c.mu.Lock()
 	sig := c.m[key]
 	c.mu.Unlock()
-	if sig == nil || int64(sig.Expiration)-now.Unix() < int64((sigValidity-sigRefresh)/time.Second) {
-		sig = &dns.RRSIG{Algorithm: k.DNSKEY.Algorithm, KeyTag: k.Tag(), SignerName: k.Zone,
-			Inception: uint32(now.Add(-sigInception).Unix()), Expiration: uint32(now.Add(sigValidity).Unix())}
-		sig.Hdr.Ttl = set[0].Header().Ttl
-		if err := sig.Sign(k.Signer, set); err != nil {
+	if stale(sig, now) {
+		if sig = sign(k, set, now); sig == nil {
 			return nil
 		}
 		c.mu.Lock()
@@ -319,13 +327,78 @@ func (c *sigCache) signature(k *dnssec.Key, set []dns.RR, now time.Time) *dns.RR
 		c.m[key] = sig
 		c.mu.Unlock()
 	}
+	return ownedAs(sig, set)
+}
+
+// stale reports whether sig is missing or due to be made anew.
+func stale(sig *dns.RRSIG, now time.Time) bool {
+	return sig == nil || int64(sig.Expiration)-now.Unix() < int64((sigValidity-sigRefresh)/time.Second)
+}
+
+// sign returns the RRSIG of set by k made at now, or nil if it cannot be
+// signed.
+func sign(k *dnssec.Key, set []dns.RR, now time.Time) *dns.RRSIG {
+	sig := &dns.RRSIG{Algorithm: k.DNSKEY.Algorithm, KeyTag: k.Tag(), SignerName: k.Zone,
+		Inception: uint32(now.Add(-sigInception).Unix()), Expiration: uint32(now.Add(sigValidity).Unix())}
+	sig.Hdr.Ttl = set[0].Header().Ttl
+	if err := sig.Sign(k.Signer, set); err != nil {
+		return nil
+	}
+	return sig
+}
+
+// ownedAs returns sig owned by the name set has (as the question spelled
+// it), copied if it is owned otherwise.
+func ownedAs(sig *dns.RRSIG, set []dns.RR) *dns.RRSIG {
 	if owner := set[0].Header().Name; sig.Hdr.Name != owner {
-		// Owned by the name as the question spelled it.
 		c := *sig
 		c.Hdr.Name = owner
 		return &c
 	}
 	return sig
+}
+
+// zoneSigner signs one transfer of a zone: with the signatures of the
+// zone's last transfer where they are still good, keeping those it gives
+// for the next (done). Two transfers of a zone at once each keep theirs;
+// the last done wins.
+type zoneSigner struct {
+	c         *sigCache
+	k         *dnssec.Key
+	old, next map[string]*dns.RRSIG
+}
+
+func (c *sigCache) zoneSigner(k *dnssec.Key) *zoneSigner {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.zones[k.Zone]
+	return &zoneSigner{c: c, k: k, old: old, next: make(map[string]*dns.RRSIG, len(old))}
+}
+
+// signature returns the RRSIG of set, or nil if it cannot be signed.
+func (z *zoneSigner) signature(set []dns.RR, now time.Time) *dns.RRSIG {
+	key := sigKey(z.k, set)
+	if key == "" {
+		return nil
+	}
+	sig := z.old[key]
+	if stale(sig, now) {
+		if sig = sign(z.k, set, now); sig == nil {
+			return nil
+		}
+	}
+	z.next[key] = sig
+	return ownedAs(sig, set)
+}
+
+// done keeps the transfer's signatures for the zone's next one.
+func (z *zoneSigner) done() {
+	z.c.mu.Lock()
+	defer z.c.mu.Unlock()
+	if z.c.zones == nil {
+		z.c.zones = map[string]map[string]*dns.RRSIG{}
+	}
+	z.c.zones[z.k.Zone] = z.next
 }
 
 // sigKey is the cache key of set's signature by k: the key's tag, then the

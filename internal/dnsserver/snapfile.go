@@ -20,7 +20,8 @@ package dnsserver
 //	magic "NPDNSZS\n", format version
 //	database identity (databaseIdentity)
 //	zone version, catalog version, serial, next expiry (seconds, nanoseconds; 0 0: none)
-//	zone count, then each zone: origin, name server count, name servers
+//	zone count, then each zone: origin, name server count, name servers,
+//	    flags (1: unsigned, DNSSEC off)
 //	each domain: its zone's index + 1, id, name, record count, then each
 //	    record: id, name, type, content, TTL, priority + 1 (0: none)
 //	0 (the end)
@@ -60,7 +61,7 @@ func WithSnapshotFile(path string) Option {
 
 const (
 	snapshotMagic  = "NPDNSZS\n"
-	snapshotFormat = 1 // bump on any change to the layout: older files are then ignored
+	snapshotFormat = 2 // bump on any change to the layout: older files are then ignored
 
 	// snapshotFileRefresh is how old the file may get, once the zones
 	// have moved on from it, before Watch writes it again. Each refresh
@@ -195,6 +196,11 @@ func (e *snapshotEncoder) start(head *zone.SnapshotData) {
 		for _, ns := range z.Nameservers {
 			e.string(ns)
 		}
+		var flags uint64
+		if z.Unsigned {
+			flags |= 1
+		}
+		e.uvarint(flags)
 		e.zones[z.Origin] = uint64(i) + 1
 	}
 }
@@ -315,6 +321,7 @@ func parseSnapshotFile(data []byte) (*snapshotFileData, error) {
 		for j := range z.Nameservers {
 			z.Nameservers[j] = string(dec.bytes())
 		}
+		z.Unsigned = dec.uvarint()&1 != 0
 	}
 	if dec.err != nil {
 		return nil, dec.err

@@ -18,7 +18,7 @@ func encodeSnapshotFile(identity string, data *zone.SnapshotData) []byte {
 	head := *data
 	head.Zones = nil
 	for _, z := range data.Zones {
-		head.Zones = append(head.Zones, zone.ZoneData{Origin: z.Origin, Nameservers: z.Nameservers})
+		head.Zones = append(head.Zones, zone.ZoneData{Origin: z.Origin, Nameservers: z.Nameservers, Unsigned: z.Unsigned})
 	}
 	enc.start(&head)
 	for _, z := range data.Zones {

@@ -77,6 +77,8 @@ type servedZone struct {
 	// key signs the zone's answers to queries with the DO bit, and is
 	// published as its DNSKEY set (sign.go); nil: unsigned.
 	key *dnssec.Key
+	// unsigned: the extension has DNSSEC off; the zone gets no key.
+	unsigned bool
 
 	// pending holds records added (add) until finish builds the domains.
 	pending map[string][]dns.RR
@@ -212,7 +214,7 @@ func newBuilder(head *zone.SnapshotData) *builder {
 func zoneApex(zd zone.ZoneData, serial uint32) *servedZone {
 	nameservers := apexNameservers(zd)
 	z := newZone(zd.Origin, soaFor(zd.Origin, nameservers[0], serial))
-	z.nameservers = nameservers
+	z.nameservers, z.unsigned = nameservers, zd.Unsigned
 	for _, ns := range nameservers {
 		z.add(&dns.NS{Hdr: dns.RR_Header{Name: zd.Origin, Rrtype: dns.TypeNS, Class: dns.ClassINET, Ttl: nsTTL}, Ns: ns})
 	}
@@ -713,9 +715,8 @@ func (z *servedZone) addressesOf(target string, glue bool, building *domain) *no
 func (z *servedZone) records() []dns.RR {
 	out := []dns.RR{z.soa}
 	for _, set := range z.apex.sets {
-		// The DNSKEY set is left out: transfers carry the zone unsigned
-		// (signing is online, per answer), and a DNSKEY without its
-		// signature is no use to a secondary.
+		// The DNSKEY set is left out: the transfer of a signed zone adds
+		// it with the signatures and the NSEC chain (signzone.go).
 		if set.rtype != dns.TypeSOA && set.rtype != dns.TypeDNSKEY {
 			out = append(out, set.records()...)
 		}

@@ -109,12 +109,19 @@ func (s *Server) transfer(w dns.ResponseWriter, req *dns.Msg, snap *Snapshot, tc
 	if req.Question[0].Qtype == dns.TypeIXFR {
 		kind = "IXFR"
 		records = snap.ixfr(z, clientSerial(req))
+		if z.key != nil && len(records) > 1 {
+			// A signed zone changes its signatures and NSEC chain with
+			// its records, which the history does not hold: the
+			// difference from the signed zone sent at the client's
+			// serial, or the whole zone (RFC 1995 allows it).
+			records = s.signedIXFR(z, clientSerial(req), time.Now())
+		}
 	}
 	if records == nil {
 		if kind == "IXFR" {
 			kind = "IXFR as AXFR"
 		}
-		records = append(z.records(), z.soa)
+		records = append(s.transferRecords(z, time.Now()), z.soa)
 	}
 	for len(records) > 0 {
 		n, size := 0, 0

@@ -151,7 +151,7 @@ func signReply(resp, req *dns.Msg, code uint16) {
 // packSigned packs resp, which carries a TSIG record from signReply, into
 // out with its MAC (over UDP, where no ResponseWriter does it).
 func (s *Server) packSigned(resp, req *dns.Msg, out []byte) ([]byte, error) {
-	packed, _, err := dns.TsigGenerateWithProvider(resp, s.opts.tsigKeys, req.IsTsig().MAC, false)
+	packed, _, err := dns.TsigGenerateWithProvider(resp, s.tsigProvider(), req.IsTsig().MAC, false)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (s *Server) transferAuthorized(req *dns.Msg, remote netip.Addr) bool {
 // server's keys (over UDP; over TCP the ResponseWriter has done it).
 func (s *Server) verifyTSIG(pkt []byte) error {
 	// On a copy: verification writes the original ID into it.
-	return dns.TsigVerifyWithProvider(slices.Clone(pkt), s.opts.tsigKeys, "", false)
+	return dns.TsigVerifyWithProvider(slices.Clone(pkt), s.tsigProvider(), "", false)
 }
 
 // signedAnswer turns resp, reply's answer to req, a signed request that is

@@ -65,6 +65,16 @@ const (
 	// "authenticator app").
 	KindTwoFactorEnabled  = "two_factor_enabled"
 	KindTwoFactorDisabled = "two_factor_disabled"
+	// KindPasskeyAdded and KindPasskeyRemoved: a security notice of a
+	// passkey added to or removed from the account; name (the passkey's).
+	KindPasskeyAdded   = "passkey_added"
+	KindPasskeyRemoved = "passkey_removed"
+	// KindNewSignIn: a security notice of a sign-in from a browser the
+	// account had not signed in from; at (time), address, browser.
+	KindNewSignIn = "new_sign_in"
+	// KindAPIKeyCreated: a security notice of a new API key; name,
+	// prefix (the key's visible start), scopes.
+	KindAPIKeyCreated = "api_key_created"
 )
 
 // requiredData lists the Data keys each kind cannot do without.
@@ -83,6 +93,10 @@ var requiredData = map[string][]string{
 	KindTierDeclined:        {"tier", "currentTier"},
 	KindTwoFactorEnabled:    {},
 	KindTwoFactorDisabled:   {},
+	KindPasskeyAdded:        {"name"},
+	KindPasskeyRemoved:      {"name"},
+	KindNewSignIn:           {"at", "address", "browser"},
+	KindAPIKeyCreated:       {"name"},
 }
 
 // secretKinds are the kinds whose mail carries something that grants access

@@ -237,6 +237,50 @@ func render(kind string, data map[string]string, r recipient, publicURL string) 
 		line("If this was not you, reset your password at once and check")
 		line("Account Settings in your dashboard: %s", settings)
 
+	case KindPasskeyAdded, KindPasskeyRemoved:
+		name := oneLine(d("name"))
+		if kind == KindPasskeyAdded {
+			subject = "A passkey was added to your Nameport account"
+			line("The passkey %q was added to your account. It can sign you in", name)
+			line("alone, or confirm a sign-in after your password.")
+		} else {
+			subject = "A passkey was removed from your Nameport account"
+			line("The passkey %q was removed from your account: it cannot sign", name)
+			line("you in any more.")
+		}
+		line("")
+		line("Your other sessions were signed out.")
+		line("")
+		line("If this was not you, reset your password at once and check")
+		line("Account Settings in your dashboard: %s", dashboard)
+
+	case KindNewSignIn:
+		subject = "New sign-in to your Nameport account"
+		line("Your account was signed in to from a browser it had not used before.")
+		line("")
+		at := d("at")
+		if t, err := time.Parse(time.RFC3339, at); err == nil {
+			at = t.UTC().Format("2 January 2006, 15:04 UTC")
+		}
+		rows := [][2]string{{"When", at}, {"Address", oneLine(d("address"))}, {"Browser", oneLine(d("browser"))}}
+		for _, row := range rows {
+			line("  %-8s %s", row[0]+":", row[1])
+		}
+		line("")
+		line("If this was you, there is nothing to do. If not, reset your password")
+		line("at once, sign that session out in Account Settings and turn on")
+		line("two-factor sign-in: %s", dashboard)
+
+	case KindAPIKeyCreated:
+		subject = "A new API key for your Nameport account"
+		line("A new API key, %q, was created for your account.", oneLine(d("name")))
+		if prefix := oneLine(d("prefix")); prefix != "" {
+			line("It starts with %s.", prefix)
+		}
+		line("")
+		line("If this was not you, revoke the key in the API Access tab of your")
+		line("registrar dashboard and reset your password at once: %s", strings.TrimRight(publicURL, "/")+"/registrar-dashboard")
+
 	default:
 		return rendered{}, fmt.Errorf("notify: unknown message kind %q", kind)
 	}

@@ -288,7 +288,7 @@ func TestIdempotencyKey(t *testing.T) {
 		poor := b.user(t, "poor", 500)
 		_, err = b.reg.Register(ctx, poor, retail, registration.Request{Name: "later", Extension: ".inf.nz", IdempotencyKey: "k"})
 		require.Equal(t, apperr.InsufficientFunds, apperr.Code(err))
-		_, _, err = b.billing.Deposit(ctx, poor, 500, "paypal")
+		_, _, err = b.billing.Deposit(ctx, poor, 500, "credit_card")
 		require.NoError(t, err)
 		_, err = b.reg.Register(ctx, poor, retail, registration.Request{Name: "later", Extension: ".inf.nz", IdempotencyKey: "k"})
 		require.NoError(t, err)

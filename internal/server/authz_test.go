@@ -120,6 +120,7 @@ var authzOps = map[string]authzOp{
 	"POST /api/auth/logout":          {access: authzPublic, isolated: true},
 	"GET /api/auth/me":               {access: authzAccount},
 	"GET /api/me":                    {access: authzAccount},
+	"GET /api/auth/session":          {access: authzPublic},
 	"POST /api/auth/forgot-password": {access: authzPublic, body: func(authzCall) any { return map[string]any{"email": "nobody@example.com"} }},
 	"POST /api/auth/reset-password": {access: authzPublic, body: func(authzCall) any {
 		return map[string]any{"token": "not-a-token", "newPassword": "secret9", "confirmPassword": "secret9"}
@@ -145,10 +146,31 @@ var authzOps = map[string]authzOp{
 	"DELETE /api/account/sessions/{id}": {access: authzAccount, owner: "id", phase: phaseDelete,
 		params: map[string]string{"id": "session"}},
 	"POST /api/account/sessions/end-others": {access: authzAccount, phase: phaseSession},
-	"GET /api/registrar/api-key":            {access: authzRegistrar},
-	"POST /api/registrar/api-key":           {access: authzRegistrar, phase: phaseSession},
-	"GET /api/registrar/tier-application":   {access: authzRegistrar},
-	"GET /api/registrar/allowance":          {access: authzRegistrar},
+	// Passkeys: the caller's own (another account's is 404); the ceremonies'
+	// answers are refused for a token that is none. An account's passkey
+	// makes its password logins ask for it, so the actors get theirs after
+	// the isolated calls (which log in): renaming comes in a later phase,
+	// and removing (it ends the other sessions) with the calls that do.
+	"GET /api/account/passkeys":          {access: authzAccount},
+	"POST /api/account/passkeys/options": {access: authzAccount},
+	"POST /api/account/passkeys": {access: authzAccount, body: func(authzCall) any {
+		return map[string]any{"ceremonyToken": "not-a-token", "name": "Key", "credential": map[string]any{"id": "AAAA"}}
+	}},
+	"PATCH /api/account/passkeys/{id}": {access: authzAccount, owner: "id", phase: phaseReplace, params: map[string]string{"id": "passkey"},
+		body: func(authzCall) any { return map[string]any{"name": "Renamed"} }},
+	"DELETE /api/account/passkeys/{id}": {access: authzAccount, owner: "id", phase: phaseSession,
+		params: map[string]string{"id": "passkey"}},
+	"POST /api/auth/passkey/options": {access: authzPublic},
+	"POST /api/auth/passkey": {access: authzPublic, answers: []int{http.StatusConflict, http.StatusUnprocessableEntity},
+		body: func(authzCall) any {
+			return map[string]any{"ceremonyToken": "not-a-token", "credential": map[string]any{"id": "AAAA"}}
+		}},
+	"POST /api/auth/login/two-factor/passkey-options": {access: authzPublic, answers: []int{http.StatusUnauthorized, http.StatusConflict},
+		body: func(authzCall) any { return map[string]any{"pendingToken": "not-a-token"} }},
+	"GET /api/registrar/api-key":          {access: authzRegistrar},
+	"POST /api/registrar/api-key":         {access: authzRegistrar, phase: phaseSession},
+	"GET /api/registrar/tier-application": {access: authzRegistrar},
+	"GET /api/registrar/allowance":        {access: authzRegistrar},
 	// Reports are the caller's own figures: nothing of another account's to ask for.
 	"GET /api/registrar/reports":              {access: authzRegistrar},
 	"GET /api/registrar/reports/{report}.csv": {access: authzRegistrar, params: map[string]string{"report": "report"}},
@@ -166,6 +188,7 @@ var authzOps = map[string]authzOp{
 	"POST /api/domain-extensions": {access: authzAdmin, body: func(c authzCall) any {
 		return map[string]any{"extension": fmt.Sprintf(".authz%d.nz", c.n), "description": "Matrix"}
 	}},
+	"GET /api/domain-extensions/{id}/dnssec": {access: authzAdmin, params: map[string]string{"id": "extension"}},
 	"PATCH /api/domain-extensions/{id}": {access: authzAdmin, params: map[string]string{"id": "extension"},
 		body: func(authzCall) any { return map[string]any{"description": "Changed by the matrix"} }},
 	"DELETE /api/domain-extensions/{id}": {access: authzAdmin, params: map[string]string{"id": "extension"}, phase: phaseDelete},
@@ -183,6 +206,7 @@ var authzOps = map[string]authzOp{
 
 	// Site settings: public read, admin writes.
 	"GET /api/site-settings": {access: authzPublic},
+	"GET /api/site":          {access: authzPublic},
 	"GET /api/rules":         {access: authzPublic},
 	"POST /api/site-settings": {access: authzAdmin, body: func(c authzCall) any {
 		return map[string]any{"key": fmt.Sprintf("authz_%d", c.n), "value": "v"}
@@ -217,6 +241,13 @@ var authzOps = map[string]authzOp{
 		body: func(c authzCall) any { return authzDS(100 + c.n) }},
 	"DELETE /api/domains/{id}/ds/{dsId}": {access: authzAccount, owner: "id", mixed: true, phase: phaseDelete,
 		params: map[string]string{"id": "domain", "dsId": "ds"}},
+	"GET /api/domains/{id}/update-keys": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"}},
+	"POST /api/domains/{id}/update-keys": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"},
+		body: func(c authzCall) any {
+			return map[string]any{"name": fmt.Sprintf("matrix%d", c.n), "types": []string{"TXT"}}
+		}},
+	"DELETE /api/domains/{id}/update-keys/{keyId}": {access: authzAccount, owner: "id", mixed: true, phase: phaseDelete,
+		params: map[string]string{"id": "domain", "keyId": "updateKey"}},
 	"GET /api/domains/{id}/zone": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"}},
 	"POST /api/domains/{id}/zone/preview": {access: authzAccount, owner: "id", params: map[string]string{"id": "domain"},
 		body: func(authzCall) any { return map[string]any{"zoneFile": "matrix 3600 IN A 192.0.2.60\n"} }},
@@ -349,6 +380,11 @@ var authzOps = map[string]authzOp{
 		body: func(c authzCall) any { return authzDS(100 + c.n) }},
 	"DELETE /v1/domains/{domain}/ds/{dsId}": {access: authzAPIKey, owner: "domain", mixed: true, phase: phaseDelete,
 		params: map[string]string{"domain": "domainName", "dsId": "v1DS"}},
+	"GET /v1/domains/{domain}/update-keys": {access: authzAPIKey, owner: "domain", params: map[string]string{"domain": "domainName"}},
+	"POST /v1/domains/{domain}/update-keys": {access: authzAPIKey, owner: "domain", params: map[string]string{"domain": "domainName"},
+		body: func(c authzCall) any { return map[string]any{"name": fmt.Sprintf("matrixv1%d", c.n)} }},
+	"DELETE /v1/domains/{domain}/update-keys/{keyId}": {access: authzAPIKey, owner: "domain", mixed: true, phase: phaseDelete,
+		params: map[string]string{"domain": "domainName", "keyId": "v1UpdateKey"}},
 	"GET /v1/domains/{domain}/email-forwarding": {access: authzAPIKey, owner: "domain",
 		params: map[string]string{"domain": "domainName"}},
 	"PUT /v1/domains/{domain}/email-forwarding": {access: authzAPIKey, owner: "domain", params: map[string]string{"domain": "domainName"},
@@ -489,6 +525,10 @@ func (f *authzFixture) resource(of *authzActor, key string) string {
 	if v, ok := of.res[key]; ok {
 		return v
 	}
+	if key == "passkey" && of.account() { // made when first asked: see authzOps
+		of.res[key] = seedPasskey(f.t, f.ts, of.username)
+		return of.res[key]
+	}
 	if v, ok := f.global[key]; ok {
 		return v
 	}
@@ -515,6 +555,7 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 		"rule": "999999", "v1Rule": "999999", "fwdHost": "go", "v1FwdHost": "gov1", "apiKey": "999999", "v1Key": "999999",
 		"bulkJob": "999999", "dnsTemplate": "999999", "v1DnsTemplate": "999999",
 		"webhook": "999999", "v1Webhook": "999999", "ds": "999999", "v1DS": "999999",
+		"updateKey": "999999", "v1UpdateKey": "999999", "passkey": "999999",
 		"session": "0123456789abcdef0123456789abcdef"}}
 	admin := &authzActor{name: "admin", kind: "admin", username: "root", password: "hunter22", web: loginAdmin2(t, ts)}
 	account := func(name, kind string) *authzActor {
@@ -623,6 +664,12 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 			r = a.web.do("POST", "/api/domains/"+a.res["domain"]+"/ds", authzDS(i))
 			require.Equal(t, http.StatusCreated, r.status, "%s DS: %s", a.name, r.raw)
 			a.res[res] = idOf(t, data(t, r)["id"])
+		}
+		// An update key each for /api and /v1 to revoke.
+		for _, res := range []string{"updateKey", "v1UpdateKey"} {
+			r = a.web.do("POST", "/api/domains/"+a.res["domain"]+"/update-keys", map[string]any{"name": res})
+			require.Equal(t, http.StatusCreated, r.status, "%s update key: %s", a.name, r.raw)
+			a.res[res] = idOf(t, data(t, r)["key"].(map[string]any)["id"])
 		}
 	}
 

@@ -423,7 +423,8 @@ var snapshotTables = []string{"users", "wallets", "transactions", "domains", "dn
 	"catalog_version", "tier_applications", "email_verifications",
 	"mail_domains", "mail_rules", "mail_rule_destinations", "mail_destinations", "api_keys",
 	"bulk_jobs", "bulk_job_rows", "dns_templates",
-	"webhook_endpoints", "webhook_deliveries", "totp_secrets", "recovery_codes", "two_factor_challenges"}
+	"webhook_endpoints", "webhook_deliveries", "totp_secrets", "recovery_codes", "two_factor_challenges",
+	"passkeys", "known_devices"}
 
 // snapshotQueries read the tables that change by themselves without their
 // columns that do: a key's last use is written once a minute, off the
@@ -543,7 +544,7 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 	setID := created(r)
 
 	alice := signedUp(t, ts, "alice", "user")
-	r = alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 100, "paymentMethod": "paypal"})
+	r = alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 100, "paymentMethod": "credit_card"})
 	require.Equal(t, true, r.body["success"], r.raw)
 	depositID := strconv.FormatInt(int64(data(t, r)["transaction"].(map[string]any)["id"].(float64)), 10)
 	r = alice.do("POST", "/api/domains", map[string]any{"name": "alice-site", "extension": ".inf.nz", "years": 1})
@@ -645,6 +646,19 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"account-recovery-codes":      {caller: "user", body: map[string]any{"code": "123456"}},
 			"account-session-end":         {caller: "user", params: map[string]string{"id": "0123456789abcdef0123456789abcdef"}},
 			"account-sessions-end-others": {caller: "user"},
+			// Passkeys: ceremony tokens that are none, a passkey that is
+			// not alice's. Names are the owner's own text.
+			"account-passkey-options": {caller: "user"},
+			"account-passkey-add": {caller: "user", body: map[string]any{"ceremonyToken": "not-a-token", "name": "Key",
+				"credential": map[string]any{"id": "AAAA"}}, free: []string{"ceremonyToken", "name"}},
+			"account-passkey-rename": {caller: "user", params: map[string]string{"id": "999999"},
+				body: map[string]any{"name": "Key"}, free: []string{"name"}},
+			"account-passkey-delete": {caller: "user", params: map[string]string{"id": "999999"}},
+			"auth-passkey-options":   {caller: "visitor"},
+			"auth-passkey-login": {caller: "visitor", body: map[string]any{"ceremonyToken": "not-a-token",
+				"credential": map[string]any{"id": "AAAA"}}, free: []string{"ceremonyToken"}},
+			"auth-login-passkey-options": {caller: "visitor", body: map[string]any{"pendingToken": "not-a-token"},
+				free: []string{"pendingToken"}},
 			// A demo deposit, which no admin reviews: never ok, and the
 			// sweep proves bad ids change nothing either.
 			"admin-deposit-confirm":          {caller: "admin", params: map[string]string{"id": depositID}},
@@ -683,6 +697,9 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"ds-create": {caller: "user", params: map[string]string{"id": domID},
 				body: map[string]any{"keyTag": 2371, "algorithm": 13, "digestType": 2, "digest": strings.Repeat("AB", 32)}},
 			"ds-delete": {caller: "user", params: map[string]string{"id": domID, "dsId": "999999"}},
+			"update-keys-create": {caller: "user", params: map[string]string{"id": domID},
+				body: map[string]any{"name": "certbot", "algorithm": "hmac-sha256", "names": []string{"_acme-challenge"}, "types": []string{"TXT"}}, ok: http.StatusCreated},
+			"update-keys-revoke": {caller: "user", params: map[string]string{"id": domID, "keyId": "999999"}},
 			"zone-import-preview": {caller: "user", params: map[string]string{"id": domID},
 				body: map[string]any{"zoneFile": "mail 3600 IN A 192.0.2.8\n"}, ok: http.StatusOK},
 			"zone-import": {caller: "user", params: map[string]string{"id": domID},
@@ -714,7 +731,7 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"site-settings-update": {caller: "admin", params: map[string]string{"id": setID}, body: map[string]any{"value": "Nameport!"},
 				free: []string{"value", "description"}, ok: http.StatusOK},
 			"site-settings-delete": {caller: "admin", params: map[string]string{"id": setID}},
-			"wallet-deposit": {caller: "user", body: map[string]any{"amount": 25, "paymentMethod": "paypal"}, blankOK: []string{"paymentMethod"},
+			"wallet-deposit": {caller: "user", body: map[string]any{"amount": 25, "paymentMethod": "credit_card"}, blankOK: []string{"paymentMethod"},
 				ok: http.StatusCreated},
 			"v1-domains-check": {caller: "registrar", body: map[string]any{"domain": "fresh2.inf.nz"}, ok: http.StatusOK},
 			"v1-domains-register": {caller: "registrar", body: map[string]any{"domain": "fresh3.inf.nz", "years": 1},
@@ -724,8 +741,11 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"v1-records-delete": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz", "type": "A", "name": "www"}},
 			"v1-ds-create": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz"},
 				body: map[string]any{"keyTag": 2371, "algorithm": 13, "digestType": 2, "digest": strings.Repeat("AB", 32)}},
-			"v1-ds-delete":      {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz", "dsId": "999999"}},
-			"v1-wallet-deposit": {caller: "registrar", body: map[string]any{"amount": 25}, ok: http.StatusCreated},
+			"v1-ds-delete": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz", "dsId": "999999"}},
+			"v1-update-keys-create": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz"},
+				body: map[string]any{"name": "certbot", "names": []string{"_acme-challenge"}, "types": []string{"TXT"}}, ok: http.StatusCreated},
+			"v1-update-keys-revoke": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz", "keyId": "999999"}},
+			"v1-wallet-deposit":     {caller: "registrar", body: map[string]any{"amount": 25}, ok: http.StatusCreated},
 			"v1-email-forwarding-set": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz"},
 				body: map[string]any{"enabled": true, "replaceMailRecords": true}, ok: http.StatusOK},
 			"v1-email-forwarding-rule-create": {caller: "registrar", params: map[string]string{"domain": "resell.inf.nz"},

@@ -23,7 +23,7 @@ func loginAdmin(t *testing.T, ts *testServer) *browser {
 	defer d.Close()
 	accounts, err := account.NewService(d, account.Options{Secret: []byte(strings.Repeat("x", 32))})
 	require.NoError(t, err)
-	_, err = accounts.CreateAdmin(context.Background(), "root", "root@example.com", "hunter22")
+	_, err = accounts.CreateDemoAdmin(context.Background(), "root", "root@example.com", "hunter22")
 	require.NoError(t, err)
 	b := newBrowser(t, ts)
 	r := b.do("POST", "/api/auth/login", map[string]any{"username": "root", "password": "hunter22"})

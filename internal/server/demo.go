@@ -26,7 +26,7 @@ var demoTiers = map[string]string{"demo-registrar": account.TierPremium}
 // they are missing.
 func seedDemo(ctx context.Context, svc Services, logger *slog.Logger) error {
 	accounts := svc.Accounts
-	admin, err := accounts.CreateAdmin(ctx, "demo-admin", "admin@nameport.test", demoPassword)
+	admin, err := accounts.CreateDemoAdmin(ctx, "demo-admin", "admin@nameport.test", demoPassword)
 	if err != nil && apperr.Code(err) != apperr.Conflict {
 		return err
 	}

@@ -37,6 +37,7 @@ func TestProductionRefusesDeposits(t *testing.T) {
 			r := alice.do("GET", "/api/wallet/deposit-options", nil)
 			require.Equal(t, http.StatusOK, r.status, r.raw)
 			require.Equal(t, map[string]any{"mode": "none", "methods": []any{}, "instant": []any{}, "bankTransfer": nil,
+				"availableGateways": []any{"bank_transfer"},
 				"configuredBy": "No payment method is configured: set --stripe-secret-key on the server, " +
 					"or enable the Bank Transfer payment gateway."}, data(t, r))
 			for _, method := range []string{"", "credit_card", "paypal", "bank_transfer", "upi"} {

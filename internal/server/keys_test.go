@@ -74,7 +74,8 @@ func wantScopes(key string) []string {
 	case path == "/v1/bulk/dns-template" || strings.HasPrefix(path, "/v1/dns-templates"):
 		return []string{"dns"}
 	case strings.Contains(path, "/records") || strings.Contains(path, "/email-forwarding") ||
-		strings.Contains(path, "/domain-forwarding") || strings.Contains(path, "/ds"):
+		strings.Contains(path, "/domain-forwarding") || strings.Contains(path, "/ds") ||
+		strings.Contains(path, "/update-keys"):
 		return []string{"dns"}
 	}
 	return nil

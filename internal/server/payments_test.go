@@ -232,9 +232,10 @@ func TestCardDepositWhenStripeIsUnavailable(t *testing.T) {
 	require.Len(t, txs, 1)
 	require.Equal(t, "failed", txs[0].(map[string]any)["status"])
 
-	// Other methods still work.
+	// PayPal has no provider: refused, whatever happens to Stripe.
 	r = alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 25, "paymentMethod": "paypal"})
-	require.Equal(t, http.StatusCreated, r.status, r.raw)
+	require.Equal(t, http.StatusUnprocessableEntity, r.status, r.raw)
+	require.Equal(t, "Deposits by PayPal are not available. Please choose credit card.", r.body["error"])
 }
 
 // On /v1 a card deposit through Stripe answers with the PaymentIntent to pay,

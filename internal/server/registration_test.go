@@ -50,7 +50,7 @@ func TestRegisterAndPayOverHTTP(t *testing.T) {
 				require.Equal(t, http.StatusUnprocessableEntity, r.status, r.raw)
 				require.Equal(t, tc.msg, r.body["error"])
 			}
-			r := alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 50, "paymentMethod": "paypal"})
+			r := alice.do("POST", "/api/wallet/deposit", map[string]any{"amount": 50, "paymentMethod": "credit_card"})
 			require.Equal(t, http.StatusCreated, r.status, r.raw)
 			dep := data(t, r)
 			require.Equal(t, map[string]any{"balance": 50.0, "currency": "USD"}, dep["wallet"])

@@ -81,14 +81,15 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 		api.New(r, api.Services{Accounts: svc.Accounts, Domains: svc.Domains, Wallets: svc.Wallets, Catalog: svc.Catalog,
 			Records: svc.Records, Requests: svc.Requests, Mail: svc.Mail, Settings: svc.Settings,
 			Audit: svc.Audit, Stats: svc.Stats, Reports: svc.Reports, Forwarding: svc.Forwarding, WebForwarding: svc.WebForwarding, RateLimits: ratelimit.NewPolicy(limits, nil),
-			RequestLogs: svc.RequestLogs, Webhooks: svc.Webhooks, Bulk: svc.Bulk})
+			RequestLogs: svc.RequestLogs, Webhooks: svc.Webhooks, Bulk: svc.Bulk, DNSSEC: svc.dnssecKeys,
+			UpdateKeys: svc.UpdateKeys})
 		if jobsUI != nil {
 			// River's UI reads its own bodies; bound them as huma bounds ours.
 			admins := r.With(api.RequireAdminPage(svc.Accounts), middleware.RequestSize(1<<20))
 			admins.Handle(riverUIPrefix, jobsUI)
 			admins.Handle(riverUIPrefix+"/*", jobsUI)
 		}
-		r.NotFound(notFound(spaHandler(web.Dist())))
+		r.NotFound(notFound(spaHandler(sitePages{web.Dist(), svc.Settings.Site})))
 	} else {
 		r.NotFound(notFound(http.NotFound))
 	}

@@ -159,12 +159,12 @@ func TestSDKRegisterAndPay(t *testing.T) {
 			_, err = c.Domains.Get(ctx, "acme-site.inf.nz")
 			require.True(t, sdk.IsNotFound(err), "%v", err)
 
-			dep, err := c.Wallet.Deposit(ctx, sdk.DepositRequest{Amount: 50, PaymentMethod: "paypal"})
+			dep, err := c.Wallet.Deposit(ctx, sdk.DepositRequest{Amount: 50, PaymentMethod: "credit_card"})
 			require.NoError(t, err)
 			require.Equal(t, 50.0, dep.Wallet.Balance)
 			require.Equal(t, "deposit", dep.Transaction.Type)
 			require.Equal(t, 50.0, dep.Transaction.Amount)
-			require.Equal(t, "paypal", dep.Transaction.PaymentMethod)
+			require.Equal(t, "credit_card", dep.Transaction.PaymentMethod)
 			require.Equal(t, "completed", dep.Transaction.Status)
 
 			_, err = c.Wallet.Deposit(ctx, sdk.DepositRequest{Amount: 0.5})

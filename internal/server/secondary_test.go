@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"fmt"
 	"net"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/dbtest"
+	"github.com/nameport/nameport/internal/zone"
 )
 
 // envRequireNSD makes the NSD test fail, rather than skip, when nsd is not
@@ -221,6 +223,23 @@ func TestNSDAsSecondaryWithTSIG(t *testing.T) {
 			waitSameSerial(t, ts.dnsAddr, sec, "inf.nz.")
 			waitSameAnswers(t, ts.dnsAddr, sec, questions)
 			requireNSDReceivedIXFR(t, sec, before, "shop.inf.nz.", "signed")
+
+			// A still day later the re-signing job moves the serial of the
+			// signed zones (zone.BumpSigned), nothing else: NOTIFY, and NSD
+			// takes the new serial (and the signatures made anew with it).
+			before, err = zoneSerial(sec.addr, "inf.nz.")
+			require.NoError(t, err)
+			later := time.Now().Add(zone.ResignAfter + time.Hour)
+			bumped, err := zone.NewService(dbtest.Connect(t, ts.dbURL), zone.Options{Now: func() time.Time { return later }}).
+				BumpSigned(context.Background())
+			require.NoError(t, err)
+			require.True(t, bumped)
+			require.Eventually(t, func() bool {
+				serial, err := zoneSerial(sec.addr, "inf.nz.")
+				return err == nil && serial != before
+			}, secondaryWait, 50*time.Millisecond, "NSD takes the new serial")
+			waitSameSerial(t, ts.dnsAddr, sec, "inf.nz.")
+			waitSameAnswers(t, ts.dnsAddr, sec, questions)
 
 			m, err = axfrFrom(ts.dnsAddr, "127.0.0.1", "inf.nz.")
 			require.NoError(t, err)

@@ -39,6 +39,7 @@ import (
 	"github.com/nameport/nameport/internal/sealer"
 	"github.com/nameport/nameport/internal/settings"
 	"github.com/nameport/nameport/internal/stats"
+	"github.com/nameport/nameport/internal/updatekey"
 	"github.com/nameport/nameport/internal/webhook"
 	"github.com/nameport/nameport/internal/zone"
 )
@@ -88,6 +89,8 @@ type Services struct {
 	acmeSealer           *sealer.Sealer
 	// dnssecKeys are the zones' DNSSEC keys (nil: --dnssec=false).
 	dnssecKeys *dnssec.Store
+	// UpdateKeys are domains' TSIG keys for RFC 2136 dynamic updates.
+	UpdateKeys *updatekey.Service
 }
 
 // NewServices builds every capability service from the configuration.
@@ -150,6 +153,11 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
+	// So are the secrets of dynamic update keys.
+	updateSealer, err := sealer.New(secret, "dns-update-keys")
+	if err != nil {
+		return Services{}, err
+	}
 	var dnssecKeys *dnssec.Store
 	if !cfg.NoDNSSEC {
 		algorithm := uint8(dnssec.ECDSAP256SHA256)
@@ -201,6 +209,7 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 		Audit: audit.NewService(d), Stats: stats.NewService(d), Reports: reports.NewService(d, domains, wallets, nil),
 		Settings: siteSettings, Forwarding: forwarding, Forwarder: forwarder,
 		WebForwarding: webForwarding, webForwardingChanged: &webChanged, acmeSealer: acmeSealer, Webhooks: webhooks, dnssecKeys: dnssecKeys,
+		UpdateKeys:  updatekey.NewService(d, updateSealer, updatekey.Options{}),
 		RequestLogs: requestlog.NewService(d, requestlog.Options{Off: cfg.NoV1RequestLog})}, nil
 }
 
@@ -324,6 +333,11 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Wallets.AddWorkers(jobsCfg.Workers)...)
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Webhooks.AddWorkers(jobsCfg.Workers)...)
 		jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Forwarder.AddWorkers(jobsCfg.Workers)...)
+		if !cfg.NoDNSSEC {
+			// Signed zones' serials move daily, so that secondaries
+			// transfer fresh signatures (zone.BumpSigned).
+			jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Records.AddWorkers(jobsCfg.Workers)...)
+		}
 		svc.Bulk.AddWorkers(jobsCfg.Workers)
 		jobsCfg.Queues = map[string]int{mailfwd.Queue: mailfwd.QueueWorkers, webhook.Queue: webhook.QueueWorkers}
 	}
@@ -358,6 +372,11 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 		if svc.dnssecKeys != nil {
 			dnsOpts = append(dnsOpts, dnsserver.WithDNSSEC(svc.dnssecKeys.Keys))
 		}
+		// RFC 2136 updates signed with domains' update keys; a key
+		// revoked here is forgotten at once.
+		updateKeys := updatekey.NewKeyring(svc.UpdateKeys, svc.Records, svc.Catalog.CheckDNSManagement)
+		svc.UpdateKeys.OnChange(updateKeys.Forget)
+		dnsOpts = append(dnsOpts, dnsserver.WithUpdates(updateKeys))
 		if cfg.MailHost == "" {
 			// The MX records of forwarding domains name mx.<zone>.
 			dnsOpts = append(dnsOpts, dnsserver.WithZoneHost(mailfwd.MailHostLabel, cfg.MailAddrs...))

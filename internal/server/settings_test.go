@@ -182,9 +182,10 @@ func TestPaymentGatewaySecretsAreSealedAndMasked(t *testing.T) {
 				return stored[0]["settings"].(map[string]any)["client_secret"]
 			}
 
-			// Saving the masked list back (enable PayPal) keeps the secret;
-			// a new value replaces it.
-			list[0]["active"] = true
+			// Saving the masked list back (with another change) keeps the
+			// secret; a new value replaces it. (PayPal itself cannot be
+			// enabled until it has a provider.)
+			list[0]["description"] = "PayPal, some day"
 			r = admin.do("PATCH", fmt.Sprintf("/api/site-settings/%d", id), map[string]any{"value": gatewaysValue(t, list)})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
 			rawAfter := rawSetting(t, ts, "payment_gateways")
@@ -195,7 +196,7 @@ func TestPaymentGatewaySecretsAreSealedAndMasked(t *testing.T) {
 			require.Equal(t, http.StatusOK, r.status, r.raw)
 			require.NotContains(t, rawSetting(t, ts, "payment_gateways"), "pp-new-secret-8765")
 			again := readGateways(t, settingsList(t, admin)["payment_gateways"])
-			require.Equal(t, true, again[0]["active"])
+			require.Equal(t, "PayPal, some day", again[0]["description"])
 			require.Equal(t, "••••8765", again[0]["settings"].(map[string]any)["client_secret"])
 
 			// A Stripe entry stored before the flags owned Stripe reads as absent.

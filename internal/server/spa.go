@@ -13,6 +13,7 @@ import (
 // for every other path (history fallback), so that deep links like
 // /dashboard load the app, which routes on the client.
 func spaHandler(dist fs.FS) http.HandlerFunc {
+	known := loadPages(dist)
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -27,6 +28,18 @@ func spaHandler(dist fs.FS) http.HandlerFunc {
 			// A missing asset is a 404; a missing page is the app's to show.
 			if path.Ext(name) != "" {
 				http.NotFound(w, r)
+				return
+			}
+		}
+		if name != "index.html" && !known.has("/"+name) {
+			// The app shows its not-found page; crawlers and tools see 404.
+			if index, err := fs.ReadFile(dist, "index.html"); err == nil {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				w.Header().Set("Cache-Control", "no-cache")
+				w.WriteHeader(http.StatusNotFound)
+				if r.Method != http.MethodHead {
+					_, _ = w.Write(index)
+				}
 				return
 			}
 		}

@@ -43,6 +43,18 @@ func TestSPAHandler(t *testing.T) {
 	h(rec, httptest.NewRequest(http.MethodPost, "/dashboard", nil))
 	require.Equal(t, http.StatusMethodNotAllowed, rec.Code)
 
+	// With the build's list of pages, a path no page has is the app (its
+	// not-found page) answered 404.
+	dist["routes.json"] = &fstest.MapFile{Data: []byte(`["/","/dashboard","/domain-management/$id","/domain-management/"]`)}
+	h = notFound(spaHandler(dist))
+	for p, want := range map[string]int{"/": 200, "/dashboard": 200, "/dashboard/": 200, "/domain-management/42": 200,
+		"/domain-management": 200, "/domain-management/42/x": 404, "/no/such/page": 404, "/dashboardx": 404, "/index.html": 200} {
+		rec := get(p)
+		require.Equal(t, want, rec.Code, p)
+		require.Equal(t, "<html>app</html>", rec.Body.String(), p)
+	}
+	require.Equal(t, "console.log(1)", get("/assets/app-1a.js").Body.String())
+
 	rec = httptest.NewRecorder()
 	notFound(spaHandler(fstest.MapFS{}))(rec, httptest.NewRequest(http.MethodGet, "/", nil))
 	require.Equal(t, http.StatusServiceUnavailable, rec.Code)

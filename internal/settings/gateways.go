@@ -22,6 +22,17 @@ const GatewaysKey = "payment_gateways"
 // and friends), which billing reads, so there is one place to set them.
 var GatewayTypes = []string{"paypal", "bank_transfer", "credit_card", "mobile_payment", "cryptocurrency"}
 
+// AvailableGateways are the gateway types whose payments work, the only
+// ones an admin may enable: a bank transfer's deposit waits for an admin to
+// confirm it (billing). The others have no provider yet; enabled, they
+// would tell customers of a way to pay that does not exist. Cards are paid
+// through Stripe, whose keys are the server's flags.
+var AvailableGateways = []string{"bank_transfer"}
+
+// gatewayNames are the types' names as the admin screen shows them.
+var gatewayNames = map[string]string{"paypal": "PayPal", "bank_transfer": "Bank Transfer", "credit_card": "Credit Card",
+	"mobile_payment": "Mobile Payment", "cryptocurrency": "Cryptocurrency"}
+
 // stripeGateway is the gateway type that held Stripe keys before the flags
 // owned them; lists that still carry it read without it.
 const stripeGateway = "stripe"
@@ -81,9 +92,11 @@ func (s *Service) sealGateways(value, previous string) (string, error) {
 		return "", apperr.New(apperr.Invalid, "Payment gateways must be a JSON list")
 	}
 	stored := map[string]map[string]any{}
+	wasActive := map[string]bool{}
 	if old, err := parseGateways(previous); err == nil {
 		for _, g := range old {
 			stored[g.id()] = g.settings()
+			wasActive[g.id()], _ = g["active"].(bool)
 		}
 	}
 	seen := map[string]bool{}
@@ -112,6 +125,13 @@ func (s *Service) sealGateways(value, previous string) (string, error) {
 			if missing := g.missingRequired(); len(missing) > 0 {
 				return "", apperr.New(apperr.Invalid, "Please fill in the following required fields: %s",
 					strings.Join(missing, ", "))
+			}
+			// One enabled before this rule stays as it is (nothing offers
+			// it): refusing would block every other gateway change.
+			if !slices.Contains(AvailableGateways, id) && !wasActive[id] {
+				return "", apperr.New(apperr.Invalid, "%s cannot be enabled: payments by %s are not available yet. "+
+					"Customers pay by card through Stripe (configured on the server) or by bank transfer.",
+					gatewayNames[id], gatewayNames[id])
 			}
 		}
 		settings := g.settings()

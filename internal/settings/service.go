@@ -256,7 +256,7 @@ func validate(st *Setting) error {
 	case !slices.Contains(Categories, st.Category):
 		return apperr.New(apperr.Invalid, "Category must be one of %s", strings.Join(Categories, ", "))
 	}
-	return nil
+	return checkKnown(st.Key, st.Value)
 }
 
 // notKeyChar tells the characters a setting key may not hold: keys are

@@ -33,6 +33,9 @@ type ZoneData struct {
 	Origin      string   // fully qualified, lower case: "inf.nz."
 	Nameservers []string // fully qualified, lower case (see extensionNameservers)
 	Domains     []DomainData
+	// Unsigned: the extension has DNSSEC off (extensions.dnssec_enabled),
+	// so the zone is served unsigned even by a signing server.
+	Unsigned bool
 }
 
 // DomainData is a domain that resolves and its records (stored form).
@@ -226,13 +229,14 @@ func loadHead(ctx context.Context, q bun.IDB, now time.Time) (*SnapshotData, err
 	var exts []struct {
 		Extension   string `bun:"extension"`
 		Nameservers string `bun:"dns_nameservers"`
+		DNSSEC      bool   `bun:"dnssec_enabled"`
 	}
-	if err := q.NewSelect().Table("extensions").Column("extension", "dns_nameservers").
+	if err := q.NewSelect().Table("extensions").Column("extension", "dns_nameservers", "dnssec_enabled").
 		Where("active").Order("extension").Scan(ctx, &exts); err != nil {
 		return nil, fmt.Errorf("zone: load extensions: %w", err)
 	}
 	for _, e := range exts {
-		z := ZoneData{Origin: strings.ToLower(strings.TrimPrefix(e.Extension, ".")) + "."}
+		z := ZoneData{Origin: strings.ToLower(strings.TrimPrefix(e.Extension, ".")) + ".", Unsigned: !e.DNSSEC}
 		hosts, err := extensionNameservers(e.Extension, e.Nameservers)
 		if err != nil {
 			return nil, err
@@ -384,6 +388,9 @@ func loadChanges(ctx context.Context, q bun.IDB, since Versions, served []string
 	for _, r := range rows {
 		if r.Name == "" {
 			return nil, ErrLoadAll
+		}
+		if r.Name == resignName {
+			continue // a serial-only bump (BumpSigned): no domain changed
 		}
 		k := key{r.Name, r.Extension}
 		if !seen[k] {

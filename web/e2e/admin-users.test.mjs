@@ -19,6 +19,30 @@ async function loginDemoAdmin(page) {
   await page.waitForURL((url) => url.pathname !== '/login')
 }
 
+describe('the way in', () => {
+  test('an admin lands on /dashboard and finds the admin area from its card and from the header', async () => {
+    const page = await app.newPage()
+    await loginDemoAdmin(page)
+    await page.waitForURL('**/dashboard')
+    await page.getByRole('region', { name: 'Admin area' }).getByRole('link', { name: 'Open admin dashboard' }).click()
+    await page.waitForURL('**/admin-dashboard')
+    await page.goto('/')
+    await page.getByRole('banner').getByRole('link', { name: 'Admin' }).first().click()
+    await page.waitForURL('**/admin-dashboard')
+    await page.context().close()
+  })
+
+  test('on a phone the menu has the admin area', async () => {
+    const page = await app.newPage()
+    await page.setViewportSize({ width: 375, height: 800 })
+    await loginDemoAdmin(page)
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    await page.getByRole('navigation', { name: 'Mobile' }).getByRole('link', { name: 'Admin' }).click()
+    await page.waitForURL('**/admin-dashboard')
+    await page.context().close()
+  })
+})
+
 describe('Users tab', () => {
   test('an admin disables an account, which then cannot log in, and enables it again', async () => {
     // A fresh account, signed up through the API.

@@ -1,6 +1,8 @@
 // The DNSSEC card of the DNS tab, clicked through in Chromium against a real
 // server: a domain Nameport serves needs no DS; once delegated (an NS record
 // at its apex) it takes DS records, refused ones say why, and one is deleted.
+// And the admin's view (Advanced Config, DNS tab): an extension's zone keys
+// with the DS record to give to the parent registry, and its DNSSEC switch.
 import { mkdir } from 'node:fs/promises'
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -55,5 +57,69 @@ describe('DNSSEC', () => {
     page.once('dialog', (d) => d.accept())
     await list.getByRole('button', { name: 'Delete DS record 2371' }).click()
     await panel.getByText(/No DS records/).waitFor()
+  })
+
+  test("admin sees an extension's keys and DS, and turns DNSSEC off and on", async () => {
+    const page = await app.newPage()
+    await page.goto('/login')
+    await page.getByLabel('Username').fill('demo-admin')
+    await page.getByLabel('Password').fill('demo1234')
+    await page.getByRole('button', { name: 'Log in' }).click()
+    await page.waitForURL((url) => url.pathname !== '/login')
+    await page.goto('/admin-dashboard')
+    await page.getByRole('tab', { name: 'Advanced Config' }).click()
+    const advanced = page.getByRole('tabpanel', { name: 'Advanced Config' })
+    await advanced
+      .getByRole('navigation', { name: 'Extensions' })
+      .getByRole('button', { name: /\.inf\.nz/ })
+      .click()
+    await advanced.getByRole('heading', { name: 'Configure .inf.nz' }).waitFor()
+    await advanced.getByRole('tab', { name: 'DNS' }).click()
+
+    const section = advanced.getByRole('region', { name: 'DNSSEC of inf.nz.' })
+    await section.getByText('Signed', { exact: true }).waitFor()
+    const key = section.getByRole('listitem').first()
+    await key.getByText('ECDSAP256SHA256 (13)').waitFor()
+    await key.getByText('CSK', { exact: true }).waitFor()
+    await key.getByText('active', { exact: true }).waitFor()
+    const ds = await key.locator('code').nth(1).textContent()
+    assert.match(ds, /^inf\.nz\. 3600 IN DS \d+ 13 2 [0-9A-F]{64}$/)
+    const digest = await key.locator('code').first().textContent()
+    assert.ok(ds.endsWith(digest), "the digest is the DS record's")
+    assert.match(await key.locator('code').nth(2).textContent(), /^inf\.nz\. 3600 IN DNSKEY 257 3 13 /)
+    await section.getByText('Next rollover: none scheduled').waitFor()
+
+    if (shots) {
+      await mkdir(shots, { recursive: true })
+      await section.scrollIntoViewIfNeeded()
+      await page.screenshot({ path: `${shots}/dnssec-admin-1280.png`, fullPage: false })
+      await page.setViewportSize({ width: 375, height: 800 })
+      await section.scrollIntoViewIfNeeded()
+      await page.screenshot({ path: `${shots}/dnssec-admin-375.png`, fullPage: false })
+      await page.setViewportSize({ width: 1280, height: 800 })
+    }
+
+    // Off, then on again: the keys stay.
+    const sign = advanced.getByLabel('Sign the zone with DNSSEC')
+    const update = advanced.getByRole('button', { name: 'Update Extension' })
+    assert.equal(await sign.isChecked(), true)
+    await sign.uncheck()
+    let saved = page.waitForResponse(
+      (r) => r.request().method() === 'PATCH' && r.url().includes('/api/domain-extensions/'),
+    )
+    await update.click()
+    assert.equal((await saved).request().postDataJSON().dnssecEnabled, false)
+    await section.getByText('Unsigned', { exact: true }).waitFor()
+    await section.getByText(/DNSSEC is off for this extension/).waitFor()
+    assert.equal(await section.getByRole('listitem').count(), 1, 'the key is kept')
+    if (shots) {
+      await section.scrollIntoViewIfNeeded()
+      await page.screenshot({ path: `${shots}/dnssec-admin-off-1280.png`, fullPage: false })
+    }
+    await advanced.getByLabel('Sign the zone with DNSSEC').check()
+    saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/api/domain-extensions/'))
+    await update.click()
+    assert.equal((await saved).request().postDataJSON().dnssecEnabled, true)
+    await section.getByText('Signed', { exact: true }).waitFor()
   })
 })

@@ -42,13 +42,16 @@ async function freePort() {
  * answers 200; rejects with the server's output if it exits or is not ready
  * within 30 seconds.
  */
-export async function startServer({ extraArgs = [] } = {}) {
+export async function startServer({ extraArgs = [], host = '127.0.0.1' } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'nameport-e2e-'))
   const httpPort = await freePort()
   const dnsPort = await freePort()
   const mailPort = await freePort()
   const forwardPort = await freePort()
-  const baseURL = `http://127.0.0.1:${httpPort}`
+  // host names the server to the browser; another name than the address it
+  // listens on (localhost: passkeys need a domain name) is its public URL.
+  const baseURL = `http://${host}:${httpPort}`
+  if (host !== '127.0.0.1') extraArgs = ['--public-url', baseURL, ...extraArgs]
   // --demo loads the demo catalogue (extensions and premium names) that the
   // catalogue tests rely on, and the demo accounts demo, demo-registrar and
   // demo-admin; the other tests make their own accounts and must not use those names.
@@ -113,7 +116,7 @@ export async function startServer({ extraArgs = [] } = {}) {
       throw new Error(`nameport serve exited early (${child.exitCode ?? child.signalCode}):\n${output}`)
     }
     try {
-      const res = await fetch(`${baseURL}/readyz`)
+      const res = await fetch(`http://127.0.0.1:${httpPort}/readyz`)
       if (res.status === 200) break
     } catch {
       // Not listening yet.
@@ -237,7 +240,7 @@ export function uniqueName(prefix) {
  * Starts the server and the browser for one test file, and gives each test a
  * fresh page (its own cookies). Call from the file's top level.
  */
-export function useApp({ before, after, stripe = false, serverArgs = [] }) {
+export function useApp({ before, after, stripe = false, serverArgs = [], host }) {
   const state = {}
   before(async () => {
     let extraArgs = [...serverArgs]
@@ -255,7 +258,7 @@ export function useApp({ before, after, stripe = false, serverArgs = [] }) {
         STRIPE_WEBHOOK_SECRET,
       ]
     }
-    state.server = await startServer({ extraArgs })
+    state.server = await startServer({ extraArgs, host })
     state.browser = await launchBrowser()
   })
   after(async () => {

@@ -47,7 +47,11 @@ describe('landing page', () => {
 
     // Hero.
     await page.getByText('Get started with just $8/year for regular domains.').waitFor()
-    assert.equal(await page.getByRole('link', { name: 'Watch How It Works' }).getAttribute('href'), '/#features')
+    await page.getByRole('button', { name: 'Watch How It Works' }).click()
+    const howItWorks = page.getByRole('dialog', { name: 'How it works' })
+    await howItWorks.getByRole('button', { name: 'Search a domain' }).click()
+    await howItWorks.waitFor({ state: 'detached' })
+    assert.ok(await page.locator('#domain-search-name').evaluate((el) => el === document.activeElement))
     assert.equal(await page.locator('#domain-search-extension').inputValue(), '.inf.nz')
 
     // Extensions and the premium teaser (the demo catalogue has premium names).

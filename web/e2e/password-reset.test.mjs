@@ -76,7 +76,7 @@ describe('password reset', () => {
     await page.getByLabel('New password', { exact: true }).fill('new-secret-2')
     await page.getByLabel('Confirm new password').fill('new-secret-2')
     await page.getByRole('button', { name: 'Set new password' }).click()
-    await page.waitForURL('**/login')
+    await page.waitForURL((url) => url.pathname === '/login')
     await page.getByText('Password changed', { exact: true }).waitFor()
 
     // The old password no longer works; the new one does.

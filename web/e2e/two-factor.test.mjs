@@ -134,7 +134,7 @@ describe('two-factor sign-in', () => {
     await page.getByText('Session signed out', { exact: true }).waitFor()
     await page.waitForFunction(() => document.querySelectorAll('[aria-label="Active sessions"] > li').length === 1)
     await other.goto('/dashboard')
-    await other.waitForURL('**/login')
+    await other.waitForURL((url) => url.pathname === '/login')
     await other.context().close()
     await page.context().close()
   })

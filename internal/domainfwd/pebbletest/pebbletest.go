@@ -174,6 +174,11 @@ func (p *Pebble) Start(t testing.TB, opts Options) {
 	}
 }
 
+// CertFile is the PEM file of the certificate of pebble's own HTTPS, for
+// ACME clients run as programs (certbot's REQUESTS_CA_BUNDLE, lego's
+// LEGO_CA_CERTIFICATES).
+func (p *Pebble) CertFile() string { return filepath.Join(p.dir, "cert.pem") }
+
 func (p *Pebble) client() *http.Client {
 	return &http.Client{Timeout: 10 * time.Second,
 		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: p.Roots}}}

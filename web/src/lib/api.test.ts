@@ -112,8 +112,11 @@ describe('getQueryFn', () => {
   })
 
   it('yields null on 401 only when asked to', async () => {
-    await expect(getQueryFn({ on401: 'returnNull' })(queryContext('/api/auth/me'))).resolves.toBeNull()
-    await expect(getQueryFn({ on401: 'throw' })(queryContext('/api/auth/me'))).rejects.toThrow(
+    server.use(
+      http.get('/api/me', () => HttpResponse.json({ success: false, error: 'Not authenticated' }, { status: 401 })),
+    )
+    await expect(getQueryFn({ on401: 'returnNull' })(queryContext('/api/me'))).resolves.toBeNull()
+    await expect(getQueryFn({ on401: 'throw' })(queryContext('/api/me'))).rejects.toThrow(
       '401: {"success":false,"error":"Not authenticated"}',
     )
   })

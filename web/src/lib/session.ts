@@ -8,11 +8,20 @@ export type RegistrarTier = NonNullable<User['tier']>
 
 export type User = Schema<'UserBody'>
 
-/** The logged-in user, or null for a visitor (the server answers 401). */
+type SessionState = Schema<'SessionStateBody'>
+
+/**
+ * The logged-in user, or null for a visitor. It asks /api/auth/session,
+ * which answers a visitor 200: /api/auth/me's 401 would be an error in the
+ * console of every guest page.
+ */
 export function currentUserQueryOptions() {
   return queryOptions({
-    queryKey: ['/api/auth/me'],
-    queryFn: getQueryFn<User>({ on401: 'returnNull' }),
+    queryKey: ['/api/auth/session'],
+    queryFn: async (context): Promise<User | null> => {
+      const state = await getQueryFn<SessionState>()(context)
+      return state.user ?? null
+    },
   })
 }
 
@@ -30,17 +39,34 @@ export function dashboardPathFor(user: Pick<User, 'userType'> | null | undefined
 
 /**
  * Route guard: the current user, or a redirect to /login for a visitor.
- * A failing current-user call also sends the visitor to /login (spec section 2).
+ * A failing current-user call also sends the visitor to /login (spec
+ * section 2). from, the page asked for (location.href), comes back as
+ * ?redirect= so that logging in leads there.
  */
-export async function requireUser(queryClient: QueryClient): Promise<User> {
+export async function requireUser(queryClient: QueryClient, from?: string): Promise<User> {
   const user = await queryClient.ensureQueryData(currentUserQueryOptions()).catch(() => null)
-  if (!user) throw redirect({ to: '/login' })
+  if (!user) throw redirect({ to: '/login', search: { redirect: from } })
   return user
 }
 
-/** Route guard for /admin-dashboard: non-admins and visitors go to /login. */
-export async function requireAdmin(queryClient: QueryClient): Promise<User> {
+/**
+ * Route guard for /admin-dashboard: visitors go to /login (and come back
+ * after it), non-admins to /login. A visitor is known from the session
+ * check, so only accounts ask the admin check, which is 401 for visitors.
+ * An admin held until it sets up two-factor sign-in (setupEnforced) goes to
+ * its dashboard, which opens Account Settings.
+ */
+export async function requireAdmin(queryClient: QueryClient, from?: string): Promise<User> {
+  const signedIn = await queryClient.ensureQueryData(currentUserQueryOptions()).catch(() => null)
+  if (!signedIn) throw redirect({ to: '/login', search: { redirect: from } })
   const user = await queryClient.ensureQueryData(adminCheckQueryOptions()).catch(() => null)
   if (user?.userType !== 'admin') throw redirect({ to: '/login' })
+  const twoFactor = await queryClient
+    .ensureQueryData({
+      queryKey: ['/api/account/two-factor'],
+      queryFn: getQueryFn<Schema<'TwoFactorStatusBody'>>(),
+    })
+    .catch(() => null)
+  if (twoFactor?.setupEnforced) throw redirect({ to: '/dashboard' })
   return user
 }

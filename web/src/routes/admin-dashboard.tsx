@@ -3,6 +3,6 @@ import { AdminDashboard } from '@/features/admin/components/AdminDashboard'
 import { requireAdmin } from '@/lib/session'
 
 export const Route = createFileRoute('/admin-dashboard')({
-  beforeLoad: ({ context }) => requireAdmin(context.queryClient),
+  beforeLoad: ({ context, location }) => requireAdmin(context.queryClient, location.href),
   component: AdminDashboard,
 })

@@ -7,8 +7,8 @@ import { DomainTable } from '@/features/domains/components/DomainTable'
 import { currentUserQueryOptions, requireUser } from '@/lib/session'
 
 export const Route = createFileRoute('/dashboard')({
-  beforeLoad: async ({ context }) => {
-    const user = await requireUser(context.queryClient)
+  beforeLoad: async ({ context, location }) => {
+    const user = await requireUser(context.queryClient, location.href)
     // Admins may use the end-user dashboard; registrars have their own.
     if (user.userType === 'registrar') throw redirect({ to: '/registrar-dashboard' })
   },

@@ -5,7 +5,7 @@ import { requireUser } from '@/lib/session'
 
 export const Route = createFileRoute('/payment-demo')({
   // Creating a payment needs an account (the payment belongs to it).
-  beforeLoad: ({ context }) => requireUser(context.queryClient),
+  beforeLoad: ({ context, location }) => requireUser(context.queryClient, location.href),
   loader: ({ context }) => {
     void context.queryClient.prefetchQuery(paymentConfigQueryOptions())
   },

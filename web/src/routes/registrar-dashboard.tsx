@@ -21,8 +21,8 @@ const searchSchema = z.object({
 
 export const Route = createFileRoute('/registrar-dashboard')({
   validateSearch: searchSchema,
-  beforeLoad: async ({ context }) => {
-    const user = await requireUser(context.queryClient)
+  beforeLoad: async ({ context, location }) => {
+    const user = await requireUser(context.queryClient, location.href)
     if (user.userType !== 'registrar') throw redirect({ to: '/dashboard' })
   },
   loader: async ({ context }) => {

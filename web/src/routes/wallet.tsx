@@ -25,7 +25,7 @@ export const Route = createFileRoute('/wallet')({
     amount: amountParam(search.amount),
     return: safeRedirect(search.return),
   }),
-  beforeLoad: ({ context }) => requireUser(context.queryClient),
+  beforeLoad: ({ context, location }) => requireUser(context.queryClient, location.href),
   loader: ({ context }) => {
     void context.queryClient.prefetchQuery(walletQueryOptions())
     void context.queryClient.prefetchQuery(transactionsQueryOptions())

@@ -10,7 +10,7 @@ import { createAppRouter } from '@/router'
 /**
  * Renders the whole app at a path, as the browser would. Pass `user` to start
  * with a known current user in the cache (null for a visitor); leave it out
- * to let the app ask /api/auth/me.
+ * to let the app ask /api/auth/session.
  */
 export function renderApp(path: string, options: { user?: User | null } = {}) {
   const queryClient = createQueryClient()

@@ -4,11 +4,28 @@ import type { DomainExtension } from '@/lib/catalog'
 import type { Rules } from '@/lib/rules'
 import type { Schema } from '@/lib/schemas'
 import type { User } from '@/lib/session'
+import type { Site } from '@/lib/site'
 // The server's own rules document, kept current by a Go test
 // (internal/api TestWebRulesFixtureIsTheServers): tests read the server's values.
 import serverRules from './fixtures/rules.json'
 
 export const rules = serverRules as Rules
+
+/** The public site of a server nobody has branded, as GET /api/site answers. */
+export const site: Site = {
+  name: 'Nameport',
+  logoUrl: '/logo.svg',
+  faviconUrl: '/favicon.ico',
+  primaryColor: '#4f46e5',
+  palette: { '600': '79 70 229' },
+  tagline: 'Your trusted partner for domain registration and management.',
+  contactEmail: '',
+  contactPhone: '',
+  contactAddress: '',
+  social: [],
+  seoTitle: 'Nameport · Domain registration and management',
+  seoDescription: 'Nameport: register and manage domains.',
+}
 
 /** The server's three active extensions, as GET /api/domain-extensions lists them. */
 export const serverExtensions: DomainExtension[] = [
@@ -34,8 +51,16 @@ export const serverExtensions: DomainExtension[] = [
  * By default nobody is logged in, the three extensions are on sale, there
  * are no premium names and deposits run in demo mode; tests override per case.
  */
+/** GET /api/auth/session answering with user() (null: a visitor). */
+export function sessionAs(user: () => User | null) {
+  return http.get('/api/auth/session', () => {
+    const u = user()
+    return HttpResponse.json({ success: true, data: u ? { signedIn: true, user: u } : { signedIn: false } })
+  })
+}
+
 export const server = setupServer(
-  http.get('/api/auth/me', () => HttpResponse.json({ success: false, error: 'Not authenticated' }, { status: 401 })),
+  sessionAs(() => null),
   http.get('/api/registrar/api-key', () => HttpResponse.json({ success: true, data: { apiKey: registrarApiKey } })),
   http.get('/api/registrar/keys', () => HttpResponse.json({ success: true, data: [registrarDefaultKey] })),
   http.get('/api/wallet/deposit-options', () =>
@@ -47,11 +72,13 @@ export const server = setupServer(
         instant: ['credit_card', 'paypal', 'bank_transfer', 'upi'],
         bankTransfer: null,
         configuredBy: 'Demo payments are server configuration: --demo-payments (or --demo).',
+        availableGateways: ['bank_transfer'],
       },
     }),
   ),
   http.get('/api/domain-extensions', () => HttpResponse.json({ success: true, data: serverExtensions })),
   http.get('/api/rules', () => HttpResponse.json({ success: true, data: rules })),
+  http.get('/api/site', () => HttpResponse.json({ success: true, data: site })),
   http.get('/api/premium-domains', () => HttpResponse.json({ success: true, data: [] })),
   http.get('/api/auth/email-verification', () =>
     HttpResponse.json({ success: true, data: { email: 'alice@example.com', verified: true } }),

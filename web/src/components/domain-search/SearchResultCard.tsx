@@ -4,6 +4,7 @@ import { Badge, PremiumBadge } from '@/components/ui/badge'
 import { cx } from '@/lib/classNames'
 import { checkedName, type DomainCheck } from '@/lib/domainCheck'
 import { formatUsd } from '@/lib/format'
+import { DomainName } from '@/components/DomainName'
 
 /** What the server said about the name, in words. */
 function statusText(result: DomainCheck) {
@@ -56,7 +57,7 @@ export function SearchResultCard({
         )}
         <div className="min-w-0">
           <p className={cx('flex flex-wrap items-center gap-2 font-semibold text-slate-900', large && 'text-lg')}>
-            <span className="break-all">{checkedName(result)}</span>
+            <DomainName>{checkedName(result)}</DomainName>
             {result.isPremium && (
               <PremiumBadge />
             )}

@@ -45,5 +45,14 @@ export function useDomainSearch({
       ),
   })
 
-  return { form, fieldError, search, result, submit: form.handleSubmit((values) => search.mutate(values)) }
+  // A search refused by the form's checks also ends the last one: its result
+  // would otherwise stay under the error, as if it were the answer.
+  const submit = form.handleSubmit(
+    (values) => search.mutate(values),
+    () => {
+      setResult(null)
+      onStart?.()
+    },
+  )
+  return { form, fieldError, search, result, submit }
 }

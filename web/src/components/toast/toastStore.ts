@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import { useSyncExternalStore, type ReactNode } from 'react'
 
 /**
  * A small toast store in the shape of shadcn/ui's use-toast: one toast at a
@@ -62,15 +62,20 @@ export function toast(input: ToastInput): { id: string; dismiss: () => void } {
   return { id, dismiss: () => dismissToast(id) }
 }
 
+function subscribe(listener: () => void) {
+  listeners.add(listener)
+  return () => {
+    listeners.delete(listener)
+  }
+}
+
+/**
+ * The toasts showing. Through useSyncExternalStore, not a state copied at
+ * render and a listener added in an effect: a toast shown between the two
+ * (a Toaster mounting while a request finishes) was lost.
+ */
 export function useToasts(): ToastItem[] {
-  const [current, setCurrent] = useState(state)
-  useEffect(() => {
-    listeners.add(setCurrent)
-    return () => {
-      listeners.delete(setCurrent)
-    }
-  }, [])
-  return current.toasts
+  return useSyncExternalStore(subscribe, () => state).toasts
 }
 
 /** Test hook: forget every toast. */

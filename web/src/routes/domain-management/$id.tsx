@@ -17,7 +17,7 @@ const searchSchema = z.object({
 
 export const Route = createFileRoute('/domain-management/$id')({
   validateSearch: searchSchema,
-  beforeLoad: ({ context }) => requireUser(context.queryClient),
+  beforeLoad: ({ context, location }) => requireUser(context.queryClient, location.href),
   loaderDeps: ({ search }) => ({ tab: search.tab }),
   // The page shows a spinner and handles a failed load itself (toast, then back
   // to the dashboard), so the requests start here without being awaited. The

@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { apiRequest, ApiError, type ApiEnvelope } from '@/lib/api'
+import { apiRequest, ApiError, unwrap, type ApiEnvelope } from '@/lib/api'
 import { currentUserQueryOptions, type RegistrarTier, type User } from '@/lib/session'
 import type { Schema } from '@/lib/schemas'
+import { getPasskey } from '@/lib/webauthn'
 
 export type LoginInput = Required<Schema<'LoginInputBody'>>
 
@@ -25,12 +26,16 @@ export type AuthOutcome =
 /**
  * A right password of an account with two-factor sign-in: no session yet,
  * but a short-lived token for the second step and the methods it takes
- * (totp, recovery; passkeys may join them).
+ * (totp, recovery, passkey).
  */
 export type TwoFactorChallenge = { kind: 'twoFactor'; pendingToken: string; methods: string[] }
 
 /** What the second step sends. */
-export type TwoFactorInput = { pendingToken: string; method: string; code: string }
+export type TwoFactorInput =
+  | { pendingToken: string; method: string; code: string }
+  | { pendingToken: string; method: 'passkey'; credential: Record<string, unknown> }
+
+type PasskeyOptions = Schema<'PasskeyOptionsBody'>
 
 async function authCall(path: string, body: unknown): Promise<AuthOutcome> {
   try {
@@ -57,6 +62,29 @@ export function login(input: LoginInput): Promise<AuthOutcome> {
 /** POST /api/auth/login/two-factor: the second step of a login that answered twoFactor. */
 export function finishTwoFactor(input: TwoFactorInput): Promise<AuthOutcome> {
   return authCall('/api/auth/login/two-factor', input)
+}
+
+/**
+ * Signs in with a passkey alone: the server's options name no account; the
+ * browser offers this site's passkeys and the one chosen names its account.
+ * A failure inside the browser (cancelled, no passkey) is thrown, for the
+ * screen to word.
+ */
+export async function passkeyLogin(): Promise<AuthOutcome> {
+  const opts = unwrap(await apiRequest<ApiEnvelope<PasskeyOptions>>('POST', '/api/auth/passkey/options'))
+  const credential = await getPasskey(opts.options)
+  return authCall('/api/auth/passkey', { ceremonyToken: opts.ceremonyToken, credential })
+}
+
+/** The passkey step of a two-factor login: the account's passkeys, then the second step with the answer. */
+export async function finishTwoFactorWithPasskey(pendingToken: string): Promise<AuthOutcome> {
+  const opts = unwrap(
+    await apiRequest<ApiEnvelope<PasskeyOptions>>('POST', '/api/auth/login/two-factor/passkey-options', {
+      pendingToken,
+    }),
+  )
+  const credential = await getPasskey(opts.options)
+  return finishTwoFactor({ pendingToken, method: 'passkey', credential })
 }
 
 export function register(input: RegisterInput): Promise<AuthOutcome> {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { endUser, searchParamOf, server } from '@/test/server'
+import { endUser, searchParamOf, server, sessionAs } from '@/test/server'
 
 /** The server's answers for a login or sign-up that succeeds as `endUser`. */
 function acceptAccount() {
@@ -14,11 +14,7 @@ function acceptAccount() {
   server.use(
     http.post('/api/auth/login', answer),
     http.post('/api/auth/register', answer),
-    http.get('/api/auth/me', () =>
-      loggedIn
-        ? HttpResponse.json({ success: true, data: endUser })
-        : HttpResponse.json({ success: false, error: 'Not authenticated' }, { status: 401 }),
-    ),
+    sessionAs(() => (loggedIn ? endUser : null)),
     http.get('/api/domains', () => HttpResponse.json({ success: true, data: [] })),
     http.get('/api/domains/check', () =>
       HttpResponse.json({
@@ -61,6 +57,17 @@ describe('coming back after logging in or signing up', () => {
     await events.click(screen.getByRole('button', { name: 'Create Account' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/premium-domains'))
     expect(router.state.location.search).toEqual({ q: 'shop.biz.ee' })
+  })
+
+  it('sends a visitor from a guarded page to login and back to that page', async () => {
+    acceptAccount()
+    server.use(http.get('/api/wallet', () => HttpResponse.json({ success: true, data: { balance: 0, currency: 'USD' } })))
+    const { events, router } = renderApp('/wallet?tab=deposit')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    expect(router.state.location.search).toEqual({ redirect: '/wallet?tab=deposit' })
+    await logIn(events)
+    await waitFor(() => expect(router.state.location.pathname).toBe('/wallet'))
+    expect(router.state.location.search).toMatchObject({ tab: 'deposit' })
   })
 
   for (const bad of ['https://evil.example/', '//evil.example/x', '/\\evil.example']) {

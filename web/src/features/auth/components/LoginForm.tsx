@@ -4,15 +4,18 @@ import { useForm } from 'react-hook-form'
 import * as z from 'zod/mini'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { KeyRound } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
 import { passwordSchema, usernameSchema } from '@/lib/accountFields'
+import { ApiError, serverMessage } from '@/lib/api'
 import type { Rules } from '@/lib/rules'
 import { useRulesResolver } from '@/lib/rulesResolver'
 import { dashboardPathFor, type User } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { login, refreshCurrentUser, type LoginInput, type TwoFactorChallenge } from '../api/auth'
+import { passkeyErrorMessage } from '@/lib/webauthn'
+import { login, passkeyLogin, refreshCurrentUser, type LoginInput, type TwoFactorChallenge } from '../api/auth'
 import { AuthCard } from './AuthCard'
 import { TwoFactorStep } from './TwoFactorStep'
 
@@ -62,7 +65,34 @@ export function LoginForm({ redirect }: { redirect?: string } = {}) {
       await signedIn(outcome.user)
     },
   })
-  const submitting = mutation.isPending
+  // A passkey alone: the browser offers this site's passkeys.
+  const withPasskey = useMutation({
+    mutationFn: passkeyLogin,
+    onSuccess: async (outcome) => {
+      if (outcome.kind === 'ok') {
+        await signedIn(outcome.user)
+        return
+      }
+      toast({
+        variant: 'destructive',
+        title: 'Passkey sign-in failed',
+        description:
+          outcome.kind === 'refused'
+            ? outcome.message || 'This passkey could not sign you in'
+            : 'An unexpected error occurred',
+      })
+    },
+    onError: (error) =>
+      toast({
+        variant: 'destructive',
+        title: 'Passkey sign-in failed',
+        description:
+          error instanceof ApiError
+            ? serverMessage(error) || 'An unexpected error occurred'
+            : passkeyErrorMessage(error),
+      }),
+  })
+  const submitting = mutation.isPending || withPasskey.isPending
 
   if (challenge) {
     return (
@@ -110,9 +140,25 @@ export function LoginForm({ redirect }: { redirect?: string } = {}) {
           </Link>
         </div>
         <Button type="submit" size="lg" className="w-full" disabled={submitting}>
-          {submitting ? 'Logging in...' : 'Log in'}
+          {mutation.isPending ? 'Logging in...' : 'Log in'}
         </Button>
       </form>
+      <div className="my-5 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-500" aria-hidden>
+        <span className="h-px flex-1 bg-slate-200" />
+        or
+        <span className="h-px flex-1 bg-slate-200" />
+      </div>
+      <Button
+        type="button"
+        variant="outline"
+        size="lg"
+        className="w-full"
+        disabled={submitting}
+        onClick={() => withPasskey.mutate()}
+      >
+        <KeyRound className="h-4 w-4" aria-hidden />
+        {withPasskey.isPending ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
+      </Button>
     </AuthCard>
   )
 }

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { registrar, rules, server } from '@/test/server'
+import { registrar, rules, server, sessionAs } from '@/test/server'
 
 // The server's account rules and messages (GET /api/rules), not copies.
 const account = rules.account
@@ -154,11 +154,7 @@ describe('register', () => {
         registered = true
         return HttpResponse.json({ success: true, data: registrar }, { status: 201 })
       }),
-      http.get('/api/auth/me', () =>
-        registered
-          ? HttpResponse.json({ success: true, data: registrar })
-          : HttpResponse.json({ success: false, error: 'Not authenticated' }, { status: 401 }),
-      ),
+      sessionAs(() => (registered ? registrar : null)),
       http.get('/api/domains', () => HttpResponse.json({ success: true, data: [] })),
       http.get('/api/wallet', () => HttpResponse.json({ success: true, data: { balance: 0, currency: 'USD' } })),
     )

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { endUser, server } from '@/test/server'
+import { endUser, server, sessionAs } from '@/test/server'
 
 /** The server's answer to a right password of an account with two-factor sign-in. */
 const twoFactorRequired = () =>
@@ -37,11 +37,7 @@ describe('two-factor login step', () => {
         signedIn = true
         return HttpResponse.json({ success: true, data: endUser })
       }),
-      http.get('/api/auth/me', () =>
-        signedIn
-          ? HttpResponse.json({ success: true, data: endUser })
-          : HttpResponse.json({ success: false, error: 'Not authenticated' }, { status: 401 }),
-      ),
+      sessionAs(() => (signedIn ? endUser : null)),
       http.get('/api/domains', () => HttpResponse.json({ success: true, data: [] })),
       http.get('/api/wallet', () => HttpResponse.json({ success: true, data: { balance: 0, currency: 'USD' } })),
     )

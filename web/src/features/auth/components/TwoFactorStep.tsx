@@ -1,16 +1,20 @@
 import { useState, type FormEvent } from 'react'
 import { useMutation } from '@tanstack/react-query'
+import { KeyRound } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
 import type { User } from '@/lib/session'
-import { finishTwoFactor, type TwoFactorChallenge } from '../api/auth'
+import { ApiError, serverMessage } from '@/lib/api'
+import { passkeyErrorMessage } from '@/lib/webauthn'
+import { finishTwoFactor, finishTwoFactorWithPasskey, type TwoFactorChallenge } from '../api/auth'
 import { AuthCard } from './AuthCard'
 
-type Method = 'totp' | 'recovery'
+type Method = 'totp' | 'recovery' | 'passkey'
 
 /** What a code of method must look like before it is sent; the server checks the same. */
 function formatError(method: Method, code: string): string | undefined {
+  if (method === 'passkey') return undefined
   const compact = code.replace(/[\s-]/g, '')
   if (method === 'totp') {
     return /^\d{6}$/.test(compact) ? undefined : 'Enter the 6-digit code from your authenticator app'
@@ -19,8 +23,8 @@ function formatError(method: Method, code: string): string | undefined {
 }
 
 /**
- * The second step of a login: a code from the authenticator app, or a
- * recovery code. A refused code stays on this step; an expired or spent
+ * The second step of a login: a code from the authenticator app, a
+ * recovery code, or one of the account's passkeys. A refused code stays on this step; an expired or spent
  * challenge goes back to the password (onRestart).
  */
 export function TwoFactorStep({
@@ -32,12 +36,19 @@ export function TwoFactorStep({
   onSignedIn: (user: User) => Promise<void> | void
   onRestart: () => void
 }) {
-  const [method, setMethod] = useState<Method>(challenge.methods.includes('totp') ? 'totp' : 'recovery')
+  const [method, setMethod] = useState<Method>(
+    challenge.methods.includes('totp') ? 'totp' : challenge.methods.includes('passkey') ? 'passkey' : 'recovery',
+  )
   const [code, setCode] = useState('')
   const [error, setError] = useState<string>()
 
   const mutation = useMutation({
-    mutationFn: finishTwoFactor,
+    mutationFn: (input: { method: Method; code: string }) =>
+      input.method === 'passkey'
+        ? finishTwoFactorWithPasskey(challenge.pendingToken)
+        : finishTwoFactor({ pendingToken: challenge.pendingToken, ...input }),
+    onError: (e) =>
+      setError(e instanceof ApiError ? serverMessage(e) || 'An unexpected error occurred' : passkeyErrorMessage(e)),
     onSuccess: async (outcome) => {
       if (outcome.kind === 'ok') {
         await onSignedIn(outcome.user)
@@ -57,7 +68,7 @@ export function TwoFactorStep({
     const problem = formatError(method, code)
     setError(problem)
     if (problem) return
-    mutation.mutate({ pendingToken: challenge.pendingToken, method, code })
+    mutation.mutate({ method, code })
   }
 
   const switchTo = (next: Method) => {
@@ -72,7 +83,9 @@ export function TwoFactorStep({
       subtitle={
         method === 'totp'
           ? 'Enter the 6-digit code from your authenticator app.'
-          : 'Enter one of the recovery codes you saved when you turned on two-factor sign-in. Each works once.'
+          : method === 'passkey'
+            ? 'Confirm the sign-in with one of your passkeys.'
+            : 'Enter one of the recovery codes you saved when you turned on two-factor sign-in. Each works once.'
       }
       footer={
         <button type="button" onClick={onRestart} className="font-medium text-brand-700 hover:underline">
@@ -80,38 +93,86 @@ export function TwoFactorStep({
         </button>
       }
     >
-      <form noValidate onSubmit={submit} className="space-y-5">
-        <Field label={method === 'totp' ? 'Authentication code' : 'Recovery code'} error={error}>
-          {(ids) => (
-            <Input
-              {...ids}
-              key={method}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              autoFocus
-              autoComplete="one-time-code"
-              inputMode={method === 'totp' ? 'numeric' : 'text'}
-              placeholder={method === 'totp' ? '123456' : 'abcde-23fgh'}
-              maxLength={method === 'totp' ? 7 : 11}
-              className="font-mono tracking-widest"
-            />
+      {method === 'passkey' ? (
+        <div className="space-y-5">
+          {error && (
+            <p role="alert" className="text-sm text-red-600">
+              {error}
+            </p>
           )}
-        </Field>
-        <Button type="submit" size="lg" className="w-full" disabled={mutation.isPending}>
-          {mutation.isPending ? 'Verifying...' : 'Verify'}
-        </Button>
-        {challenge.methods.includes('recovery') && challenge.methods.includes('totp') && (
-          <div className="text-center">
-            <button
-              type="button"
-              onClick={() => switchTo(method === 'totp' ? 'recovery' : 'totp')}
-              className="text-sm font-medium text-brand-700 hover:text-brand-800 hover:underline"
-            >
-              {method === 'totp' ? 'Use a recovery code instead' : 'Use your authenticator app instead'}
-            </button>
-          </div>
-        )}
-      </form>
+          <Button
+            type="button"
+            size="lg"
+            className="w-full"
+            disabled={mutation.isPending}
+            onClick={() => {
+              setError(undefined)
+              mutation.mutate({ method: 'passkey', code: '' })
+            }}
+          >
+            <KeyRound className="h-4 w-4" aria-hidden />
+            {mutation.isPending ? 'Waiting for your passkey…' : 'Use your passkey'}
+          </Button>
+          <OtherMethods methods={challenge.methods} current={method} onSwitch={switchTo} />
+        </div>
+      ) : (
+        <form noValidate onSubmit={submit} className="space-y-5">
+          <Field label={method === 'totp' ? 'Authentication code' : 'Recovery code'} error={error}>
+            {(ids) => (
+              <Input
+                {...ids}
+                key={method}
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                autoFocus
+                autoComplete="one-time-code"
+                inputMode={method === 'totp' ? 'numeric' : 'text'}
+                placeholder={method === 'totp' ? '123456' : 'abcde-23fgh'}
+                maxLength={method === 'totp' ? 7 : 11}
+                className="font-mono tracking-widest"
+              />
+            )}
+          </Field>
+          <Button type="submit" size="lg" className="w-full" disabled={mutation.isPending}>
+            {mutation.isPending ? 'Verifying...' : 'Verify'}
+          </Button>
+          <OtherMethods methods={challenge.methods} current={method} onSwitch={switchTo} />
+        </form>
+      )}
     </AuthCard>
+  )
+}
+
+const switchLabels: Record<Method, string> = {
+  totp: 'Use your authenticator app instead',
+  recovery: 'Use a recovery code instead',
+  passkey: 'Use a passkey instead',
+}
+
+/** Links to the challenge's other methods. */
+function OtherMethods({
+  methods,
+  current,
+  onSwitch,
+}: {
+  methods: string[]
+  current: Method
+  onSwitch: (method: Method) => void
+}) {
+  const others = (['totp', 'passkey', 'recovery'] as const).filter((m) => m !== current && methods.includes(m))
+  if (others.length === 0) return null
+  return (
+    <div className="flex flex-col items-center gap-2">
+      {others.map((m) => (
+        <button
+          key={m}
+          type="button"
+          onClick={() => onSwitch(m)}
+          className="text-sm font-medium text-brand-700 hover:text-brand-800 hover:underline"
+        >
+          {switchLabels[m]}
+        </button>
+      ))}
+    </div>
   )
 }

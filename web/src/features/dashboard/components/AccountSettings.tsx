@@ -2,6 +2,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Field, Input } from '@/components/ui/form'
 import type { User } from '@/lib/session'
 import { ChangePasswordDialog } from './ChangePasswordDialog'
+import { PasskeysSettings } from './PasskeysSettings'
 import { SessionsSettings } from './SessionsSettings'
 import { TwoFactorSettings } from './TwoFactorSettings'
 
@@ -10,7 +11,7 @@ export function AccountSettings({ user }: { user: User }) {
     <Card>
       <CardHeader>
         <CardTitle>Account Settings</CardTitle>
-        <CardDescription>Your login details, two-factor sign-in and where you are signed in.</CardDescription>
+        <CardDescription>Your login details, two-factor sign-in, passkeys and where you are signed in.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-5">
         <div className="grid gap-5 sm:grid-cols-2">
@@ -19,6 +20,7 @@ export function AccountSettings({ user }: { user: User }) {
         </div>
         <ChangePasswordDialog />
         <TwoFactorSettings />
+        <PasskeysSettings />
         <SessionsSettings />
       </CardContent>
     </Card>

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { delay, http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { registrar, registrarApiKey, server } from '@/test/server'
+import { registrar, registrarApiKey, server, sessionAs } from '@/test/server'
 
 const NEW_KEY = 'np_live_fedcba9876543210'
 
@@ -17,7 +17,7 @@ function serveRegistrar({ rotateDelay = 0 } = {}) {
   server.use(
     http.get('/api/domains', () => HttpResponse.json({ success: true, data: [] })),
     http.get('/api/wallet', () => HttpResponse.json({ success: true, data: { balance: 0, currency: 'USD' } })),
-    http.get('/api/auth/me', () => HttpResponse.json({ success: true, data: registrar })),
+    sessionAs(() => registrar),
     http.get('/api/registrar/api-key', () => HttpResponse.json({ success: true, data: { apiKey } })),
     http.post('/api/registrar/api-key', async () => {
       calls.rotate++

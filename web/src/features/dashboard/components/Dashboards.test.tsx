@@ -156,6 +156,14 @@ describe('end-user dashboard', () => {
     expect(screen.getByRole('button', { name: 'Register Domain' })).toBeInTheDocument()
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['My Domains', 'Account Settings'])
     expect(await screen.findByRole('cell', { name: 'acme.biz.ee' })).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Admin area' })).not.toBeInTheDocument()
+  })
+
+  it('shows an admin the way into the admin area', async () => {
+    server.use(http.get('/api/domains', () => HttpResponse.json({ success: true, data: [] })))
+    renderApp('/dashboard', { user: { ...endUser, userType: 'admin' } })
+    const card = within(await screen.findByRole('region', { name: 'Admin area' }))
+    expect(card.getByRole('link', { name: 'Open admin dashboard' })).toHaveAttribute('href', '/admin-dashboard')
   })
 })
 

@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { ShieldAlert } from 'lucide-react'
 import { Button } from '@/components/ui/button'
@@ -6,11 +7,19 @@ import { twoFactorQueryOptions } from '../api/accountSecurity'
 /**
  * Asks an account the site requires two-factor sign-in of (every admin;
  * registrars when an admin says so) to set it up, after sign-in; onSetUp
- * opens Account Settings. Shows nothing once it is on.
+ * opens Account Settings. An admin made after two-factor sign-in came is
+ * held (setupEnforced: admin tools answer two_factor_setup_required), so
+ * the banner opens the settings at once and says so. Shows nothing once
+ * an authenticator app or a passkey is set up.
  */
 export function TwoFactorPolicyBanner({ onSetUp }: { onSetUp: () => void }) {
   const { data } = useQuery(twoFactorQueryOptions())
-  if (!data?.setupRequired) return null
+  const enforced = Boolean(data?.setupEnforced)
+  useEffect(() => {
+    if (enforced) onSetUp()
+    // Once, when the hold is learnt; the account may move on to other tabs.
+  }, [enforced])
+  if (!data?.setupRequired && !enforced) return null
   return (
     <div
       role="region"
@@ -19,8 +28,10 @@ export function TwoFactorPolicyBanner({ onSetUp }: { onSetUp: () => void }) {
     >
       <ShieldAlert className="h-5 w-5 shrink-0 text-amber-600" aria-hidden />
       <p className="flex-1">
-        <span className="font-semibold">Set up two-factor sign-in.</span> Your account must sign in with a code from an
-        authenticator app as well as your password.
+        <span className="font-semibold">Set up two-factor sign-in.</span>{' '}
+        {enforced
+          ? 'Admin tools stay closed until you add a passkey or an authenticator app below.'
+          : 'Your account must sign in with a passkey or a code from an authenticator app as well as your password.'}
       </p>
       <Button size="sm" variant="outline" onClick={onSetUp}>
         Set up now

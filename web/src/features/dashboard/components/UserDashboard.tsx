@@ -9,6 +9,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { EmailVerificationBanner } from '@/components/EmailVerificationBanner'
 import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { AccountSettings } from './AccountSettings'
+import { AdminAreaCard } from './AdminAreaCard'
 import { DashboardHeading } from './DashboardHeading'
 import { RegisterDomainButton } from './RegisterDomainButton'
 import { TwoFactorPolicyBanner } from './TwoFactorPolicyBanner'
@@ -20,6 +21,7 @@ export function UserDashboard({ user, domainList }: { user: User; domainList: Re
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
       <EmailVerificationBanner />
+      <AdminAreaCard user={user} />
       <TwoFactorPolicyBanner onSetUp={() => setTab('settings')} />
       <DashboardHeading
         title="Dashboard"

@@ -10,6 +10,7 @@ import { HelpTooltip } from '@/components/help/HelpTooltip'
 import { deleteRecord, dnsRecordsQueryOptions, exportZone, type DnsRecord } from '../api/dns'
 import { errorText, fullName, saveTextFile } from '../dnsText'
 import { DnssecCard } from './DnssecCard'
+import { UpdateKeysCard } from './UpdateKeysCard'
 import { RecordList } from './RecordList'
 
 // The dialogs' code (forms, Radix Dialog) loads when first wanted, not with the page.
@@ -191,6 +192,7 @@ export function DnsManagement({ domain }: { domain: Domain }) {
         )}
       </Card>
       {!isPending && !isError && <DnssecCard domainId={domain.id} apex={apex} delegated={delegated} />}
+      {!isPending && !isError && <UpdateKeysCard domainId={domain.id} apex={apex} />}
     </div>
   )
 }

@@ -28,6 +28,7 @@ import { domainQueryOptions, useSetAutoRenew, type Domain } from '../api/domains
 import { lifecycleOf, renewalTermsOf } from '../lifecycle'
 import { DomainStatusBadge } from './DomainStatusBadge'
 import { RenewDialog } from './RenewDialog'
+import { DomainName } from '@/components/DomainName'
 
 export type DomainTab = 'dns' | 'email-forwarding' | 'domain-forwarding' | 'settings'
 
@@ -120,9 +121,8 @@ function DomainSummary({ domain }: { domain: Domain }) {
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-3">
-            <h1 className="break-all text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-              {domain.name}
-              {domain.extension}
+            <h1 className="min-w-0 text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+              <DomainName>{`${domain.name}${domain.extension}`}</DomainName>
             </h1>
             {domain.isPremium && (
               <PremiumBadge />

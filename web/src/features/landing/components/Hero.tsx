@@ -1,7 +1,6 @@
-import { Link } from '@tanstack/react-router'
-import { PlayCircle } from 'lucide-react'
 import { useExtensions } from '@/lib/catalog'
 import { DomainSearch, type InitialSearch } from './DomainSearch'
+import { HowItWorksDialog } from './HowItWorksDialog'
 
 export function Hero({ initialSearch }: { initialSearch?: InitialSearch }) {
   const { extensions } = useExtensions()
@@ -31,14 +30,7 @@ export function Hero({ initialSearch }: { initialSearch?: InitialSearch }) {
         </div>
         <div className="mt-8 flex flex-col items-center justify-center gap-4 sm:flex-row">
           <p className="text-sm text-slate-300">Get started with just $8/year for regular domains.</p>
-          <Link
-            to="/"
-            hash="features"
-            className="inline-flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-white ring-1 ring-white/20 transition hover:bg-white/10 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
-          >
-            <PlayCircle className="h-4 w-4" aria-hidden />
-            Watch How It Works
-          </Link>
+          <HowItWorksDialog onSearch={() => document.getElementById('domain-search-name')?.focus()} />
         </div>
       </div>
     </section>

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
@@ -32,6 +32,38 @@ describe('landing page', () => {
         'Domain name can only contain letters, numbers, and hyphens. It cannot start or end with a hyphen or contain consecutive hyphens.',
       ),
     ).toBeInTheDocument()
+  })
+
+  it('drops the last result when the next search fails validation', async () => {
+    server.use(
+      http.get('/api/domains/check', () =>
+        HttpResponse.json({
+          success: true,
+          data: { domain: 'shop', extension: '.inf.nz', available: true, isPremium: false, price: 8 },
+        }),
+      ),
+    )
+    const { events } = renderApp('/', { user: null })
+    const search = within(await screen.findByRole('search', { name: 'Domain search' }))
+    await events.type(search.getByLabelText('Domain name'), 'shop')
+    await events.click(search.getByRole('button', { name: 'Search' }))
+    expect(await screen.findByRole('region', { name: 'Search result' })).toHaveTextContent('shop.inf.nz')
+    await events.clear(search.getByLabelText('Domain name'))
+    await events.type(search.getByLabelText('Domain name'), '-bad-')
+    await events.click(search.getByRole('button', { name: 'Search' }))
+    expect(await screen.findByText(/Domain name can only contain letters/)).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'Search result' })).not.toBeInTheDocument()
+  })
+
+  it('explains how it works in a dialog that leads to the search field', async () => {
+    const { events } = renderApp('/', { user: null })
+    await events.click(await screen.findByRole('button', { name: 'Watch How It Works' }))
+    const dialog = within(await screen.findByRole('dialog', { name: 'How it works' }))
+    expect(dialog.getAllByRole('listitem')).toHaveLength(4)
+    expect(dialog.getByRole('link', { name: 'API documentation' })).toHaveAttribute('href', '/docs')
+    await events.click(dialog.getByRole('button', { name: 'Search a domain' }))
+    await waitFor(() => expect(screen.getByLabelText('Domain name')).toHaveFocus())
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
   })
 
   it('shows the result card for an available premium name', async () => {

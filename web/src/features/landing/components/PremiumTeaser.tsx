@@ -6,6 +6,7 @@ import { PremiumBadge } from '@/components/ui/badge'
 import { buttonStyles } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/Spinner'
 import { premiumDomainsQueryOptions } from '@/lib/catalog'
+import { DomainName } from '@/components/DomainName'
 
 /** How many premium names the landing page shows (spec section 9). */
 const TEASER_SIZE = 3
@@ -53,9 +54,12 @@ export function PremiumTeaser() {
             {shown.map((domain) => (
               <li key={domain.id} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
                 <PremiumBadge className="font-semibold" />
-                <p className="mt-3 break-all text-lg font-semibold text-slate-900">
-                  {domain.name}
-                  <span className="text-slate-500">{domain.extension}</span>
+                <p className="mt-3 text-lg font-semibold text-slate-900">
+                  <DomainName>{domain.name}</DomainName>
+                  <span className="text-slate-500">
+                    <wbr />
+                    <DomainName>{domain.extension}</DomainName>
+                  </span>
                 </p>
                 <PremiumPrice domain={domain} className="mt-1" />
               </li>

@@ -1,4 +1,5 @@
 import type { MouseEvent, ReactNode } from 'react'
+import { useSite } from '@/lib/site'
 import { BrandLogo } from './BrandLogo'
 
 const columns = [
@@ -22,6 +23,17 @@ function PlaceholderLink({ children, label, className }: { children: ReactNode; 
 }
 
 export function SiteFooter() {
+  const site = useSite()
+  // Only the platforms an admin has linked (Site Settings, Social): an icon
+  // that leads nowhere is a dead link.
+  const social = (site?.social ?? []).flatMap(({ platform, url }) => {
+    const link = socialLinks.find((l) => l.platform === platform)
+    return link ? [{ ...link, url }] : []
+  })
+  const contact = [
+    site?.contactEmail && { label: site.contactEmail, href: `mailto:${site.contactEmail}` },
+    site?.contactPhone && { label: site.contactPhone, href: `tel:${site.contactPhone.replace(/[^+\d]/g, '')}` },
+  ].filter((c): c is { label: string; href: string } => !!c)
   return (
     <footer className="border-t border-slate-800 bg-slate-950 text-slate-400">
       <div className="mx-auto max-w-7xl px-4 py-14 sm:px-6 lg:px-8">
@@ -29,19 +41,34 @@ export function SiteFooter() {
           <div className="lg:col-span-2">
             <BrandLogo inverted />
             <p className="mt-4 max-w-xs text-sm leading-6">
-              Your trusted partner for domain registration and management.
+              {site?.tagline ?? 'Your trusted partner for domain registration and management.'}
             </p>
-            <div className="mt-6 flex gap-3">
-              {socialLinks.map(({ label, icon }) => (
-                <PlaceholderLink
-                  key={label}
-                  label={label}
-                  className="rounded-lg p-2 text-slate-400 ring-1 ring-slate-800 transition hover:bg-slate-900 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400"
-                >
-                  {icon}
-                </PlaceholderLink>
-              ))}
-            </div>
+            {(contact.length > 0 || site?.contactAddress) && (
+              <address className="mt-4 space-y-1 text-sm not-italic">
+                {contact.map((c) => (
+                  <a key={c.href} href={c.href} className="block break-all transition hover:text-white">
+                    {c.label}
+                  </a>
+                ))}
+                {site?.contactAddress && <p className="whitespace-pre-line">{site.contactAddress}</p>}
+              </address>
+            )}
+            {social.length > 0 && (
+              <div className="mt-6 flex gap-3">
+                {social.map(({ label, icon, url }) => (
+                  <a
+                    key={label}
+                    href={url}
+                    aria-label={label}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="rounded-lg p-2 text-slate-400 ring-1 ring-slate-800 transition hover:bg-slate-900 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-400"
+                  >
+                    {icon}
+                  </a>
+                ))}
+              </div>
+            )}
           </div>
           <div className="grid grid-cols-2 gap-8 sm:grid-cols-3 lg:col-span-3">
             {columns.map((column) => (
@@ -59,7 +86,9 @@ export function SiteFooter() {
           </div>
         </div>
         <div className="mt-12 flex flex-col gap-4 border-t border-slate-800 pt-8 text-sm sm:flex-row sm:items-center sm:justify-between">
-          <p>© {new Date().getFullYear()} Nameport. All rights reserved.</p>
+          <p>
+            © {new Date().getFullYear()} {site?.name ?? 'Nameport'}. All rights reserved.
+          </p>
           <ul className="flex flex-wrap gap-x-6 gap-y-2">
             {legalLinks.map((link) => (
               <li key={link}>
@@ -78,6 +107,7 @@ const iconClass = 'h-4 w-4 fill-current'
 // Brand marks are drawn inline: the icon set used elsewhere has no brand logos.
 const socialLinks = [
   {
+    platform: 'x',
     label: 'X (Twitter)',
     icon: (
       <svg viewBox="0 0 24 24" className={iconClass} aria-hidden>
@@ -86,6 +116,7 @@ const socialLinks = [
     ),
   },
   {
+    platform: 'github',
     label: 'GitHub',
     icon: (
       <svg viewBox="0 0 24 24" className={iconClass} aria-hidden>
@@ -94,6 +125,7 @@ const socialLinks = [
     ),
   },
   {
+    platform: 'linkedin',
     label: 'LinkedIn',
     icon: (
       <svg viewBox="0 0 24 24" className={iconClass} aria-hidden>
@@ -102,6 +134,7 @@ const socialLinks = [
     ),
   },
   {
+    platform: 'facebook',
     label: 'Facebook',
     icon: (
       <svg viewBox="0 0 24 24" className={iconClass} aria-hidden>

@@ -1,8 +1,7 @@
 import { screen, within } from '@testing-library/react'
-import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { endUser, registrar, server } from '@/test/server'
+import { endUser, registrar, server, sessionAs } from '@/test/server'
 
 async function header() {
   return within(await screen.findByRole('banner'))
@@ -18,10 +17,20 @@ describe('site header', () => {
     expect(nav.queryByRole('link', { name: 'Log in' })).not.toBeInTheDocument()
   })
 
-  it('links an end user to /dashboard', async () => {
+  it('links an end user to /dashboard, and no admin area', async () => {
     renderApp('/', { user: endUser })
     const nav = await header()
     expect((await nav.findAllByRole('link', { name: 'Dashboard' }))[0]).toHaveAttribute('href', '/dashboard')
+    expect(nav.queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument()
+  })
+
+  it('links an admin to the admin area, on phones too', async () => {
+    const { events } = renderApp('/', { user: { ...endUser, userType: 'admin' } })
+    const nav = await header()
+    expect((await nav.findAllByRole('link', { name: 'Admin' }))[0]).toHaveAttribute('href', '/admin-dashboard')
+    await events.click(nav.getByRole('button', { name: 'Open menu' }))
+    const menu = within(screen.getByRole('navigation', { name: 'Mobile' }))
+    expect(menu.getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin-dashboard')
   })
 
   it('offers Log in and Register to a visitor, once the app knows there is no session', async () => {
@@ -32,7 +41,7 @@ describe('site header', () => {
   })
 
   it('picks up the session the app loads at start', async () => {
-    server.use(http.get('/api/auth/me', () => HttpResponse.json({ success: true, data: endUser })))
+    server.use(sessionAs(() => endUser))
     renderApp('/')
     const nav = await header()
     expect(await nav.findByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard')

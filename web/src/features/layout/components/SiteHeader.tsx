@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Link, useRouterState } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query'
-import { CircleHelp, Menu, X } from 'lucide-react'
+import { CircleHelp, Menu, ShieldCheck, X } from 'lucide-react'
 import { useHelp } from '@/components/help/HelpProvider'
 import { Tooltip } from '@/components/ui/Tooltip'
 import { buttonStyles } from '@/components/ui/button'
@@ -44,7 +44,10 @@ export function SiteHeader() {
   }
 
   return (
-    <header onKeyDown={menuOpen ? closeMenuOnEscape : undefined} className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75">
+    <header
+      onKeyDown={menuOpen ? closeMenuOnEscape : undefined}
+      className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75"
+    >
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-8">
         <Link
           to="/"
@@ -145,6 +148,16 @@ function AuthButtons({
   if (user) {
     return (
       <>
+        {user.userType === 'admin' && (
+          <Link
+            to="/admin-dashboard"
+            onClick={onNavigate}
+            className={buttonStyles({ variant: 'outline', className: cx(width, block && 'col-span-2') })}
+          >
+            <ShieldCheck className="h-4 w-4" aria-hidden />
+            Admin
+          </Link>
+        )}
         <Link
           to={dashboardPathFor(user)}
           onClick={onNavigate}

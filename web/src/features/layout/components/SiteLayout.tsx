@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react'
 import { SiteFooter } from './SiteFooter'
 import { SiteHeader } from './SiteHeader'
+import { SiteTheme } from './SiteTheme'
 
 // Radix Toast loads right after the first paint instead of with the app. The
 // tiny toast store lives in the entry and keeps its toast until the Toaster
@@ -21,6 +22,7 @@ export function SiteLayout({ children }: { children: ReactNode }) {
       >
         Skip to content
       </a>
+      <SiteTheme />
       <SiteHeader />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
         {children}

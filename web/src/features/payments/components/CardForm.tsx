@@ -32,7 +32,6 @@ export function paymentErrorText(error: unknown, fallback: string): string {
 export function CardForm({
   intent,
   stripe,
-  publishableKey,
   description,
   processing,
   onProcessing,
@@ -43,7 +42,6 @@ export function CardForm({
 }: {
   intent: PaymentIntent
   stripe: StripeJs | null
-  publishableKey: string
   /** What is paid, under the Checkout title. */
   description: ReactNode
   processing: boolean
@@ -129,15 +127,13 @@ export function CardForm({
             <p>
               {intent.mode === 'demo' ? (
                 <>
-                  Demo mode: no Stripe key is configured, so the placeholder key{' '}
-                  <code className="break-all font-mono text-xs">{publishableKey}</code> is used and Stripe.js is not
-                  loaded. The payment runs through the server's test path, which decides the outcome by the test card
-                  number.
+                  Test mode: no real card is charged. Pay with one of the test cards listed on this page; the card
+                  number decides whether the payment succeeds.
                 </>
               ) : (
                 <>
-                  Stripe.js could not be loaded in this browser, so the payment runs through the server's test path: the
-                  server confirms it with Stripe using the matching test card.
+                  The secure card form could not be loaded in this browser, so this payment is checked with the test
+                  card number you enter. No real card is charged.
                 </>
               )}
             </p>

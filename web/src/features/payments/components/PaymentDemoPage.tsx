@@ -122,7 +122,6 @@ export function PaymentDemoPage() {
               }
               intent={step.intent}
               stripe={step.stripe}
-              publishableKey={step.key}
               processing={step.name === 'processing'}
               onProcessing={() => setStep({ ...step, name: 'processing' })}
               onSucceeded={() => {

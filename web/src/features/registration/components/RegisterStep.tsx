@@ -18,6 +18,7 @@ import { randomUuid } from '@/lib/uuid'
 import { walletQueryOptions } from '@/lib/wallet'
 import { RegistrationNotice, SummaryRow, type Problem } from './RegistrationNotice'
 import { invalidateAfterRegistration, registerDomain, toCents, topUpDollars } from '../api/registration'
+import { DomainName } from '@/components/DomainName'
 
 /** Registration periods offered, in years (the server accepts 1 to 10). */
 const YEAR_CHOICES = Array.from({ length: 10 }, (_, index) => index + 1)
@@ -120,9 +121,12 @@ export function RegisterStep({
 
       <div className="mt-4 rounded-xl bg-slate-50 p-4 ring-1 ring-inset ring-slate-200 sm:mt-5">
         <p className="flex flex-wrap items-center gap-2">
-          <span className="break-all text-xl font-bold tracking-tight text-slate-900">
-            {target.name}
-            <span className="text-slate-500">{target.extension}</span>
+          <span className="text-xl font-bold tracking-tight text-slate-900 [overflow-wrap:anywhere]">
+            <DomainName>{target.name}</DomainName>
+            <span className="text-slate-500">
+              <wbr />
+              <DomainName>{target.extension}</DomainName>
+            </span>
           </span>
           {target.isPremium && (
             <PremiumBadge className="font-semibold" />

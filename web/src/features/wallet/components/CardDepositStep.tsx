@@ -89,7 +89,6 @@ export function CardDepositStep({
     <CardForm
       intent={intent}
       stripe={stage.stripe}
-      publishableKey={publishableKey}
       description={
         <>
           Pay <span className="font-semibold text-slate-900">{formatUsd(amount)}</span> into your Nameport wallet.

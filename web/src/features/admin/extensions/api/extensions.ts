@@ -34,6 +34,17 @@ export async function updateExtension(id: number, body: ExtensionInput): Promise
   return unwrap(await apiRequest<ApiEnvelope<AdminExtension>>('PATCH', `${URL}/${id}`, body))
 }
 
+/** An extension's DNSSEC state, keys and DS records (GET /api/domain-extensions/{id}/dnssec). */
+export type ExtensionDNSSEC = Schema<'DnssecBody'>
+
+/** version (the extension's updatedAt) refetches the view once the extension is saved. */
+export function extensionDNSSECQueryOptions(id: number, version?: string) {
+  return queryOptions({
+    queryKey: [`${URL}/${id}/dnssec`, version ?? ''] as const,
+    queryFn: getQueryFn<ExtensionDNSSEC>(),
+  })
+}
+
 export async function deleteExtension(id: number): Promise<void> {
   unwrap(await apiRequest<ApiEnvelope<unknown>>('DELETE', `${URL}/${id}`))
 }

@@ -16,6 +16,7 @@ import {
   type AdminExtension,
 } from '../api/extensions'
 import { ConfirmDelete } from './ConfirmDelete'
+import { DNSSECKeys } from './DNSSECKeys'
 import { bodyOf, newValues, valuesOf, type Values } from './extensionConfigValues'
 
 function Check({ label, name, register }: { label: string; name: keyof Values; register: UseFormRegister<Values> }) {
@@ -61,7 +62,10 @@ export function ExtensionConfigForm({
     mutationFn: (values: Values) =>
       selected ? updateExtension(selected.id, bodyOf(values, initial)) : createExtension(bodyOf(values, initial)),
     onSuccess: async (saved) => {
-      if (!selected) toast({ title: 'Success', description: 'Domain extension has been added' })
+      toast({
+        title: 'Success',
+        description: selected ? `Settings of ${saved.extension} saved` : 'Domain extension has been added',
+      })
       await refresh()
       onSaved(saved.id)
     },
@@ -76,6 +80,7 @@ export function ExtensionConfigForm({
     mutationFn: (id: number) => deleteExtension(id),
     onSuccess: async () => {
       setConfirming(false)
+      toast({ title: 'Success', description: `Domain extension ${selected?.extension ?? ''} has been deleted` })
       await refresh()
       onSaved(null)
     },
@@ -149,6 +154,8 @@ export function ExtensionConfigForm({
               <Field label="DNS zone ID">{(ids) => <Input {...ids} {...register('dnsZoneId')} />}</Field>
             </Grid>
           )}
+          <Check label="Sign the zone with DNSSEC" name="dnssecEnabled" register={register} />
+          {selected && <DNSSECKeys extension={selected} />}
         </TabsContent>
         <TabsContent value="contacts" className="space-y-4">
           <Grid>

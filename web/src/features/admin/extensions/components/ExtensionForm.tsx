@@ -86,7 +86,7 @@ export function ExtensionForm({ editing, onDone }: { editing: AdminExtension | n
       return editing ? updateExtension(editing.id, body) : createExtension(body)
     },
     onSuccess: async () => {
-      if (!editing) toast({ title: 'Success', description: 'Domain extension has been added' })
+      toast({ title: 'Success', description: editing ? 'Domain extension has been updated' : 'Domain extension has been added' })
       await queryClient.invalidateQueries({ queryKey: adminExtensionsQueryKey })
       onDone()
     },

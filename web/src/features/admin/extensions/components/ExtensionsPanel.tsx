@@ -29,14 +29,21 @@ export function ExtensionsPanel() {
 
   const toggle = useMutation({
     mutationFn: (ext: AdminExtension) => updateExtension(ext.id, { active: !ext.active }),
-    onSuccess: refresh,
+    onSuccess: async (_, ext) => {
+      toast({
+        title: 'Success',
+        description: `${ext.extension} is now ${ext.active ? 'inactive: it is no longer offered' : 'active and offered for registration'}`,
+      })
+      await refresh()
+    },
     onError: (error) =>
       toast({ title: 'Error', variant: 'destructive', description: `Failed to update domain extension: ${errorText(error)}` }),
   })
   const remove = useMutation({
     mutationFn: (ext: AdminExtension) => deleteExtension(ext.id),
-    onSuccess: async () => {
+    onSuccess: async (_, ext) => {
       setDeleting(null)
+      toast({ title: 'Success', description: `Domain extension ${ext.extension} has been deleted` })
       await refresh()
     },
     onError: (error) => {

@@ -27,6 +27,7 @@ export interface Values {
   allowsSubdomains: boolean
   allowsDnsManagement: boolean
   allowsEmailForwarding: boolean
+  dnssecEnabled: boolean
 }
 
 // Spec section 9: advanced defaults.
@@ -56,6 +57,7 @@ export const newValues: Values = {
   allowsSubdomains: true,
   allowsDnsManagement: true,
   allowsEmailForwarding: true,
+  dnssecEnabled: true,
 }
 
 export function valuesOf(e: AdminExtension): Values {
@@ -86,6 +88,7 @@ export function valuesOf(e: AdminExtension): Values {
     allowsSubdomains: e.allowsSubdomains ?? true,
     allowsDnsManagement: e.allowsDnsManagement ?? true,
     allowsEmailForwarding: e.allowsEmailForwarding ?? true,
+    dnssecEnabled: e.dnssecEnabled ?? true,
   }
 }
 
@@ -120,6 +123,7 @@ export function bodyOf(values: Values, initial: Values): ExtensionInput {
     allowsSubdomains: values.allowsSubdomains,
     allowsDnsManagement: values.allowsDnsManagement,
     allowsEmailForwarding: values.allowsEmailForwarding,
+    dnssecEnabled: values.dnssecEnabled,
   }
   if (values.dnsApiKey !== initial.dnsApiKey) body.dnsApiKey = values.dnsApiKey.trim()
   if (values.dnsApiSecret !== initial.dnsApiSecret) body.dnsApiSecret = values.dnsApiSecret.trim()

@@ -220,6 +220,7 @@ describe('Domain Extensions tab', () => {
     const table = within(await panel.findByRole('table', { name: 'Domain extensions' }))
     await events.click(table.getByRole('button', { name: 'Deactivate .inf.nz' }))
     await waitFor(() => expect(calls.patches).toEqual([{ id: '1', body: { active: false } }]))
+    expect(await screen.findByText('.inf.nz is now inactive: it is no longer offered')).toBeInTheDocument()
 
     await events.click(table.getByRole('button', { name: 'Delete .inf.nz' }))
     const dialog = within(await screen.findByRole('dialog', { name: 'Delete .inf.nz?' }))

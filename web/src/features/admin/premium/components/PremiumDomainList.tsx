@@ -7,6 +7,7 @@ import { capitalise } from '@/lib/catalog'
 import { cx } from '@/lib/classNames'
 import { formatUsd, formatUtcDate } from '@/lib/format'
 import type { AdminPremiumDomain } from '../api/premiumAdmin'
+import { DomainName } from '@/components/DomainName'
 
 export const fullName = (domain: AdminPremiumDomain) => `${domain.name}${domain.extension}`
 
@@ -206,7 +207,9 @@ function PremiumDomainCard({
           <SelectBox domain={domain} selected={selected} onToggle={onToggle} />
         </span>
         <div className="min-w-0 flex-1">
-          <p className="break-all font-semibold text-slate-900">{fullName(domain)}</p>
+          <p className="font-semibold text-slate-900">
+            <DomainName>{fullName(domain)}</DomainName>
+          </p>
           <div className="mt-1 flex flex-wrap items-center gap-1">
             <span className="mr-1 text-xs text-slate-500">{capitalise(domain.category)}</span>
             <StatusBadge domain={domain} />

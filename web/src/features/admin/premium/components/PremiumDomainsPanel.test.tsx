@@ -113,6 +113,22 @@ describe('Premium Domains tab', { timeout: 15_000 }, () => {
     expect(panel.getByText('3 domains found')).toBeInTheDocument()
   })
 
+  it('deletes one name after confirming and says so', async () => {
+    const state = servePremium()
+    server.use(
+      http.delete('/api/admin/premium-domains/:id', ({ params }) => {
+        state.domains = state.domains.filter((d) => String(d.id) !== params.id)
+        return HttpResponse.json({ success: true, data: null })
+      }),
+    )
+    const { panel, events } = await openTab()
+    await events.click(table(panel).getByRole('button', { name: 'Delete home.inf.nz' }))
+    const dialog = within(await screen.findByRole('dialog', { name: 'Delete premium domain?' }))
+    await events.click(dialog.getByRole('button', { name: 'Delete' }))
+    expect(await screen.findByText('Premium domain deleted successfully')).toBeInTheDocument()
+    await waitFor(() => expect(rowNames(panel)).toEqual(['cloud.inf.nz', 'shop.biz.ee']))
+  })
+
   it('says so when there are no premium names at all', async () => {
     servePremium([])
     renderApp('/admin-dashboard', { user: admin })

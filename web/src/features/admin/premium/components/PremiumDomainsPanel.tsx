@@ -55,7 +55,10 @@ export function PremiumDomainsPanel() {
 
   const update = useMutation({
     mutationFn: ({ id, input }: { id: number; input: PremiumDomainInput }) => updatePremiumDomain(id, input),
-    onSuccess: refresh,
+    onSuccess: async () => {
+      toast({ title: 'Success', description: 'Premium domain updated successfully' })
+      await refresh()
+    },
     onError: (error) =>
       toast({
         title: 'Error',
@@ -68,6 +71,7 @@ export function PremiumDomainsPanel() {
     mutationFn: (id: number) => deletePremiumDomain(id),
     onSuccess: async (_, id) => {
       setConfirm(null)
+      toast({ title: 'Success', description: 'Premium domain deleted successfully' })
       setSelected((current) => {
         const next = new Set(current)
         next.delete(id)

@@ -32,6 +32,7 @@ import {
   type PaymentGateway,
 } from '../api/gateways'
 import { SITE_SETTINGS_URL, siteSettingsQueryOptions } from '../api/settings'
+import { depositOptionsQueryOptions } from '@/features/wallet/api/wallet'
 import { PaymentModeNotice } from './PaymentModeNotice'
 
 function requiredFieldsError(labels: string[]) {
@@ -52,12 +53,18 @@ export function PaymentGatewaysPanel() {
   const [configuring, setConfiguring] = useState<GatewayType | null>(null)
   const [removing, setRemoving] = useState<PaymentGateway | null>(null)
   const available = GATEWAY_TYPES.filter((t) => !gateways.some((g) => g.id === t))
+  // The server says which gateway types work (their deposits are offered);
+  // the others can be configured ahead but not enabled.
+  const options = useQuery(depositOptionsQueryOptions()).data
+  const works = (id: GatewayType) => !options || options.availableGateways.includes(id)
 
   const save = useMutation({
     mutationFn: ({ list }: { list: PaymentGateway[]; success: () => void }) => saveGateways(setting, list),
     onSuccess: (_, { success }) => {
       success()
       void queryClient.invalidateQueries({ queryKey: [SITE_SETTINGS_URL] })
+      // An enabled bank transfer changes what the wallet offers.
+      void queryClient.invalidateQueries({ queryKey: depositOptionsQueryOptions().queryKey })
     },
     onError: (error) =>
       toast({
@@ -179,8 +186,15 @@ export function PaymentGatewaysPanel() {
                         <span className="font-medium text-slate-900">{g.name}</span>
                         <Badge tone={g.active ? 'success' : 'muted'}>{g.active ? 'Active' : 'Inactive'}</Badge>
                         {g.testMode && <Badge tone="premium">Test mode</Badge>}
+                        {!works(g.id) && <Badge tone="muted">Not available yet</Badge>}
                       </div>
                       <p className="mt-0.5 text-sm text-slate-500">{g.description}</p>
+                      {!works(g.id) && (
+                        <p className="mt-0.5 text-sm text-amber-700">
+                          Payments by {g.name} are not available yet: it cannot be enabled, and the wallet does not
+                          offer it.
+                        </p>
+                      )}
                     </div>
                     <div className="flex items-center gap-2">
                       <button
@@ -188,7 +202,7 @@ export function PaymentGatewaysPanel() {
                         role="switch"
                         aria-checked={g.active}
                         aria-label={`Enable ${g.name}`}
-                        disabled={save.isPending}
+                        disabled={save.isPending || (!g.active && !works(g.id))}
                         onClick={() => setActive(g, !g.active)}
                         className={`relative mr-1 h-6 w-11 shrink-0 rounded-full transition focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2 disabled:opacity-60 ${g.active ? 'bg-emerald-500' : 'bg-slate-300'}`}
                       >
@@ -287,7 +301,9 @@ function GatewayConfig({
     <form
       aria-label={`Configure ${gateway.name}`}
       noValidate
-      onSubmit={form.handleSubmit((values) => onSave({ ...gateway, settings: values.settings, testMode: values.testMode }))}
+      onSubmit={form.handleSubmit((values) =>
+        onSave({ ...gateway, settings: values.settings, testMode: values.testMode }),
+      )}
       className="space-y-4 rounded-xl border border-slate-200 bg-slate-50/60 p-4"
     >
       <h3 className="font-semibold text-slate-900">Configure {gateway.name}</h3>

@@ -175,6 +175,22 @@ describe('Payment Gateways tab', () => {
       { category: 'payment', isPublic: false },
     )
     const state = serveSettings([stored])
+    // A server on which PayPal payments work (none does yet: see the next test).
+    server.use(
+      http.get('/api/wallet/deposit-options', () =>
+        HttpResponse.json({
+          success: true,
+          data: {
+            mode: 'demo',
+            methods: ['credit_card', 'paypal'],
+            instant: ['credit_card'],
+            bankTransfer: null,
+            configuredBy: 'Demo payments are server configuration.',
+            availableGateways: ['bank_transfer', 'paypal'],
+          },
+        }),
+      ),
+    )
     const { panel, events } = await openTab('Payment Gateways')
     await events.click(await panel.findByRole('switch', { name: 'Enable PayPal' }))
     expect(await screen.findByText('Please fill in the following required fields: Client ID')).toBeInTheDocument()
@@ -195,6 +211,30 @@ describe('Payment Gateways tab', () => {
     await events.click(await panel.findByRole('switch', { name: 'Enable PayPal' }))
     expect(await screen.findByText('Payment Gateway Disabled')).toBeInTheDocument()
     expect(screen.getByText('PayPal is now disabled for customer payments.')).toBeInTheDocument()
+  })
+
+  it('says a gateway the server cannot take is not available, and keeps it off', async () => {
+    const stored = setting(
+      'payment_gateways',
+      JSON.stringify([
+        {
+          id: 'paypal',
+          name: 'PayPal',
+          description: 'PayPal checkout',
+          active: false,
+          testMode: true,
+          displayOrder: 1,
+          settings: { client_id: 'cid', client_secret: '••••1234' },
+        },
+      ]),
+      { category: 'payment', isPublic: false },
+    )
+    const state = serveSettings([stored])
+    const { panel } = await openTab('Payment Gateways')
+    expect(await panel.findByText('Not available yet')).toBeInTheDocument()
+    expect(panel.getByText(/Payments by PayPal are not available yet/)).toBeInTheDocument()
+    await waitFor(() => expect(panel.getByRole('switch', { name: 'Enable PayPal' })).toBeDisabled())
+    expect(state.patches).toHaveLength(0)
   })
 
   it('saves checkboxes, a select and test mode from the configuration, keeping what it does not show', async () => {
@@ -228,9 +268,9 @@ describe('Payment Gateways tab', () => {
     await events.click(list.getAllByRole('button', { name: 'Configure' })[0])
     let form = within(await panel.findByRole('form', { name: 'Configure PayPal' }))
     expect(form.getByLabelText('Client ID *')).toHaveValue('client-1')
-    expect(form.getByLabelText('Test mode (use the provider\'s sandbox)')).toBeChecked()
+    expect(form.getByLabelText("Test mode (use the provider's sandbox)")).toBeChecked()
     await events.click(form.getByLabelText('Allow guest checkout'))
-    await events.click(form.getByLabelText('Test mode (use the provider\'s sandbox)'))
+    await events.click(form.getByLabelText("Test mode (use the provider's sandbox)"))
     await events.click(form.getByRole('button', { name: 'Save Configuration' }))
     await waitFor(() => expect(state.patches).toHaveLength(1))
     expect(gatewaysOf(state)[0]).toMatchObject({
@@ -268,7 +308,9 @@ describe('Payment Gateways tab', () => {
     const { panel } = await openTab('Payment Gateways')
     const mode = within(await panel.findByRole('region', { name: 'Payment mode' }))
     expect(await mode.findByText('Stripe')).toBeInTheDocument()
-    expect(mode.getByText('Stripe keys are server configuration: --stripe-secret-key (from the server).')).toBeInTheDocument()
+    expect(
+      mode.getByText('Stripe keys are server configuration: --stripe-secret-key (from the server).'),
+    ).toBeInTheDocument()
     const types = within(panel.getByLabelText('Add a gateway'))
       .getAllByRole('option')
       .map((o) => o.textContent)

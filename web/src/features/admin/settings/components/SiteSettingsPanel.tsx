@@ -18,6 +18,7 @@ import {
 } from '@/components/ui/dialog'
 import { Field, Input, Select, Textarea } from '@/components/ui/form'
 import { Spinner } from '@/components/ui/Spinner'
+import { SITE_URL } from '@/lib/site'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { toast } from '@/components/toast/toastStore'
 import { HelpTooltip } from '@/components/help/HelpTooltip'
@@ -76,7 +77,12 @@ export function SiteSettingsPanel() {
   const [editing, setEditing] = useState<SiteSetting | null>(null)
   const [deleting, setDeleting] = useState<SiteSetting | null>(null)
   const settings = useMemo(() => (data ?? []).filter((s) => s.category !== 'payment'), [data])
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [SITE_SETTINGS_URL] })
+  // The public site (header, colours, titles) reads the same settings.
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: [SITE_SETTINGS_URL] }),
+      queryClient.invalidateQueries({ queryKey: [SITE_URL] }),
+    ])
 
   const form = useForm<Values>({
     resolver: zodResolver(schema),

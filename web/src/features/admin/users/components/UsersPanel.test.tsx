@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { endUser, server } from '@/test/server'
+import { endUser, server, sessionAs } from '@/test/server'
 import type { AdminTierApplication, AdminUser, AuditEntry } from '../api'
 import { diffOf } from '../api'
 
@@ -39,7 +39,7 @@ function serveUsers() {
   }
   server.use(
     http.get('/api/me', () => HttpResponse.json({ success: true, data: admin })),
-    http.get('/api/auth/me', () => HttpResponse.json({ success: true, data: admin })),
+    sessionAs(() => admin),
     http.get('/api/admin/users', ({ request }) => {
       state.urls.push(request.url)
       const search = new URL(request.url).searchParams.get('search') ?? ''
