@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { PremiumDomain } from '@/lib/catalog'
 import { renderApp } from '@/test/renderApp'
 import { premiumList } from '@/test/catalogFixtures'
-import { endUser, registrar, searchParamOf, server } from '@/test/server'
+import { endUser, registrar, rules, searchParamOf, server } from '@/test/server'
 
 function serve(list: PremiumDomain[]) {
   server.use(http.get('/api/premium-domains', () => HttpResponse.json({ success: true, data: list })))
@@ -124,6 +124,25 @@ describe('/premium-domains', () => {
     expect(screen.getByLabelText('Category')).toHaveValue('technology')
     expect(screen.getByLabelText('Sort by')).toHaveValue('price-asc')
     expect(screen.getByLabelText('Search')).toHaveValue('cloud')
+  })
+
+  it('shows a linked category only once the server has said which categories exist', async () => {
+    serve(premiumList)
+    // The rules answer after the list: the page must not show every name meanwhile.
+    let answerRules = () => {}
+    const rulesAnswered = new Promise<void>((resolve) => (answerRules = resolve))
+    server.use(
+      http.get('/api/rules', async () => {
+        await rulesAnswered
+        return HttpResponse.json({ success: true, data: rules })
+      }),
+    )
+    renderApp('/premium-domains?category=travel', { user: null })
+    expect(await screen.findByText('Loading premium domains...')).toBeInTheDocument()
+    await delay(50)
+    expect(screen.queryAllByRole('article')).toHaveLength(0)
+    answerRules()
+    expect(await cardNames()).toEqual(['travel.orgn.uk'])
   })
 
   it('ignores an unknown category or sort in the address', async () => {

@@ -15,6 +15,7 @@ import {
   type PremiumSort,
 } from '@/lib/catalog'
 import { premiumDiscountLabel, useRegistrarTiers } from '@/lib/registrarTiers'
+import { rulesQueryOptions } from '@/lib/rules'
 import { currentUserQueryOptions } from '@/lib/session'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { PremiumCard } from './PremiumCard'
@@ -83,7 +84,13 @@ export function PremiumDomainsPage({
   onFiltersChange: (next: PremiumFilters, options?: { replace?: boolean }) => void
 }) {
   useDocumentTitle('Premium Domains')
-  const { data, isPending, isError, refetch, isFetching } = useQuery(premiumDomainsQueryOptions())
+  const premium = useQuery(premiumDomainsQueryOptions())
+  const { data, isError, refetch, isFetching } = premium
+  // A category in the address is checked against the server's list, so the
+  // list waits for that list too: showing every name first and then the
+  // filtered few would flash the wrong list (and a reader could act on it).
+  const rulesPending = useQuery(rulesQueryOptions()).isPending
+  const isPending = premium.isPending || (!!filters.category && rulesPending)
   const { data: user } = useQuery({ ...currentUserQueryOptions(), enabled: false })
 
   // The search box keeps its own text so typing stays immediate; the address
