@@ -30,7 +30,9 @@ type envelopeError struct {
 	Balance *float64 `json:"balance,omitempty" doc:"insufficient_funds (402) only: the wallet's balance in US dollars" example:"10"`
 	// SetTTL is the TTL of a DNS record's set that a record's TTL differs
 	// from, for the web app to offer aligning them.
-	SetTTL *int `json:"setTtl,omitempty" doc:"A DNS record whose TTL differs from the other records of its name and type (422) only: their TTL (the lowest, which DNS serves, if they differ too). Send the record again with that TTL, or with alignTtl to give them all the record's" example:"3600"`
+	// Field lets a form show the message beside the field it is about.
+	Field  string `json:"field,omitempty" doc:"invalid (422) only, when the message is about one field of the body: its JSON name, e.g. content" example:"content"`
+	SetTTL *int   `json:"setTtl,omitempty" doc:"A DNS record whose TTL differs from the other records of its name and type (422) only: their TTL (the lowest, which DNS serves, if they differ too). Send the record again with that TTL, or with alignTtl to give them all the record's" example:"3600"`
 	// PendingToken and Methods are the second step of a login that needs
 	// a second factor (code two_factor_required; see account_security.go).
 	PendingToken *string  `json:"pendingToken,omitempty" doc:"two_factor_required (401) only: send it to POST /api/auth/login/two-factor with a code"`
@@ -170,6 +172,7 @@ func fail(ctx context.Context, err error) error {
 	if ttl := apperr.SetTTLOf(err); ttl != 0 {
 		e.SetTTL = &ttl
 	}
+	e.Field = apperr.FieldOf(err)
 	return e
 }
 

@@ -43,6 +43,10 @@ type Error struct {
 	// records of its name and type, the TTL of those (the lowest, if they
 	// differ too); 0 for other errors.
 	SetTTL int
+	// Field names the input field an invalid error is about ("name",
+	// "content"...), so a form can show the message beside it; empty when
+	// the error is about the request as a whole.
+	Field string
 }
 
 // Shortfall is what a payment from the wallet lacked, in cents.
@@ -76,6 +80,40 @@ func ShortfallOf(err error) *Shortfall {
 		return e.Shortfall
 	}
 	return nil
+}
+
+// OnField returns err about input field, unless it names a field already;
+// errors that are not application errors are returned as they are. The
+// error is copied: services keep some errors in package variables.
+func OnField(err error, field string) error {
+	var e *Error
+	if !errors.As(err, &e) || e.Field != "" {
+		return err
+	}
+	withField := *e
+	withField.Field = field
+	return &withField
+}
+
+// WithoutField returns err no longer about a field: for a caller whose
+// input has other fields than the ones its service named.
+func WithoutField(err error) error {
+	var e *Error
+	if !errors.As(err, &e) || e.Field == "" {
+		return err
+	}
+	general := *e
+	general.Field = ""
+	return &general
+}
+
+// FieldOf returns the input field err is about, or "".
+func FieldOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Field
+	}
+	return ""
 }
 
 // SetTTLOf returns the record set's TTL err carries, or 0.

@@ -94,4 +94,23 @@ func TestDNSValidationMessagesOverHTTP(t *testing.T) {
 		require.Equal(t, tt.want, r.body["error"], "%+v", tt.in)
 	}
 	require.Equal(t, []any{}, alice.do("GET", path, nil).body["data"], "nothing was stored")
+
+	// The message names the field it is about, for the form to show it there
+	// (another account: alice used up her minute's DNS operations above).
+	bob := signedUp(t, ts, "bob", "user")
+	require.Equal(t, http.StatusCreated, bob.do("POST", "/api/wallet/deposit", map[string]any{"amount": 20}).status)
+	r = bob.do("POST", "/api/domains", map[string]any{"name": "bobsite", "extension": ".inf.nz"})
+	require.Equal(t, http.StatusCreated, r.status, r.raw)
+	path = fmt.Sprintf("/api/domains/%v/dns", data(t, r)["domain"].(map[string]any)["id"])
+	for field, in := range map[string]rec{
+		"type":     {Type: "PTR", Name: "www", Content: "x.example.com"},
+		"name":     {Type: "A", Name: "-www", Content: "192.0.2.1"},
+		"content":  {Type: "A", Name: "www", Content: "192.0.2"},
+		"ttl":      {Type: "A", Name: "www", Content: "192.0.2.1", TTL: iptr(299)},
+		"priority": {Type: "MX", Name: "@", Content: "mail.example.com"},
+	} {
+		r := bob.do("POST", path, in)
+		require.Equal(t, http.StatusUnprocessableEntity, r.status, r.raw)
+		require.Equal(t, field, r.body["field"], r.raw)
+	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/nameport/nameport/internal/apperr"
 	"github.com/nameport/nameport/internal/db"
 )
 
@@ -28,7 +29,7 @@ func (s *Service) Apply(ctx context.Context, d Domain, c Change) error {
 	for _, in := range c.Add {
 		rec, err := normalize(d, in)
 		if err != nil {
-			return err
+			return apperr.WithoutField(err) // the caller's input is not a record form
 		}
 		adds = append(adds, rec)
 	}

@@ -84,6 +84,46 @@ func TestValidationMessages(t *testing.T) {
 	})
 }
 
+// A refused record names the field its message is about, so the form can
+// show the message beside it; a refusal about the whole record names none.
+func TestValidationNamesTheField(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := setup(t, d)
+		ctx := context.Background()
+		tests := []struct {
+			in    zone.Input
+			field string
+		}{
+			{zone.Input{Type: "PTR", Name: "www", Content: "x.example.com"}, "type"},
+			{zone.Input{Type: "A", Name: "-www", Content: "192.0.2.1"}, "name"},
+			{zone.Input{Type: "A", Name: "www", Content: "192.0.2.1", TTL: new(299)}, "ttl"},
+			{zone.Input{Type: "A", Name: "www", Content: "not-an-ip"}, "content"},
+			{zone.Input{Type: "MX", Name: "@", Content: "mail.example.com"}, "priority"},
+			{zone.Input{Type: "MX", Name: "@", Content: "mail.example.com", Priority: new(70000)}, "priority"},
+			// TXT errors are package variables: naming the field copies them.
+			{zone.Input{Type: "TXT", Name: "@", Content: "line\nbreak"}, "content"},
+		}
+		for _, tt := range tests {
+			_, err := b.svc.Create(ctx, b.dom, tt.in)
+			require.Equal(t, tt.field, apperr.FieldOf(err), "%+v: %v", tt.in, err)
+		}
+		_, err := b.svc.Create(ctx, b.dom, zone.Input{Type: "CNAME", Name: "@", Content: "www.example.com"})
+		require.Equal(t, "content", apperr.FieldOf(err))
+
+		// A set has values, not a record's content: its refusals name no field.
+		_, err = b.svc.ReplaceSet(ctx, b.dom, zone.Set{Name: "www", Type: "A", Values: []string{"not-an-ip"}})
+		requireCode(t, err, apperr.Invalid, "A record content must be an IPv4 address, like 192.0.2.1")
+		require.Empty(t, apperr.FieldOf(err))
+		// Nor does a conflict with the records already there.
+		_, err = b.svc.Create(ctx, b.dom, zone.Input{Type: "A", Name: "www", Content: "192.0.2.1"})
+		require.NoError(t, err)
+		_, err = b.svc.Create(ctx, b.dom, zone.Input{Type: "CNAME", Name: "www", Content: "x.example.com"})
+		requireCode(t, err, apperr.Invalid, "A CNAME record cannot share its name with other records: www already has A records")
+		require.Empty(t, apperr.FieldOf(err))
+	})
+}
+
 func TestRecordsAreStoredNormalised(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {

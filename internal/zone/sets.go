@@ -51,7 +51,7 @@ func normalizeSet(d Domain, set Set) ([]Record, error) {
 		}
 		rec, err := normalize(d, Input{Type: set.Type, Name: set.Name, Content: content, TTL: set.TTL, Priority: priority})
 		if err != nil {
-			return nil, err
+			return nil, apperr.WithoutField(err) // a set has values, not a record's content
 		}
 		if seen[recordKey(rec)] {
 			return nil, invalid("The value %q appears twice in the set", quotable(v))

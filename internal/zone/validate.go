@@ -25,14 +25,14 @@ const maxName = 253
 func normalize(d Domain, in Input) (Record, error) {
 	typ := strings.ToUpper(strings.TrimSpace(in.Type))
 	if typ == "" {
-		return Record{}, invalid("Record type is required")
+		return Record{}, apperr.OnField(invalid("Record type is required"), "type")
 	}
 	if !slices.Contains(Types, typ) {
-		return Record{}, invalid("Record type must be one of %s", strings.Join(Types, ", "))
+		return Record{}, apperr.OnField(invalid("Record type must be one of %s", strings.Join(Types, ", ")), "type")
 	}
 	name, err := normalizeName(d, in.Name, typ)
 	if err != nil {
-		return Record{}, err
+		return Record{}, apperr.OnField(err, "name")
 	}
 	ttl := DefaultTTL
 	if in.TTL != nil {
@@ -40,18 +40,18 @@ func normalize(d Domain, in Input) (Record, error) {
 	}
 	switch {
 	case ttl < MinTTL:
-		return Record{}, invalid("TTL must be at least %d seconds", MinTTL)
+		return Record{}, apperr.OnField(invalid("TTL must be at least %d seconds", MinTTL), "ttl")
 	case ttl > MaxTTL:
-		return Record{}, invalid("TTL must be at most %d seconds (a week)", MaxTTL)
+		return Record{}, apperr.OnField(invalid("TTL must be at most %d seconds (a week)", MaxTTL), "ttl")
 	}
 	// Other types ignore a priority, but one out of range is a mistake
 	// whatever the type.
 	if err := checkPriority(in.Priority); err != nil {
-		return Record{}, err
+		return Record{}, apperr.OnField(err, "priority")
 	}
 	content, priority, err := normalizeContent(d, typ, name, in.Content, in.Priority)
 	if err != nil {
-		return Record{}, err
+		return Record{}, apperr.OnField(err, "content")
 	}
 	return Record{DomainID: d.ID, Name: name, Type: typ, Content: content, TTL: ttl, Priority: priority}, nil
 }
@@ -219,7 +219,7 @@ func normalizeContent(d Domain, typ, name, raw string, priority *int) (string, *
 		return host, nil, nil
 	case TypeMX:
 		if priority == nil {
-			return "", nil, invalid("MX records need a priority from 0 to 65535")
+			return "", nil, apperr.OnField(invalid("MX records need a priority from 0 to 65535"), "priority")
 		}
 		if err := checkPriority(priority); err != nil {
 			return "", nil, err

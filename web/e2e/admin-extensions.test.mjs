@@ -57,7 +57,10 @@ describe('Domain extensions admin', () => {
 
     // Advanced Config: give it a Cloudflare key, then change something else.
     const advanced = await openTab(page, 'Advanced Config')
-    await advanced.getByRole('navigation', { name: 'Extensions' }).getByRole('button', { name: /\.shop\.nz/ }).click()
+    await advanced
+      .getByRole('navigation', { name: 'Extensions' })
+      .getByRole('button', { name: /\.shop\.nz/ })
+      .click()
     await advanced.getByRole('heading', { name: 'Configure .shop.nz' }).waitFor()
     const update = advanced.getByRole('button', { name: 'Update Extension' })
     assert.equal(await update.isDisabled(), true, 'nothing changed yet')
@@ -66,6 +69,9 @@ describe('Domain extensions admin', () => {
     await advanced.getByLabel('DNS API key').fill('cf-token-ABCD1234')
     await advanced.getByLabel('DNS zone ID').fill('zone-42')
     await update.click()
+    // The save says so, and the earlier "has been added" toast is gone.
+    await page.getByText('Settings of .shop.nz saved', { exact: true }).waitFor()
+    await page.getByText('Domain extension has been added', { exact: true }).waitFor({ state: 'hidden' })
     // The form reloads with the saved extension: the key shows masked.
     await page.waitForFunction(() =>
       [...document.querySelectorAll('input')].some((input) => input.value === '••••1234'),
@@ -75,7 +81,9 @@ describe('Domain extensions admin', () => {
 
     await advanced.getByRole('tab', { name: 'Contacts' }).click()
     await advanced.getByLabel('Admin email').fill('ops@shop.example')
-    const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/api/domain-extensions/'))
+    const saved = page.waitForResponse(
+      (r) => r.request().method() === 'PATCH' && r.url().includes('/api/domain-extensions/'),
+    )
     await update.click()
     const body = (await saved).request().postDataJSON()
     assert.equal(body.dnsApiKey, undefined, 'the masked key is not sent back')
@@ -113,12 +121,16 @@ describe('Domain extensions admin', () => {
     const count = await cards.count()
     assert.ok(count >= 3, `the demo catalog's three extensions (and any added) are cards: ${count}`)
     assert.equal(await panel.getByRole('table', { name: 'Domain extensions' }).count(), 0, 'the table is hidden')
-    await cards.first().getByRole('button', { name: /^Edit / }).waitFor()
+    await cards
+      .first()
+      .getByRole('button', { name: /^Edit / })
+      .waitFor()
     // No box in the tab scrolls sideways (a table too wide for its card).
-    const wide = await panel.evaluate((root) =>
-      [...root.querySelectorAll('*')].filter(
-        (el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX),
-      ).length,
+    const wide = await panel.evaluate(
+      (root) =>
+        [...root.querySelectorAll('*')].filter(
+          (el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX),
+        ).length,
     )
     assert.equal(wide, 0, 'a box in the tab scrolls sideways')
     await page.setViewportSize({ width: 1280, height: 800 })

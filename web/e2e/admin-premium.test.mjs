@@ -90,7 +90,10 @@ describe('Premium Domains tab', () => {
     await panel.getByRole('checkbox', { name: 'Select travel.orgn.uk' }).check()
     await panel.getByRole('checkbox', { name: 'Select learn.orgn.uk' }).check()
     await panel.getByText('2 selected').waitFor()
-    await panel.getByRole('group', { name: 'Bulk actions' }).getByRole('button', { name: 'Feature', exact: true }).click()
+    await panel
+      .getByRole('group', { name: 'Bulk actions' })
+      .getByRole('button', { name: 'Feature', exact: true })
+      .click()
     await page.getByText('Bulk action completed successfully', { exact: true }).waitFor()
     await panel.getByRole('button', { name: 'Unfeature travel.orgn.uk' }).waitFor()
     await panel.getByRole('button', { name: 'Unfeature learn.orgn.uk' }).waitFor()
@@ -100,6 +103,21 @@ describe('Premium Domains tab', () => {
     for (const name of ['travel', 'learn']) {
       assert.equal(listed.find((d) => d.name === name).featured, true, `${name} is featured`)
     }
+
+    // The audit log says what the bulk action did, name by name.
+    await page.getByRole('tab', { name: 'Users' }).click()
+    const entry = page
+      .getByRole('tabpanel', { name: 'Users' })
+      .getByRole('list', { name: 'Audit log' })
+      .getByRole('listitem')
+      .filter({ hasText: 'featured 2 domains' })
+    await entry.getByText('changed premium domains').waitFor()
+    assert.deepEqual((await entry.getByRole('term').allTextContents()).sort(), [
+      'learn.orgn.uk › featured',
+      'travel.orgn.uk › featured',
+    ])
+    assert.deepEqual(await entry.getByRole('definition').allTextContents(), ['off→on', 'off→on'])
+    await page.getByRole('tab', { name: 'Premium Domains' }).click()
 
     // Export CSV: a dated file whose first row is the spec's columns.
     const [download] = await Promise.all([
@@ -135,10 +153,11 @@ describe('Premium Domains tab', () => {
       }))
       assert.ok(widths.page <= widths.viewport, `${view}: page is ${widths.page}px wide at ${widths.viewport}px`)
       // No box in the tab scrolls sideways (a table too wide for its card).
-      const wide = await panel.evaluate((root) =>
-        [...root.querySelectorAll('*')].filter(
-          (el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX),
-        ).length,
+      const wide = await panel.evaluate(
+        (root) =>
+          [...root.querySelectorAll('*')].filter(
+            (el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX),
+          ).length,
       )
       assert.equal(wide, 0, `${view}: a box in the tab scrolls sideways`)
     }
@@ -149,7 +168,10 @@ describe('Premium Domains tab', () => {
     assert.equal(await panel.getByRole('table', { name: 'Premium domains' }).count(), 0, 'the table is hidden')
     await cards.first().getByRole('checkbox').check()
     await panel.getByText('1 selected', { exact: true }).waitFor()
-    await cards.first().getByRole('button', { name: /^Edit / }).waitFor()
+    await cards
+      .first()
+      .getByRole('button', { name: /^Edit / })
+      .waitFor()
     await fits('table view')
 
     await panel.getByRole('button', { name: 'Grid view' }).click()

@@ -89,6 +89,11 @@ describe('DNS management', () => {
     const failure = page.locator('li', { has: page.getByText('Failed to create DNS record', { exact: true }) })
     await failure.waitFor()
     assert.match(await failure.textContent(), /IPv4/)
+    // The message is beside the Content field too, which has the focus.
+    const content = dialog.getByLabel('Content')
+    assert.match(await content.getAttribute('aria-invalid'), /true/)
+    assert.ok(await content.evaluate((el) => el === document.activeElement), 'Content has the focus')
+    await dialog.getByText('A record content must be an IPv4 address, like 192.0.2.1', { exact: true }).waitFor()
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     await dialog.waitFor({ state: 'detached' })
     assert.equal(await table.locator('tbody tr').count(), 1)

@@ -91,6 +91,17 @@ describe('payment gateways', () => {
     })
     assert.equal(after.status(), 422)
 
+    // The audit log says what changed in words, not the gateway list's JSON.
+    await admin.getByRole('tab', { name: 'Users' }).click()
+    const latest = admin
+      .getByRole('tabpanel', { name: 'Users' })
+      .getByRole('list', { name: 'Audit log' })
+      .getByRole('listitem')
+      .first()
+    await latest.getByText('changed site setting', { exact: true }).waitFor()
+    assert.deepEqual(await latest.getByRole('term').allTextContents(), ['value › Bank Transfer › active'])
+    assert.deepEqual(await latest.getByRole('definition').allTextContents(), ['on→off'])
+
     await admin.context().close()
     await user.context().close()
   })

@@ -21,6 +21,8 @@ export class ApiError extends Error {
   readonly code: string | undefined
   readonly shortfall: Shortfall | undefined
   readonly setTtl: number | undefined
+  /** The body field an invalid request's message is about (e.g. content), for a form to show it there. */
+  readonly field: string | undefined
   /** A login that needs a second factor (code two_factor_required): the token and methods of its second step. */
   readonly pendingToken: string | undefined
   readonly methods: string[] | undefined
@@ -37,6 +39,7 @@ export class ApiError extends Error {
         ? { neededCents: Math.round(envelope.needed * 100), balanceCents: Math.round(envelope.balance * 100) }
         : undefined
     this.setTtl = typeof envelope.setTtl === 'number' ? envelope.setTtl : undefined
+    this.field = typeof envelope.field === 'string' ? envelope.field : undefined
     this.pendingToken = typeof envelope.pendingToken === 'string' ? envelope.pendingToken : undefined
     this.methods = Array.isArray(envelope.methods) ? envelope.methods.map(String) : undefined
   }

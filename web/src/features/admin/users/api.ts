@@ -59,20 +59,6 @@ export function auditLogQueryOptions(before: number) {
   })
 }
 
-/** The fields that differ between two recorded objects, with both values. */
-export function diffOf(before: unknown, after: unknown): { field: string; before: unknown; after: unknown }[] {
-  const b = isObject(before) ? before : {}
-  const a = isObject(after) ? after : {}
-  const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort()
-  return fields
-    .filter((f) => JSON.stringify(b[f]) !== JSON.stringify(a[f]))
-    .map((field) => ({ field, before: b[field], after: a[field] }))
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
 /** A registrar's pending (or decided) application for a higher tier, as admins see it. */
 export type AdminTierApplication = Schema<'AdminTierApplicationBody'>
 

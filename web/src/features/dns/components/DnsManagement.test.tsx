@@ -245,7 +245,10 @@ describe('DNS Management tab', () => {
     serveDomain([])
     server.use(
       http.post(DNS, () =>
-        HttpResponse.json({ success: false, error: 'A record content must be an IPv4 address' }, { status: 422 }),
+        HttpResponse.json(
+          { success: false, error: 'A record content must be an IPv4 address', field: 'content' },
+          { status: 422 },
+        ),
       ),
     )
     const { panel, events } = await openPage()
@@ -255,9 +258,14 @@ describe('DNS Management tab', () => {
     await events.type(dialog.getByLabelText('Content'), 'not-an-ip')
     await events.click(dialog.getByRole('button', { name: 'Save record' }))
     expect(await screen.findByText('Failed to create DNS record')).toBeInTheDocument()
-    expect(screen.getByText('A record content must be an IPv4 address')).toBeInTheDocument()
     expect(screen.getByRole('dialog', { name: 'Add DNS record' })).toBeInTheDocument()
-    expect(dialog.getByLabelText('Content')).toHaveValue('not-an-ip')
+    // The message is also beside the field it is about, which has the focus.
+    const content = dialog.getByLabelText('Content')
+    expect(content).toHaveValue('not-an-ip')
+    expect(content).toHaveAccessibleDescription(expect.stringContaining('A record content must be an IPv4 address'))
+    expect(content).toHaveAttribute('aria-invalid', 'true')
+    expect(content).toHaveFocus()
+    expect(screen.getAllByText('A record content must be an IPv4 address')).toHaveLength(2)
   })
 
   it("falls back to 'An unexpected error occurred' when the failure has no message", async () => {

@@ -92,11 +92,16 @@ export default function RecordDialog({
         setTtlConflict({ message: error.error, setTtl: error.setTtl, ttl: formToInput(values).ttl ?? 0 })
         return
       }
+      // The spec's toast, and the message beside the field the server names.
       toast({
         variant: 'destructive',
         title: editing ? 'Failed to update DNS record' : 'Failed to create DNS record',
         description: errorText(error),
       })
+      const field = error instanceof ApiError ? formFieldOf(error.field) : undefined
+      if (field && error instanceof ApiError && error.error) {
+        form.setError(field, { type: 'server', message: error.error }, { shouldFocus: true })
+      }
     },
   })
   const saving = mutation.isPending
@@ -121,7 +126,7 @@ export default function RecordDialog({
           className="mt-5 space-y-4"
         >
           <div className="grid gap-4 sm:grid-cols-[8rem_1fr]">
-            <Field label="Type">
+            <Field label="Type" error={errors.type?.message}>
               {(ids) => (
                 <Select {...ids} {...form.register('type')}>
                   {typeOptions}
@@ -244,6 +249,12 @@ export default function RecordDialog({
     </Dialog>
   )
 }
+
+/** The form field of a field the server named, if the form has it. */
+function formFieldOf(field: string | undefined): keyof RecordFormValues | undefined {
+  return field && formFields.includes(field as keyof RecordFormValues) ? (field as keyof RecordFormValues) : undefined
+}
+const formFields: (keyof RecordFormValues)[] = ['type', 'name', 'content', 'ttl', 'priority']
 
 const typeOptions = RECORD_TYPES.map((type) => (
   <option key={type} value={type}>

@@ -139,9 +139,7 @@ export function PremiumDomainsPage({
   const shown = useMemo(
     () =>
       sortDomains(
-        available.filter(
-          (domain) => (!category || domain.category === category) && matches(domain, needle),
-        ),
+        available.filter((domain) => (!category || domain.category === category) && matches(domain, needle)),
         filters.sort,
       ),
     [available, category, filters.sort, needle],

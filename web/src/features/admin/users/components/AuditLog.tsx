@@ -4,7 +4,8 @@ import { AlertCircle, ChevronLeft, ChevronRight, History, LoaderCircle } from 'l
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { serverMessage } from '@/lib/api'
-import { auditLogQueryOptions, diffOf, type AuditEntry } from '../api'
+import { auditLogQueryOptions, type AuditEntry } from '../api'
+import { describeChange, showValue } from '../auditChanges'
 
 const actionLabels: Record<string, string> = {
   'extension.create': 'Added extension',
@@ -13,7 +14,7 @@ const actionLabels: Record<string, string> = {
   'premium.create': 'Added premium domain',
   'premium.update': 'Changed premium domain',
   'premium.delete': 'Deleted premium domain',
-  'premium.bulk': 'Bulk premium action',
+  'premium.bulk': 'Changed premium domains',
   'user.tier': 'Changed tier',
   'tier_application.approve': 'Approved the tier application of',
   'tier_application.decline': 'Declined the tier application of',
@@ -22,6 +23,9 @@ const actionLabels: Record<string, string> = {
   'setting.create': 'Added site setting',
   'setting.update': 'Changed site setting',
   'setting.delete': 'Deleted site setting',
+  'page.create': 'Added page',
+  'page.update': 'Changed page',
+  'page.delete': 'Deleted page',
   // Changes an account makes to its own security (the actor is the account).
   'account.password_change': 'Changed the password of',
   'account.two_factor_enable': 'Turned on two-factor sign-in of',
@@ -30,6 +34,8 @@ const actionLabels: Record<string, string> = {
   'account.session_end': 'Signed out a session of',
   'account.sessions_end_others': 'Signed out the other sessions of',
 }
+// Past this many, a change is summed up as "and N more" so one entry stays short.
+const MAX_CHANGES = 8
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' })
 
 /** The audit log: every admin change, newest first, page by page. */
@@ -93,12 +99,6 @@ export function AuditLog() {
   )
 }
 
-function show(v: unknown): string {
-  if (v === undefined || v === null || v === '') return '—'
-  if (typeof v === 'string') return v
-  return JSON.stringify(v)
-}
-
 /** What the change was about: a name from the recorded object, else its id. */
 function targetName(e: AuditEntry): string {
   for (const side of [e.after, e.before]) {
@@ -108,14 +108,15 @@ function targetName(e: AuditEntry): string {
       if (typeof o.name === 'string') return `${o.name}${typeof o.extension === 'string' ? o.extension : ''}`
       if (typeof o.extension === 'string') return o.extension
       if (typeof o.key === 'string') return o.key
+      if (typeof o.slug === 'string') return `/pages/${o.slug}`
     }
   }
   return e.targetId ? `#${e.targetId}` : ''
 }
 
 function AuditRow({ entry: e }: { entry: AuditEntry }) {
-  const changes = e.before && e.after && !Array.isArray(e.before) ? diffOf(e.before, e.after).slice(0, 8) : []
-  const summary = !e.before ? 'created' : !e.after ? 'deleted' : changes.length === 0 ? 'no visible change' : ''
+  const { summary, changes: all } = describeChange(e.before, e.after)
+  const changes = all.slice(0, MAX_CHANGES)
   return (
     <li className="py-3 text-sm">
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
@@ -128,21 +129,21 @@ function AuditRow({ entry: e }: { entry: AuditEntry }) {
           {when.format(new Date(e.createdAt))}
         </time>
       </div>
-      {changes.length > 0 ? (
+      {summary && <p className="mt-1 text-xs text-slate-500">{summary}</p>}
+      {changes.length > 0 && (
         <dl className="mt-1.5 space-y-0.5 text-xs">
           {changes.map((c) => (
             <div key={c.field} className="flex flex-wrap gap-x-2">
               <dt className="font-mono text-slate-500">{c.field}</dt>
               <dd className="min-w-0 break-all">
-                <span className="text-red-700 line-through decoration-red-300">{show(c.before)}</span>
+                <span className="text-red-700 line-through decoration-red-300">{showValue(c.before)}</span>
                 <span className="px-1 text-slate-500">→</span>
-                <span className="text-emerald-700">{show(c.after)}</span>
+                <span className="text-emerald-700">{showValue(c.after)}</span>
               </dd>
             </div>
           ))}
+          {all.length > changes.length && <div className="text-slate-500">and {all.length - changes.length} more</div>}
         </dl>
-      ) : (
-        summary && <p className="mt-1 text-xs text-slate-500">{summary}</p>
       )}
     </li>
   )

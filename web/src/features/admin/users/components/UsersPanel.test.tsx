@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
 import { endUser, server, sessionAs } from '@/test/server'
 import type { AdminTierApplication, AdminUser, AuditEntry } from '../api'
-import { diffOf } from '../api'
 
 const admin = { ...endUser, id: 9, username: 'root', userType: 'admin' as const }
 
@@ -191,15 +190,5 @@ describe('Tier applications', () => {
       { id: '2', decision: 'decline', body: { reason: 'Tell us about your volumes.' } },
     ])
     expect(await panel.findByText('No applications are waiting.')).toBeInTheDocument()
-  })
-})
-
-describe('diffOf', () => {
-  it('lists the fields that changed', () => {
-    expect(diffOf({ a: 1, b: [1], c: 'x' }, { a: 1, b: [2], d: true })).toEqual([
-      { field: 'b', before: [1], after: [2] },
-      { field: 'c', before: 'x', after: undefined },
-      { field: 'd', before: undefined, after: true },
-    ])
   })
 })
