@@ -86,6 +86,9 @@ type Options struct {
 	// SignUpLimit is how many sign-ups one client network may make in an
 	// hour (0: DefaultSignUpLimit).
 	SignUpLimit int
+	// RegistrarsNeedTwoFactor is the site's policy (an admin's setting):
+	// whether registrar accounts must use two-factor sign-in. nil: never.
+	RegistrarsNeedTwoFactor func(context.Context) (bool, error)
 }
 
 // Service manages accounts and sessions.
@@ -108,6 +111,9 @@ type Service struct {
 	// hashes bounds the password hashes running at once.
 	hashes      *hashPool
 	signUpLimit int
+	// registrarsNeedTwoFactor is the site's two-factor policy for
+	// registrars (Options.RegistrarsNeedTwoFactor).
+	registrarsNeedTwoFactor func(context.Context) (bool, error)
 	// byAPIKey is the query of /v1 requests (see ByAPIKey), apiKeys what
 	// it found lately, and keyUses the keys' uses on their way to the
 	// database.
@@ -147,7 +153,11 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	}
 	s := &Service{db: d, keys: keys, links: links, twoFactor: twoFactor, sessionTTL: opts.SessionTTL, now: opts.Now,
 		publicURL: strings.TrimRight(opts.PublicURL, "/"), hashes: newHashPool(opts.HashConcurrency, opts.HashWait),
-		signUpLimit: opts.SignUpLimit, byAPIKey: d.Statement(byAPIKeyQuery), keyUses: newKeyUses()}
+		signUpLimit: opts.SignUpLimit, byAPIKey: d.Statement(byAPIKeyQuery), keyUses: newKeyUses(),
+		registrarsNeedTwoFactor: opts.RegistrarsNeedTwoFactor}
+	if s.registrarsNeedTwoFactor == nil {
+		s.registrarsNeedTwoFactor = func(context.Context) (bool, error) { return false, nil }
+	}
 	// Passkeys are off, not the server, when the public address cannot be
 	// a relying party (an IP address): the rest works without them.
 	if s.webauthn, err = newRelyingParty(opts.PublicURL); err != nil {

@@ -590,15 +590,45 @@ func (s *Service) checkPasskeySecondFactor(ctx context.Context, ch *challenge, u
 	return s.passkeyUsed(ctx, u, cred)
 }
 
-// NeedsTwoFactorSetup reports whether u is held back from admin operations
-// until it sets up a second factor: admins made after two-factor sign-in
-// came (TwoFactorRequired) must have an authenticator app or a passkey.
-// Admins from before are only asked (the dashboards' banner). This is the
-// one place of the rule; the API's admin access asks it.
-func (s *Service) NeedsTwoFactorSetup(ctx context.Context, u *User) (bool, error) {
-	if !u.IsAdmin() || !u.TwoFactorRequired {
+// The site's two-factor policy. Every admin and, when an admin's setting
+// says so, every registrar is asked to set up a second factor (an
+// authenticator app or a passkey). Asked accounts are held back from the
+// tools of their role until they do: admins made after two-factor sign-in
+// came (TwoFactorRequired; older admins only see the dashboards' banner)
+// and registrars while the setting is on. Held accounts can still sign
+// in, use their own domains and open Account Settings to set one up, so
+// turning the setting on strands nobody; API keys (/v1) are not held.
+// These are the one place of the rule: the API's access check and its
+// two-factor status ask them.
+
+// TwoFactorAsked reports whether the site asks u to set up a second factor
+// (it has none yet).
+func (s *Service) TwoFactorAsked(ctx context.Context, u *User) (bool, error) {
+	if !u.IsAdmin() && !u.IsRegistrar() {
 		return false, nil
 	}
+	if u.IsRegistrar() {
+		on, err := s.registrarsNeedTwoFactor(ctx)
+		if err != nil || !on {
+			return false, err
+		}
+	}
+	return s.lacksSecondFactor(ctx, u)
+}
+
+// NeedsTwoFactorSetup reports whether u is held back from the tools of its
+// role until it sets up a second factor.
+func (s *Service) NeedsTwoFactorSetup(ctx context.Context, u *User) (bool, error) {
+	switch {
+	case u.IsAdmin() && u.TwoFactorRequired, u.IsRegistrar():
+		return s.TwoFactorAsked(ctx, u)
+	}
+	return false, nil
+}
+
+// lacksSecondFactor reports whether u has neither an authenticator app nor
+// a passkey.
+func (s *Service) lacksSecondFactor(ctx context.Context, u *User) (bool, error) {
 	sec, err := s.confirmedSecret(ctx, s.db.Bun, u.ID)
 	if err != nil || sec != nil {
 		return false, err
@@ -607,16 +637,17 @@ func (s *Service) NeedsTwoFactorSetup(ctx context.Context, u *User) (bool, error
 	return !ok, err
 }
 
-// CheckAdminTwoFactor returns two_factor_setup_required while u must set
-// up a second factor before admin operations (NeedsTwoFactorSetup).
-func (s *Service) CheckAdminTwoFactor(ctx context.Context, u *User) error {
+// CheckTwoFactorSetup returns two_factor_setup_required while u is held
+// back from the tools of its role (NeedsTwoFactorSetup).
+func (s *Service) CheckTwoFactorSetup(ctx context.Context, u *User) error {
 	need, err := s.NeedsTwoFactorSetup(ctx, u)
-	if err != nil {
+	if err != nil || !need {
 		return err
 	}
-	if need {
-		return apperr.New(apperr.TwoFactorSetupRequired,
-			"Set up two-factor sign-in (an authenticator app or a passkey) in Account Settings before using admin tools")
+	tools := "registrar tools"
+	if u.IsAdmin() {
+		tools = "admin tools"
 	}
-	return nil
+	return apperr.New(apperr.TwoFactorSetupRequired,
+		"Set up two-factor sign-in (an authenticator app or a passkey) in Account Settings before using %s", tools)
 }

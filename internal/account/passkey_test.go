@@ -236,20 +236,20 @@ func TestNewAdminsMustSetUpTwoFactor(t *testing.T) {
 		ctx := context.Background()
 		admin, err := b.svc.CreateAdmin(ctx, "newadmin", "newadmin@example.com", "secret1")
 		require.NoError(t, err)
-		err = b.svc.CheckAdminTwoFactor(ctx, admin)
+		err = b.svc.CheckTwoFactorSetup(ctx, admin)
 		require.Equal(t, apperr.TwoFactorSetupRequired, apperr.Code(err))
 		demo, err := b.svc.CreateDemoAdmin(ctx, "demoadmin", "demoadmin@example.com", "secret1")
 		require.NoError(t, err)
-		require.NoError(t, b.svc.CheckAdminTwoFactor(ctx, demo), "admins from before are asked, not held")
+		require.NoError(t, b.svc.CheckTwoFactorSetup(ctx, demo), "admins from before are asked, not held")
 		user, err := b.svc.Register(ctx, signUp("plain", account.TypeUser))
 		require.NoError(t, err)
-		require.NoError(t, b.svc.CheckAdminTwoFactor(ctx, user))
+		require.NoError(t, b.svc.CheckTwoFactorSetup(ctx, user))
 
 		// A passkey is enough.
 		admin, err = b.svc.ByID(ctx, admin.ID)
 		require.NoError(t, err)
 		addPasskey(t, b, passkeytest.New(passkeyOrigin), admin, "Key", "")
-		require.NoError(t, b.svc.CheckAdminTwoFactor(ctx, admin))
+		require.NoError(t, b.svc.CheckTwoFactorSetup(ctx, admin))
 	})
 }
 

@@ -181,8 +181,8 @@ func useAuthorization(a huma.API, accounts *account.Service, limits *ratelimit.P
 		if err == nil {
 			err = who.refuse(u)
 		}
-		if err == nil && who.level == levelAdmin {
-			err = accounts.CheckAdminTwoFactor(ctx.Context(), u)
+		if err == nil && (who.level == levelAdmin || who.level == levelRegistrar) {
+			err = accounts.CheckTwoFactorSetup(ctx.Context(), u)
 		}
 		if err == nil && who.limit != nil {
 			err = countRequest(ctx, limits.Account(u.ID, *who.limit))

@@ -14,7 +14,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/nameport/nameport/internal/account"
-	"github.com/nameport/nameport/internal/settings"
 )
 
 // Account security: the second step of a two-factor sign-in, the account's
@@ -57,7 +56,7 @@ type twoFactorStatusBody struct {
 	RecoveryCodesLeft int        `json:"recoveryCodesLeft" doc:"Recovery codes not used yet"`
 	Passkeys          int        `json:"passkeys" doc:"How many passkeys the account has; each is a second factor too"`
 	SetupRequired     bool       `json:"setupRequired" doc:"Two-factor sign-in is off but the site asks this account for it: always for admins, for registrars when the site setting require_two_factor_registrars is true"`
-	SetupEnforced     bool       `json:"setupEnforced" doc:"An admin made after two-factor sign-in came, without it: admin operations answer 403 two_factor_setup_required until it sets up an authenticator app or a passkey"`
+	SetupEnforced     bool       `json:"setupEnforced" doc:"The account is held until it sets up an authenticator app or a passkey: the operations of its role (admin or registrar tools; not /v1) answer 403 two_factor_setup_required. Admins made after two-factor sign-in came, and registrars while the site setting require_two_factor_registrars is true"`
 }
 
 type TOTPSetupOutput struct {
@@ -119,11 +118,10 @@ type endedBody struct {
 
 type securityHandlers struct {
 	accounts *account.Service
-	settings *settings.Service
 }
 
-func addAccountSecurityRoutes(a huma.API, accounts *account.Service, site *settings.Service) {
-	h := securityHandlers{accounts: accounts, settings: site}
+func addAccountSecurityRoutes(a huma.API, accounts *account.Service) {
+	h := securityHandlers{accounts: accounts}
 	tags := []string{"Account security"}
 	register(a, accessPublic, huma.Operation{
 		OperationID: "auth-login-two-factor", Method: http.MethodPost, Path: "/api/auth/login/two-factor", Tags: []string{"Auth"},
@@ -202,29 +200,13 @@ func (h securityHandlers) status(ctx context.Context, _ *struct{}) (*TwoFactorSt
 	if !st.EnabledAt.IsZero() {
 		body.EnabledAt = &st.EnabledAt
 	}
-	if body.SetupRequired, err = h.setupRequired(ctx, u, st); err != nil {
+	if body.SetupRequired, err = h.accounts.TwoFactorAsked(ctx, u); err != nil {
 		return nil, fail(ctx, err)
 	}
 	if body.SetupEnforced, err = h.accounts.NeedsTwoFactorSetup(ctx, u); err != nil {
 		return nil, fail(ctx, err)
 	}
 	return &TwoFactorStatusOutput{Body: ok(body)}, nil
-}
-
-// setupRequired is the site's two-factor policy for u: admins always need
-// a second factor, registrars when the site setting says so. It asks (the
-// dashboards show it after sign-in); it does not lock anyone out, so that
-// turning the setting on cannot strand accounts mid-session.
-func (h securityHandlers) setupRequired(ctx context.Context, u *account.User, st account.TwoFactorStatus) (bool, error) {
-	switch {
-	case st.TOTPEnabled || st.Passkeys > 0:
-		return false, nil
-	case u.IsAdmin():
-		return true, nil
-	case u.IsRegistrar():
-		return h.settings.Enabled(ctx, settings.KeyRequireTwoFactorRegistrars)
-	}
-	return false, nil
 }
 
 func (h securityHandlers) setUp(ctx context.Context, _ *struct{}) (*TOTPSetupOutput, error) {

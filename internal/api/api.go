@@ -112,7 +112,7 @@ func addRoutes(a huma.API, svc Services) {
 	addAuthRoutes(a, svc.Accounts)
 	addPasswordRoutes(a, svc.Accounts)
 	addSessionRoute(a, svc.Accounts)
-	addAccountSecurityRoutes(a, svc.Accounts, svc.Settings)
+	addAccountSecurityRoutes(a, svc.Accounts)
 	addPasskeyRoutes(a, svc.Accounts)
 	addPasswordResetRoutes(a, svc.Accounts)
 	addRegistrarRoutes(a, svc.Accounts)

@@ -100,9 +100,16 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	if err != nil {
 		return Services{}, err
 	}
+	siteSettings, err := settings.NewService(d, settings.Options{Secret: secret})
+	if err != nil {
+		return Services{}, err
+	}
 	accounts, err := account.NewService(d, account.Options{Secret: secret, SessionTTL: cfg.SessionTTL,
 		PublicURL: cfg.PublicURL, HashConcurrency: cfg.PasswordHashConcurrency,
-		HashWait: cfg.PasswordHashWait, SignUpLimit: cfg.SignUpLimit})
+		HashWait: cfg.PasswordHashWait, SignUpLimit: cfg.SignUpLimit,
+		RegistrarsNeedTwoFactor: func(ctx context.Context) (bool, error) {
+			return siteSettings.Enabled(ctx, settings.KeyRequireTwoFactorRegistrars)
+		}})
 	if err != nil {
 		return Services{}, err
 	}
@@ -175,10 +182,6 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 		if err != nil {
 			return Services{}, err
 		}
-	}
-	siteSettings, err := settings.NewService(d, settings.Options{Secret: secret})
-	if err != nil {
-		return Services{}, err
 	}
 	wallets := billing.NewService(d, billing.Options{DemoPayments: cfg.DemoPayments,
 		Stripe: billing.NewStripe(billing.StripeConfig{

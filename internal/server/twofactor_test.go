@@ -105,8 +105,8 @@ func TestTwoFactorLoginOverHTTP(t *testing.T) {
 }
 
 // The two-factor policy: admins are always asked to set up a second
-// factor; registrars when an admin turns the site setting on; end users
-// never.
+// factor; registrars when an admin turns the site setting on, and then held
+// from registrar tools until they do; end users never.
 func TestTwoFactorPolicy(t *testing.T) {
 	t.Parallel()
 	for _, engine := range dbtest.Engines() {
@@ -115,8 +115,13 @@ func TestTwoFactorPolicy(t *testing.T) {
 			ts := start(t, engine)
 			seedCatalog(t, ts) // makes the admin account
 			admin := loginAdmin2(t, ts)
-			reseller, _ := registrar(t, ts, "reseller")
+			reseller, key := registrar(t, ts, "reseller")
 			user := signedUp(t, ts, "carol", "user")
+			enforced := func(b *browser) any {
+				r := b.do("GET", "/api/account/two-factor", nil)
+				require.Equal(t, http.StatusOK, r.status, r.raw)
+				return data(t, r)["setupEnforced"]
+			}
 			required := func(b *browser) any {
 				r := b.do("GET", "/api/account/two-factor", nil)
 				require.Equal(t, http.StatusOK, r.status, r.raw)
@@ -132,10 +137,33 @@ func TestTwoFactorPolicy(t *testing.T) {
 			require.Equal(t, true, required(reseller))
 			require.Equal(t, false, required(user))
 
+			// Required: the registrar's tools are closed until it sets up a
+			// second factor; its own account, Account Settings and its API
+			// key (/v1) still work.
+			require.Equal(t, true, enforced(reseller))
+			r = reseller.do("GET", "/api/registrar/allowance", nil)
+			require.Equal(t, http.StatusForbidden, r.status, r.raw)
+			require.Equal(t, "two_factor_setup_required", r.body["code"])
+			require.Equal(t, "Set up two-factor sign-in (an authenticator app or a passkey) in Account Settings before using registrar tools", r.body["error"])
+			require.Equal(t, http.StatusOK, reseller.do("GET", "/api/domains", nil).status)
+			require.Equal(t, http.StatusOK, v1(t, ts, key, "GET", "/v1/domains", nil).status)
+			r = reseller.do("POST", "/api/account/two-factor/totp", nil)
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			code, err := totp.GenerateCodeCustom(data(t, r)["secret"].(string), time.Now(),
+				totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
+			require.NoError(t, err)
+			r = reseller.do("POST", "/api/account/two-factor/totp/confirm", map[string]any{"code": code})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			require.Equal(t, false, enforced(reseller))
+			require.Equal(t, false, required(reseller))
+			require.Equal(t, http.StatusOK, reseller.do("GET", "/api/registrar/allowance", nil).status)
+			// End users are never held.
+			require.Equal(t, false, enforced(user))
+
 			// Set up: asked no more.
 			r = admin.do("POST", "/api/account/two-factor/totp", nil)
 			require.Equal(t, http.StatusOK, r.status, r.raw)
-			code, err := totp.GenerateCodeCustom(data(t, r)["secret"].(string), time.Now(),
+			code, err = totp.GenerateCodeCustom(data(t, r)["secret"].(string), time.Now(),
 				totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
 			require.NoError(t, err)
 			r = admin.do("POST", "/api/account/two-factor/totp/confirm", map[string]any{"code": code})

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { renderApp } from '@/test/renderApp'
-import { endUser, server } from '@/test/server'
+import { endUser, registrar, server } from '@/test/server'
 
 async function openSettings() {
   server.use(http.get('/api/domains', () => HttpResponse.json({ success: true, data: [] })))
@@ -121,6 +121,25 @@ describe('two-factor policy', () => {
     const banner = await screen.findByRole('region', { name: 'Two-factor sign-in required' })
     await events.click(within(banner).getByRole('button', { name: 'Set up now' }))
     expect(screen.getByRole('tab', { name: 'Account Settings' })).toHaveAttribute('aria-selected', 'true')
+    expect(await screen.findByRole('button', { name: 'Set up authenticator app' })).toBeInTheDocument()
+  })
+})
+
+describe('two-factor hold', () => {
+  it('tells a held registrar its tools are closed and opens Account Settings at once', async () => {
+    server.use(
+      http.get('/api/account/two-factor', () =>
+        HttpResponse.json({
+          success: true,
+          data: { totpEnabled: false, recoveryCodesLeft: 0, setupRequired: true, setupEnforced: true },
+        }),
+      ),
+    )
+    renderApp('/registrar-dashboard', { user: registrar })
+    const banner = await screen.findByRole('region', { name: 'Two-factor sign-in required' })
+    expect(
+      within(banner).getByText('Registrar tools stay closed until you add a passkey or an authenticator app below.'),
+    ).toBeInTheDocument()
     expect(await screen.findByRole('button', { name: 'Set up authenticator app' })).toBeInTheDocument()
   })
 })
