@@ -43,6 +43,8 @@ test-go:
 test-web: web
 	cd web && $(NPM) run lint:openapi
 	cd web && $(NPM) test
+	# The landing route's JavaScript budget (bench-web builds its own copy).
+	cd web && node scripts/bench-web.mjs --tsv > /dev/null
 
 # End-to-end: headless Chromium against a real `nameport serve` on a
 # temporary SQLite database.
@@ -83,4 +85,4 @@ load:
 	$(GO) run ./cmd/nameport-load --duration $(LOAD_DURATION) --clients $(LOAD_CLIENTS) --kills $(LOAD_KILLS)
 
 clean:
-	rm -rf bin web/dist/assets web/dist/index.html
+	rm -rf bin web/dist/assets web/dist/index.html web/dist/docs

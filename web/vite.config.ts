@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
@@ -49,6 +49,32 @@ function routeManifest(): Plugin {
   }
 }
 
+// The API reference at /docs and /docs/v1 (internal/api/docs.go) is Redoc's
+// standalone bundle, served from dist/docs/ like the app's files: nothing is
+// loaded from a CDN at run time. Its sidebar footer shows Redocly's logo from
+// cdn.redoc.ly, the bundle's one request elsewhere; the copy drops that
+// image's address (the link to Redocly stays) so the page stays on its origin.
+function redocBundle(): Plugin {
+  let outDir = resolve(__dirname, 'dist')
+  return {
+    name: 'nameport:redoc-bundle',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir)
+    },
+    closeBundle() {
+      const from = resolve(__dirname, 'node_modules/redoc/bundles')
+      const to = resolve(outDir, 'docs')
+      const logo = 'src:"https://cdn.redoc.ly/redoc/logo-mini.svg"'
+      const bundle = readFileSync(resolve(from, 'redoc.standalone.js'), 'utf8')
+      if (bundle.split(logo).length !== 2) throw new Error('redoc bundle: the logo address to drop is not there once')
+      mkdirSync(to, { recursive: true })
+      writeFileSync(resolve(to, 'redoc.standalone.js'), bundle.replace(logo, 'src:""'))
+      copyFileSync(resolve(from, 'redoc.standalone.js.LICENSE.txt'), resolve(to, 'redoc.standalone.js.LICENSE.txt'))
+    },
+  }
+}
+
 // The Go server of `make run`; NAMEPORT_BACKEND points the dev server elsewhere.
 const backend = process.env.NAMEPORT_BACKEND ?? 'http://127.0.0.1:8080'
 
@@ -59,6 +85,7 @@ export default defineConfig({
     tremorSideEffectFree(),
     keepDistPlaceholder(),
     routeManifest(),
+    redocBundle(),
   ],
   resolve: { alias: { '@': resolve(__dirname, 'src') } },
   server: {

@@ -195,7 +195,8 @@ func newJobsCmd(load loader) *cobra.Command {
 }
 
 func newOpenAPICmd() *cobra.Command {
-	return &cobra.Command{
+	var v1 bool
+	cmd := &cobra.Command{
 		Use:   "openapi",
 		Short: "Print the OpenAPI document (JSON) without starting a server",
 		Args:  cobra.NoArgs,
@@ -203,9 +204,18 @@ func newOpenAPICmd() *cobra.Command {
 			doc := api.New(chi.NewRouter(), api.Services{}).OpenAPI()
 			enc := json.NewEncoder(cmd.OutOrStdout())
 			enc.SetIndent("", "  ")
-			return enc.Encode(doc)
+			if !v1 {
+				return enc.Encode(doc)
+			}
+			only, err := api.V1Document(doc)
+			if err != nil {
+				return err
+			}
+			return enc.Encode(json.RawMessage(only))
 		},
 	}
+	cmd.Flags().BoolVar(&v1, "v1", false, "print the registrar API's document alone (/v1/openapi.json)")
+	return cmd
 }
 
 // openMigrated opens the configured database with every migration applied.

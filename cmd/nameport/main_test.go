@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,6 +70,17 @@ func TestOpenAPIPrintsTheDocument(t *testing.T) {
 	require.Equal(t, "3.1.0", doc.OpenAPI)
 	for _, p := range []string{"/api/auth/register", "/api/auth/login", "/api/auth/logout", "/api/auth/me", "/api/me"} {
 		require.Contains(t, doc.Paths, p)
+	}
+
+	// --v1: the registrar API's document alone, as /v1/openapi.json.
+	out, err = run(t, "openapi", "--v1")
+	require.NoError(t, err)
+	doc.Paths = nil
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Equal(t, "3.1.0", doc.OpenAPI)
+	require.Contains(t, doc.Paths, "/v1/domains/check")
+	for p := range doc.Paths {
+		require.True(t, strings.HasPrefix(p, "/v1/"), p)
 	}
 }
 

@@ -20,11 +20,13 @@ import (
 	"github.com/nameport/nameport/internal/billing"
 	"github.com/nameport/nameport/internal/bulk"
 	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/contact"
 	"github.com/nameport/nameport/internal/dnssec"
 	"github.com/nameport/nameport/internal/domainfwd"
 	"github.com/nameport/nameport/internal/idempotency"
 	"github.com/nameport/nameport/internal/mailfwd"
 	"github.com/nameport/nameport/internal/notify"
+	"github.com/nameport/nameport/internal/pages"
 	"github.com/nameport/nameport/internal/ratelimit"
 	"github.com/nameport/nameport/internal/registration"
 	"github.com/nameport/nameport/internal/reports"
@@ -80,16 +82,19 @@ type Services struct {
 	// RateLimits is the one rate-limit policy of /api and /v1; nil means
 	// ratelimit.DefaultLimits.
 	RateLimits *ratelimit.Policy
+	// Contact is the contact form's inbox.
+	Contact *contact.Service
+	// Pages are the pages admins publish.
+	Pages *pages.Service
 }
 
 // New registers every operation on r and serves the OpenAPI document at
-// /openapi.json and its reference at /docs.
+// /openapi.json and its reference at /docs, and the registrar API's alone at
+// /v1/openapi.json and /docs/v1.
 func New(r chi.Router, svc Services) huma.API {
 	cfg := huma.DefaultConfig("Nameport API", Version)
-	cfg.Info.Description = "Domain registration, DNS and wallet API of Nameport. " +
-		"The web app uses /api with a session cookie; registrars automate with /v1 and an API key. " +
-		"Request bodies are JSON of at most 1 MiB. A browser's cross-site write to /api is refused (403) " +
-		"whatever its cookie."
+	// What the two APIs are (docs.go).
+	cfg.Info.Description = apiOverview
 	cfg.CreateHooks = nil // no $schema links in bodies: the SPA and SDK read plain JSON
 	cfg.DocsPath = ""     // huma's page loads its renderer from a CDN; ours is self-contained
 	cfg.Formats = map[string]huma.Format{"application/json": jsonFormat, "json": jsonFormat}
@@ -99,7 +104,11 @@ func New(r chi.Router, svc Services) huma.API {
 	cfg.Servers = []*huma.Server{{URL: "/", Description: "The server this document comes from"}}
 	a := humachi.New(r, cfg)
 	addRoutes(a, svc)
-	r.Get("/docs", docsHandler(a))
+	orderTags(a.OpenAPI())
+	site := siteOf(svc.Settings)
+	r.Get("/docs", docsHandler(site, "API Reference", "/openapi.json"))
+	r.Get("/docs/v1", docsHandler(site, "Registrar API Reference", V1DocumentPath))
+	r.Get(V1DocumentPath, v1DocumentHandler(a))
 	return a
 }
 
@@ -139,6 +148,8 @@ func addRoutes(a huma.API, svc Services) {
 	addStatsRoutes(a, svc.Stats)
 	addRuleRoutes(a)
 	addSettingRoutes(a, svc.Settings)
+	addContactRoutes(a, svc.Contact)
+	addPageRoutes(a, svc.Pages)
 
 	v := newV1(a, svc.Accounts, svc.Requests, svc.RateLimits)
 	addV1DomainRoutes(v, svc.Domains, svc.Catalog, svc.Records)

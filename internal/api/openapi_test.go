@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strconv"
@@ -359,27 +358,4 @@ func keysOf[V any](m map[string]V) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// The reference page says for each operation what credentials it takes,
-// from the same security as the document.
-func TestDocsNameEachOperationsCredentials(t *testing.T) {
-	t.Parallel()
-	r := chi.NewRouter()
-	api.New(r, api.Services{})
-	rec := httptest.NewRecorder()
-	r.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/docs", nil))
-	require.Equal(t, http.StatusOK, rec.Code)
-	page := rec.Body.String()
-	section := func(id string) string {
-		start := strings.Index(page, `<section class="op" id="`+id+`">`)
-		require.NotEqual(t, -1, start, "no section %s", id)
-		end := strings.Index(page[start:], "</section>")
-		require.NotEqual(t, -1, end)
-		return page[start : start+end]
-	}
-	require.Contains(t, section("rules"), "Authentication: None")
-	require.Contains(t, section("domains-check"), "Authentication: Optional: cookie "+api.SessionCookie)
-	require.Contains(t, section("domains-register"), "Authentication: cookie "+api.SessionCookie+"<")
-	require.Contains(t, section("v1-domains-register"), "Authentication: Authorization: Bearer or header X-API-Key")
 }

@@ -33,6 +33,11 @@ const (
 	ActionSettingDelete   = "setting.delete"
 	ActionDepositConfirm  = "deposit.confirm"
 	ActionDepositReject   = "deposit.reject"
+	ActionPageCreate      = "page.create"
+	ActionPageUpdate      = "page.update"
+	ActionPageDelete      = "page.delete"
+	ActionContactReply    = "contact_message.reply"
+	ActionContactDelete   = "contact_message.delete"
 
 	// Changes an account makes to its own security (account package).
 	ActionPasswordChange     = "account.password_change"

@@ -75,6 +75,15 @@ const (
 	// KindAPIKeyCreated: a security notice of a new API key; name,
 	// prefix (the key's visible start), scopes.
 	KindAPIKeyCreated = "api_key_created"
+	// KindContactReceived: a visitor's contact request or message, to the
+	// site's contact address (Message.To; UserID the admin whose address it
+	// is, or 0): id, form ("request" or "message"), name, email; optional
+	// topic (the interest or subject), message.
+	KindContactReceived = "contact_received"
+	// KindContactReply: an admin's answer to a contact request or message,
+	// to its sender (Message.To, UserID 0): reply; optional topic, message
+	// (what the sender wrote, quoted).
+	KindContactReply = "contact_reply"
 )
 
 // requiredData lists the Data keys each kind cannot do without.
@@ -97,6 +106,8 @@ var requiredData = map[string][]string{
 	KindPasskeyRemoved:      {"name"},
 	KindNewSignIn:           {"at", "address", "browser"},
 	KindAPIKeyCreated:       {"name"},
+	KindContactReceived:     {"id", "form", "name", "email"},
+	KindContactReply:        {"reply"},
 }
 
 // secretKinds are the kinds whose mail carries something that grants access
@@ -109,7 +120,12 @@ var secretKinds = map[string]bool{KindPasswordReset: true, KindVerifyEmail: true
 // strangerKinds go to an address whose owner may not be the account holder
 // (Message.To): they greet no one by name and put no name beside the
 // address, so the mail tells a stranger nothing about the account.
-var strangerKinds = map[string]bool{KindVerifyForwarding: true}
+var strangerKinds = map[string]bool{KindVerifyForwarding: true, KindContactReceived: true, KindContactReply: true}
+
+// addressKinds go to Message.To, which they need, and may belong to no
+// account (UserID 0): the contact form's sender has none, and the site's
+// contact address need not be an account's.
+var addressKinds = map[string]bool{KindContactReceived: true, KindContactReply: true}
 
 // secretData are Data keys that grant access (a link with a token). They
 // never enter job arguments (Enqueue refuses them), and when the mail really
@@ -160,7 +176,11 @@ func (m Message) check() error {
 	if !ok {
 		return fmt.Errorf("notify: unknown message kind %q", m.Kind)
 	}
-	if m.UserID <= 0 {
+	if addressKinds[m.Kind] {
+		if m.To == "" || m.UserID < 0 {
+			return fmt.Errorf("notify: %s message without an address", m.Kind)
+		}
+	} else if m.UserID <= 0 {
 		return fmt.Errorf("notify: %s message without a user", m.Kind)
 	}
 	for _, key := range required {

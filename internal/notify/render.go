@@ -2,6 +2,7 @@ package notify
 
 import (
 	"fmt"
+	"net/mail"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,8 @@ import (
 type rendered struct {
 	Subject string
 	Body    string
+	// ReplyTo, when set, is a bare address the Reply-To header names.
+	ReplyTo string
 }
 
 // recipient is who a message goes to: the account's holder, or only an
@@ -39,6 +42,7 @@ func render(kind string, data map[string]string, r recipient, publicURL string) 
 	dashboard := strings.TrimRight(publicURL, "/") + "/dashboard"
 	wallet := strings.TrimRight(publicURL, "/") + "/wallet"
 	var subject string
+	var reply rendered
 	why := "You receive this email because you have a Nameport account."
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
@@ -281,6 +285,53 @@ func render(kind string, data map[string]string, r recipient, publicURL string) 
 		line("If this was not you, revoke the key in the API Access tab of your")
 		line("registrar dashboard and reset your password at once: %s", strings.TrimRight(publicURL, "/")+"/registrar-dashboard")
 
+	case KindContactReceived:
+		form, topicLabel := "contact request", "Interest"
+		if d("form") == "message" {
+			form, topicLabel = "contact message", "Subject"
+		}
+		subject = fmt.Sprintf("New %s from %s", form, oneLine(d("name")))
+		if d("form") == "message" && oneLine(d("topic")) != "" {
+			subject += ": " + oneLine(d("topic"))
+		}
+		line("A visitor sent a %s through the website.", form)
+		line("")
+		nameLabel := "Company"
+		if d("form") == "message" {
+			nameLabel = "Name"
+		}
+		rows := [][2]string{{nameLabel, oneLine(d("name"))}, {"Email", oneLine(d("email"))}}
+		if topic := oneLine(d("topic")); topic != "" {
+			rows = append(rows, [2]string{topicLabel, topic})
+		}
+		table(&b, rows)
+		if msg := strings.TrimSpace(d("message")); msg != "" {
+			line("")
+			quote(&b, msg)
+		}
+		line("")
+		line("Read and answer it in the Inbox tab of the admin dashboard:")
+		line("%s", strings.TrimRight(publicURL, "/")+"/admin-dashboard")
+		why = "You receive this email because this address is the site's contact\naddress (Site Settings, Contact Info)."
+		if a, err := mail.ParseAddress(d("email")); err == nil && a.Address == d("email") {
+			reply.ReplyTo = a.Address
+		}
+
+	case KindContactReply:
+		subject = "Re: your contact request"
+		if topic := oneLine(d("topic")); topic != "" {
+			subject = "Re: " + topic
+		}
+		line("Thank you for contacting Nameport. Our answer:")
+		line("")
+		line("%s", strings.TrimSpace(d("reply")))
+		if msg := strings.TrimSpace(d("message")); msg != "" {
+			line("")
+			line("You wrote:")
+			quote(&b, msg)
+		}
+		why = "You receive this email because you wrote to us through the contact\nform on our website."
+
 	default:
 		return rendered{}, fmt.Errorf("notify: unknown message kind %q", kind)
 	}
@@ -290,7 +341,15 @@ func render(kind string, data map[string]string, r recipient, publicURL string) 
 	line("")
 	line("-- ")
 	line("%s", why)
-	return rendered{Subject: subject, Body: b.String()}, nil
+	reply.Subject, reply.Body = subject, b.String()
+	return reply, nil
+}
+
+// quote writes text as a quoted block, "> " before each line.
+func quote(b *strings.Builder, text string) {
+	for _, l := range strings.Split(text, "\n") {
+		fmt.Fprintf(b, "> %s\n", strings.TrimRight(l, "\r"))
+	}
 }
 
 // tierName is how mails name a registrar tier: "Premium".

@@ -157,7 +157,7 @@ func (s *Service) deliver(ctx context.Context, jobID int64, args SendArgs) error
 	if st.Delivered {
 		return nil // an earlier attempt delivered it; only its completion was lost
 	}
-	if !st.Found {
+	if !st.Found && !(addressKinds[args.Template] && args.UserID == 0) {
 		return river.JobCancel(fmt.Errorf("notify: %s for user %d: no such user", args.Template, args.UserID))
 	}
 	to := st.recipient

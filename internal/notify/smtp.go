@@ -268,6 +268,9 @@ func buildMessage(from *mail.Address, to recipient, m rendered, jobID int64, now
 	header("From", from.String())
 	header("To", toAddr.String())
 	header("Subject", mime.QEncoding.Encode("utf-8", m.Subject))
+	if m.ReplyTo != "" {
+		header("Reply-To", (&mail.Address{Address: m.ReplyTo}).String())
+	}
 	header("Date", now.Format(time.RFC1123Z))
 	header("Message-ID", fmt.Sprintf("<%d.%s@%s>", jobID, hex.EncodeToString(random[:]), heloName(from.Address)))
 	header("MIME-Version", "1.0")

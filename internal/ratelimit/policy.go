@@ -26,6 +26,9 @@ var (
 	// AnonymousChecks are availability checks by visitors, per client
 	// network (IPv4 /32, IPv6 /64).
 	AnonymousChecks = Class{"anonymous-checks", "availability checks"}
+	// ContactMessages are contact form submissions: a visitor's per client
+	// network, an account's per account.
+	ContactMessages = Class{"contact", "contact requests"}
 )
 
 // Limits are the policy's numbers: requests per Window.
@@ -35,18 +38,22 @@ type Limits struct {
 	Registrations   int // per account
 	DNSChanges      int // per account
 	AnonymousChecks int // per client network
+	ContactMessages int // per client network or account
 }
 
 // DefaultLimits are the spec's per-account limits (100 checks, 20
 // registrations, 50 DNS operations a minute) and 60 checks a minute per
 // visitor's network: a person searching by hand makes a few; a script
-// enumerating names is slowed to one a second.
-var DefaultLimits = Limits{Window: time.Minute, Checks: 100, Registrations: 20, DNSChanges: 50, AnonymousChecks: 60}
+// enumerating names is slowed to one a second. A person writes to us once
+// or twice; 5 contact requests a minute keep a script from filling the inbox.
+var DefaultLimits = Limits{Window: time.Minute, Checks: 100, Registrations: 20, DNSChanges: 50, AnonymousChecks: 60,
+	ContactMessages: 5}
 
 // Unlimited is l with every limit lifted (benchmarks); requests are still
 // counted, so a benchmark pays what production pays.
 func (l Limits) Unlimited() Limits {
 	l.Checks, l.Registrations, l.DNSChanges, l.AnonymousChecks = math.MaxInt32, math.MaxInt32, math.MaxInt32, math.MaxInt32
+	l.ContactMessages = math.MaxInt32
 	return l
 }
 
@@ -60,6 +67,8 @@ func (l Limits) of(c Class) int {
 		return l.DNSChanges
 	case AnonymousChecks:
 		return l.AnonymousChecks
+	case ContactMessages:
+		return l.ContactMessages
 	}
 	panic("ratelimit: unknown class " + c.name)
 }

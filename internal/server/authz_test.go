@@ -215,6 +215,16 @@ var authzOps = map[string]authzOp{
 		body: func(authzCall) any { return map[string]any{"description": "Changed by the matrix"} }},
 	"DELETE /api/site-settings/{id}": {access: authzAdmin, params: map[string]string{"id": "setting"}, phase: phaseDelete},
 
+	// Pages: public read of published pages (admins preview drafts), admin writes.
+	"GET /api/pages/{slug}": {access: authzPublic, params: map[string]string{"slug": "pageSlug"}},
+	"GET /api/admin/pages":  {access: authzAdmin},
+	"POST /api/admin/pages": {access: authzAdmin, body: func(c authzCall) any {
+		return map[string]any{"slug": fmt.Sprintf("authz-%d", c.n), "title": "Matrix", "content": "Text"}
+	}},
+	"PATCH /api/admin/pages/{id}": {access: authzAdmin, params: map[string]string{"id": "page"},
+		body: func(authzCall) any { return map[string]any{"metaDescription": "Changed by the matrix"} }},
+	"DELETE /api/admin/pages/{id}": {access: authzAdmin, params: map[string]string{"id": "page"}, phase: phaseDelete},
+
 	// My domains.
 	"POST /api/domains": {access: authzAccount, body: func(c authzCall) any {
 		return map[string]any{"name": fmt.Sprintf("authzreg%d", c.n), "extension": ".inf.nz"}
@@ -329,6 +339,16 @@ var authzOps = map[string]authzOp{
 		body:   func(authzCall) any { return map[string]any{"reason": "Not now."} }},
 	"GET /api/admin/stats":  {access: authzAdmin},
 	"GET /api/admin/outbox": {access: authzAdmin},
+	// The contact form (visitors and accounts alike) and the admins' inbox.
+	"POST /api/contact": {access: authzPublic, body: func(c authzCall) any {
+		return map[string]any{"company": fmt.Sprintf("Matrix %d", c.n), "email": "matrix@example.org", "interest": "api"}
+	}},
+	"GET /api/admin/contact-messages":      {access: authzAdmin},
+	"GET /api/admin/contact-messages/{id}": {access: authzAdmin, params: map[string]string{"id": "contactMessage"}},
+	"POST /api/admin/contact-messages/{id}/reply": {access: authzAdmin, params: map[string]string{"id": "contactMessage"},
+		body: func(authzCall) any { return map[string]any{"message": "Answered by the matrix."} }},
+	"DELETE /api/admin/contact-messages/{id}": {access: authzAdmin, params: map[string]string{"id": "contactMessage"},
+		phase: phaseDelete},
 
 	// A registrar's named API keys; another's key ids are not found.
 	"GET /api/registrar/keys": {access: authzRegistrar},
@@ -685,6 +705,9 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 	r = admin.web.do("POST", "/api/site-settings", map[string]any{"key": "authz_gone", "value": "x"})
 	require.Equal(t, http.StatusCreated, r.status, r.raw)
 	f.global["setting"] = idOf(t, data(t, r)["id"])
+	r = admin.web.do("POST", "/api/admin/pages", map[string]any{"slug": "authz-gone", "title": "Gone", "content": "x"})
+	require.Equal(t, http.StatusCreated, r.status, r.raw)
+	f.global["page"], f.global["pageSlug"] = idOf(t, data(t, r)["id"]), "terms"
 	r = admin.web.do("POST", "/api/site-settings", map[string]any{"key": "authz_hidden", "value": authzHiddenValue, "isPublic": false})
 	require.Equal(t, http.StatusCreated, r.status, r.raw)
 	f.global["user"] = idOf(t, data(t, f.spare.web.do("GET", "/api/auth/me", nil))["id"])
@@ -697,6 +720,12 @@ func setupAuthz(t *testing.T, ts *testServer) *authzFixture {
 	require.Equal(t, http.StatusOK, r.status, r.raw)
 	require.Len(t, r.body["data"], 1, r.raw)
 	f.global["tierApplication"] = idOf(t, r.body["data"].([]any)[0].(map[string]any)["id"])
+	// A visitor's contact request, for the admin to read, answer and delete.
+	r = newBrowser(t, ts).do("POST", "/api/contact", map[string]any{"company": "Matrix Ltd", "email": "matrix@example.org"})
+	require.Equal(t, http.StatusCreated, r.status, r.raw)
+	r = admin.web.do("GET", "/api/admin/contact-messages", nil)
+	require.Equal(t, http.StatusOK, r.status, r.raw)
+	f.global["contactMessage"] = idOf(t, data(t, r)["messages"].([]any)[0].(map[string]any)["id"])
 	return f
 }
 

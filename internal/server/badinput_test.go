@@ -618,6 +618,27 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 	newKey := map[string]any{"name": "sweep", "scopes": []string{"read", "dns"}, "allowedAddresses": []string{"203.0.113.0/24", "2001:db8::/32"},
 		"expiresAt": "2099-01-01T00:00:00Z"}
 
+	// Contact requests to answer and to delete.
+	contactIDs := map[string]string{}
+	for _, company := range []string{"Reply Ltd", "Delete Ltd"} {
+		r := newBrowser(t, ts).do("POST", "/api/contact", map[string]any{"company": company, "email": "ops@acme.example"})
+		require.Equal(t, http.StatusCreated, r.status, r.raw)
+	}
+	r = admin.do("GET", "/api/admin/contact-messages", nil)
+	require.Equal(t, http.StatusOK, r.status, r.raw)
+	for _, m := range data(t, r)["messages"].([]any) {
+		m := m.(map[string]any)
+		contactIDs[m["name"].(string)] = strconv.FormatInt(int64(m["id"].(float64)), 10)
+	}
+
+	// Pages to change and delete.
+	pageIDs := map[string]string{}
+	for _, slug := range []string{"sweep-update", "sweep-delete"} {
+		r := admin.do("POST", "/api/admin/pages", map[string]any{"slug": slug, "title": "Sweep", "content": "Text of the page."})
+		require.Equal(t, http.StatusCreated, r.status, r.raw)
+		pageIDs[slug] = strconv.FormatInt(int64(data(t, r)["id"].(float64)), 10)
+	}
+
 	record := map[string]any{"type": "A", "name": "api", "content": "192.0.2.7", "ttl": 3600}
 	return &badInputBundle{
 		browsers: map[string]*browser{"visitor": newBrowser(t, ts), "user": alice, "admin": admin, "registrar-web": resellerWeb,
@@ -731,6 +752,21 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"site-settings-update": {caller: "admin", params: map[string]string{"id": setID}, body: map[string]any{"value": "Nameport!"},
 				free: []string{"value", "description"}, ok: http.StatusOK},
 			"site-settings-delete": {caller: "admin", params: map[string]string{"id": setID}},
+			// The contact form: a company, a subject, a message are the sender's own words.
+			"contact-submit": {caller: "visitor", body: map[string]any{"company": "Acme Ltd", "email": "ops@acme.example",
+				"interest": "api"}, free: []string{"company", "message"}, blankOK: []string{"interest"}, ok: http.StatusCreated},
+			"admin-contact-message-reply": {caller: "admin", params: map[string]string{"id": contactIDs["Reply Ltd"]},
+				body: map[string]any{"message": "Thanks for writing."}, free: []string{"message"}, ok: http.StatusOK},
+			"admin-contact-message-delete": {caller: "admin", params: map[string]string{"id": contactIDs["Delete Ltd"]}},
+			// A page's title, text and metadata are the admin's own words.
+			"admin-pages-create": {caller: "admin", body: map[string]any{"slug": "sweep-new", "title": "Sweep", "content": "Text of the page.",
+				"metaTitle": "Sweep", "metaDescription": "About the sweep", "pageType": "page", "featuredImage": "/logo.svg"},
+				free: []string{"title", "content", "metaTitle", "metaDescription"}, blankOK: []string{"pageType", "metaTitle", "metaDescription", "featuredImage"},
+				ok: http.StatusCreated},
+			"admin-pages-update": {caller: "admin", params: map[string]string{"id": pageIDs["sweep-update"]},
+				body: map[string]any{"title": "Changed", "content": "New text."}, free: []string{"title", "content", "metaTitle", "metaDescription"},
+				blankOK: []string{"pageType", "metaTitle", "metaDescription", "featuredImage"}, ok: http.StatusOK},
+			"admin-pages-delete": {caller: "admin", params: map[string]string{"id": pageIDs["sweep-delete"]}},
 			"wallet-deposit": {caller: "user", body: map[string]any{"amount": 25, "paymentMethod": "credit_card"}, blankOK: []string{"paymentMethod"},
 				ok: http.StatusCreated},
 			"v1-domains-check": {caller: "registrar", body: map[string]any{"domain": "fresh2.inf.nz"}, ok: http.StatusOK},

@@ -82,7 +82,7 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 			Records: svc.Records, Requests: svc.Requests, Mail: svc.Mail, Settings: svc.Settings,
 			Audit: svc.Audit, Stats: svc.Stats, Reports: svc.Reports, Forwarding: svc.Forwarding, WebForwarding: svc.WebForwarding, RateLimits: ratelimit.NewPolicy(limits, nil),
 			RequestLogs: svc.RequestLogs, Webhooks: svc.Webhooks, Bulk: svc.Bulk, DNSSEC: svc.dnssecKeys,
-			UpdateKeys: svc.UpdateKeys})
+			UpdateKeys: svc.UpdateKeys, Contact: svc.Contact, Pages: svc.Pages})
 		if jobsUI != nil {
 			// River's UI reads its own bodies; bound them as huma bounds ours.
 			admins := r.With(api.RequireAdminPage(svc.Accounts), middleware.RequestSize(1<<20))
@@ -248,7 +248,7 @@ const (
 // contentSecurityPolicy returns the policy of a path.
 func contentSecurityPolicy(path string) []string {
 	switch {
-	case path == "/docs":
+	case api.IsDocsPath(path):
 		return docsCSPValue
 	case path == riverUIPrefix || strings.HasPrefix(path, riverUIPrefix+"/"):
 		return riverCSPValue

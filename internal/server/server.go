@@ -26,6 +26,7 @@ import (
 	"github.com/nameport/nameport/internal/catalog"
 	"github.com/nameport/nameport/internal/config"
 	"github.com/nameport/nameport/internal/connlimit"
+	"github.com/nameport/nameport/internal/contact"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dnssec"
 	"github.com/nameport/nameport/internal/dnsserver"
@@ -33,6 +34,7 @@ import (
 	"github.com/nameport/nameport/internal/idempotency"
 	"github.com/nameport/nameport/internal/mailfwd"
 	"github.com/nameport/nameport/internal/notify"
+	pagesvc "github.com/nameport/nameport/internal/pages" // server has its own pages (spa_routes.go)
 	"github.com/nameport/nameport/internal/registration"
 	"github.com/nameport/nameport/internal/reports"
 	"github.com/nameport/nameport/internal/requestlog"
@@ -91,6 +93,10 @@ type Services struct {
 	dnssecKeys *dnssec.Store
 	// UpdateKeys are domains' TSIG keys for RFC 2136 dynamic updates.
 	UpdateKeys *updatekey.Service
+	// Contact keeps the contact form's messages for the admins' Inbox.
+	Contact *contact.Service
+	// Pages are the pages admins publish (the legal pages and others).
+	Pages *pagesvc.Service
 }
 
 // NewServices builds every capability service from the configuration.
@@ -213,6 +219,8 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 		Settings: siteSettings, Forwarding: forwarding, Forwarder: forwarder,
 		WebForwarding: webForwarding, webForwardingChanged: &webChanged, acmeSealer: acmeSealer, Webhooks: webhooks, dnssecKeys: dnssecKeys,
 		UpdateKeys:  updatekey.NewService(d, updateSealer, updatekey.Options{}),
+		Contact:     contact.NewService(d, contact.Options{}),
+		Pages:       pagesvc.NewService(d, pagesvc.Options{}),
 		RequestLogs: requestlog.NewService(d, requestlog.Options{Off: cfg.NoV1RequestLog})}, nil
 }
 

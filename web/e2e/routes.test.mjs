@@ -94,6 +94,17 @@ const routes = [
   { name: 'payment-demo', path: '/payment-demo', user: 'demo' },
   { name: 'payment-success', path: '/payment-success', user: 'demo' },
   { name: 'not-found', path: '/no-such-page' },
+  { name: 'page-cookies', path: '/pages/cookies' },
+  {
+    name: 'admin-pages-edit',
+    path: '/admin-dashboard',
+    user: 'demo-admin',
+    open: async (page) => {
+      await page.getByRole('tab', { name: 'Pages' }).click()
+      await page.getByRole('button', { name: 'Edit Privacy Policy' }).click()
+      await page.getByRole('dialog', { name: 'Edit Privacy Policy' }).waitFor()
+    },
+  },
   // Open states, so axe sees the panels and dialogs too.
   {
     name: 'home-menu-open',

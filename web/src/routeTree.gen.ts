@@ -26,6 +26,7 @@ import { Route as WalletRouteImport } from './routes/wallet'
 import { Route as DomainManagementIndexRouteImport } from './routes/domain-management/index'
 import { Route as DomainManagementIdRouteImport } from './routes/domain-management/$id'
 import { Route as EmailForwardingConfirmRouteImport } from './routes/email-forwarding/confirm'
+import { Route as PagesSlugRouteImport } from './routes/pages/$slug'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -112,6 +113,11 @@ const EmailForwardingConfirmRoute = EmailForwardingConfirmRouteImport.update({
   path: '/email-forwarding/confirm',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesSlugRoute = PagesSlugRouteImport.update({
+  id: '/pages/$slug',
+  path: '/pages/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -130,6 +136,7 @@ export interface FileRoutesByFullPath {
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
   '/email-forwarding/confirm': typeof EmailForwardingConfirmRoute
+  '/pages/$slug': typeof PagesSlugRoute
   '/domain-management/': typeof DomainManagementIndexRoute
 }
 export interface FileRoutesByTo {
@@ -149,6 +156,7 @@ export interface FileRoutesByTo {
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
   '/email-forwarding/confirm': typeof EmailForwardingConfirmRoute
+  '/pages/$slug': typeof PagesSlugRoute
   '/domain-management': typeof DomainManagementIndexRoute
 }
 export interface FileRoutesById {
@@ -169,6 +177,7 @@ export interface FileRoutesById {
   '/wallet': typeof WalletRoute
   '/domain-management/$id': typeof DomainManagementIdRoute
   '/email-forwarding/confirm': typeof EmailForwardingConfirmRoute
+  '/pages/$slug': typeof PagesSlugRoute
   '/domain-management/': typeof DomainManagementIndexRoute
 }
 export interface FileRouteTypes {
@@ -190,6 +199,7 @@ export interface FileRouteTypes {
     | '/wallet'
     | '/domain-management/$id'
     | '/email-forwarding/confirm'
+    | '/pages/$slug'
     | '/domain-management/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -209,6 +219,7 @@ export interface FileRouteTypes {
     | '/wallet'
     | '/domain-management/$id'
     | '/email-forwarding/confirm'
+    | '/pages/$slug'
     | '/domain-management'
   id:
     | '__root__'
@@ -228,6 +239,7 @@ export interface FileRouteTypes {
     | '/wallet'
     | '/domain-management/$id'
     | '/email-forwarding/confirm'
+    | '/pages/$slug'
     | '/domain-management/'
   fileRoutesById: FileRoutesById
 }
@@ -248,6 +260,7 @@ export interface RootRouteChildren {
   WalletRoute: typeof WalletRoute
   DomainManagementIdRoute: typeof DomainManagementIdRoute
   EmailForwardingConfirmRoute: typeof EmailForwardingConfirmRoute
+  PagesSlugRoute: typeof PagesSlugRoute
   DomainManagementIndexRoute: typeof DomainManagementIndexRoute
 }
 
@@ -372,6 +385,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof EmailForwardingConfirmRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/$slug': {
+      id: '/pages/$slug'
+      path: '/pages/$slug'
+      fullPath: '/pages/$slug'
+      preLoaderRoute: typeof PagesSlugRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -392,6 +412,7 @@ const rootRouteChildren: RootRouteChildren = {
   WalletRoute: WalletRoute,
   DomainManagementIdRoute: DomainManagementIdRoute,
   EmailForwardingConfirmRoute: EmailForwardingConfirmRoute,
+  PagesSlugRoute: PagesSlugRoute,
   DomainManagementIndexRoute: DomainManagementIndexRoute,
 }
 export const routeTree = rootRouteImport

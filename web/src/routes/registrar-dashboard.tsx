@@ -4,11 +4,8 @@ import { useQuery } from '@tanstack/react-query'
 import * as z from 'zod/mini'
 import { apiKeyQueryOptions } from '@/features/dashboard/api/apiKey'
 import { DashboardLoading } from '@/features/dashboard/components/DashboardHeading'
-import {
-  RegistrarDashboard,
-  registrarTabs,
-  type WalletBalanceState,
-} from '@/features/dashboard/components/RegistrarDashboard'
+import { RegistrarDashboard, type WalletBalanceState } from '@/features/dashboard/components/RegistrarDashboard'
+import { registrarTabs } from '@/features/dashboard/registrarTabs'
 import { TierStatus } from '@/features/dashboard/components/TierStatus'
 import { domainsQueryOptions } from '@/lib/domains'
 import { DomainTable } from '@/features/domains/components/DomainTable'

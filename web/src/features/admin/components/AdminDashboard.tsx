@@ -1,5 +1,16 @@
 import { lazy, Suspense } from 'react'
-import { BarChart3, Cog, CreditCard, Crown, Globe2, LayoutTemplate, ListChecks, Users } from 'lucide-react'
+import {
+  BarChart3,
+  Cog,
+  CreditCard,
+  Crown,
+  FileText,
+  Globe2,
+  Inbox,
+  LayoutTemplate,
+  ListChecks,
+  Users,
+} from 'lucide-react'
 import { Spinner } from '@/components/ui/Spinner'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
@@ -17,14 +28,20 @@ import { UsersPanel } from '../users/components/UsersPanel'
 const StatisticsPanel = lazy(() =>
   import('../stats/components/StatisticsPanel').then((m) => ({ default: m.StatisticsPanel })),
 )
+// Pages carry the Markdown renderer of their preview.
+const PagesPanel = lazy(() => import('../pages/components/PagesPanel').then((m) => ({ default: m.PagesPanel })))
+
+const InboxPanel = lazy(() => import('../contact/components/InboxPanel').then((m) => ({ default: m.InboxPanel })))
 
 const tabs = [
   { value: 'premium-domains', label: 'Premium Domains', icon: Crown },
   { value: 'extensions', label: 'Domain Extensions', icon: Globe2 },
   { value: 'advanced', label: 'Advanced Config', icon: Cog },
   { value: 'site-settings', label: 'Site Settings', icon: LayoutTemplate },
+  { value: 'pages', label: 'Pages', icon: FileText },
   { value: 'payment-gateways', label: 'Payment Gateways', icon: CreditCard },
   { value: 'users', label: 'Users', icon: Users },
+  { value: 'inbox', label: 'Inbox', icon: Inbox },
   { value: 'statistics', label: 'Statistics', icon: BarChart3 },
   { value: 'jobs', label: 'Jobs', icon: ListChecks },
 ] as const
@@ -61,8 +78,16 @@ export function AdminDashboard() {
               <AdvancedConfigPanel />
             ) : tab.value === 'users' ? (
               <UsersPanel />
+            ) : tab.value === 'inbox' ? (
+              <Suspense fallback={<Spinner className="h-4 w-4" label="Loading inbox" />}>
+                <InboxPanel />
+              </Suspense>
             ) : tab.value === 'jobs' ? (
               <JobsPanel />
+            ) : tab.value === 'pages' ? (
+              <Suspense fallback={<Spinner className="h-4 w-4" label="Loading pages" />}>
+                <PagesPanel />
+              </Suspense>
             ) : (
               <Suspense
                 fallback={

@@ -21,10 +21,7 @@ import { WebhooksPanel } from './WebhooksPanel'
 import { DashboardHeading } from './DashboardHeading'
 import { RegisterDomainButton } from './RegisterDomainButton'
 import { TwoFactorPolicyBanner } from './TwoFactorPolicyBanner'
-
-/** The dashboard's tabs, in their order (the route's ?tab= takes these). */
-export const registrarTabs = ['domains', 'bulk', 'reports', 'api', 'logs', 'webhooks', 'settings'] as const
-export type RegistrarTab = (typeof registrarTabs)[number]
+import { type RegistrarTab } from '../registrarTabs'
 
 /** The wallet as the registrar dashboard shows it: '$0.00' while loading. */
 export type WalletBalanceState = { status: 'loading' } | { status: 'error' } | { status: 'ok'; balance: number }

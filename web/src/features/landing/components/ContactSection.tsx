@@ -3,10 +3,13 @@ import { zodResolver } from '@hookform/resolvers/zod'
 // zod/mini keeps form chunks small; it shares its core with the route schemas.
 import * as z from 'zod/mini'
 import { Link } from '@tanstack/react-router'
+import { useMutation } from '@tanstack/react-query'
 import { Building2, Globe } from 'lucide-react'
 import { Button, buttonStyles } from '@/components/ui/button'
-import { Field, Input, Select } from '@/components/ui/form'
+import { Field, Input, Select, Textarea } from '@/components/ui/form'
 import { toast } from '@/components/toast/toastStore'
+import { ApiError, serverMessage } from '@/lib/api'
+import { sendContactRequest } from '../api/contact'
 import { Section } from './Section'
 
 const interests = [
@@ -20,21 +23,40 @@ const contactSchema = z.object({
   company: z.string().check(z.trim(), z.minLength(1, 'Company is required')),
   email: z.pipe(z.string().check(z.trim(), z.minLength(1, 'Email is required')), z.email('Invalid email address')),
   interest: z.enum(interests.map((interest) => interest.value) as [string, ...string[]]),
+  // Optional; when given it says something (the server's rule too).
+  message: z.string().check(
+    z.trim(),
+    z.refine((text) => text === '' || text.length >= 10, 'Message must be at least 10 characters'),
+    z.maxLength(5000, 'Message must be at most 5000 characters'),
+  ),
 })
 
 type ContactValues = z.infer<typeof contactSchema>
 
-const defaultValues: ContactValues = { company: '', email: '', interest: 'end-user' }
+const defaultValues: ContactValues = { company: '', email: '', interest: 'end-user', message: '' }
+
+const fields = ['company', 'email', 'interest', 'message'] as const
 
 export function ContactSection() {
   const form = useForm<ContactValues>({ resolver: zodResolver(contactSchema), defaultValues })
   const { errors } = form.formState
 
-  // The contact request is not sent anywhere yet (spec: it makes no call).
-  const submit = form.handleSubmit(() => {
-    toast({ title: 'Contact request submitted', description: "We'll get back to you shortly!" })
-    form.reset(defaultValues)
+  // Stored for the admins' Inbox and mailed to the site's contact address
+  // (issue 26); the spec's toast and reset follow the server's answer.
+  const mutation = useMutation({
+    mutationFn: (values: ContactValues) => sendContactRequest({ ...values, message: values.message || undefined }),
+    onSuccess: () => {
+      toast({ title: 'Contact request submitted', description: "We'll get back to you shortly!" })
+      form.reset(defaultValues)
+    },
+    onError: (failure) => {
+      const message = serverMessage(failure) || 'Your request could not be sent. Please try again.'
+      const field = failure instanceof ApiError ? fields.find((name) => name === failure.field) : undefined
+      if (field) form.setError(field, { message })
+      toast({ variant: 'destructive', title: 'Error', description: message })
+    },
   })
+  const submit = form.handleSubmit((values) => mutation.mutate(values))
 
   return (
     <Section
@@ -94,7 +116,10 @@ export function ContactSection() {
               </Select>
             )}
           </Field>
-          <Button type="submit" size="lg" className="w-full">
+          <Field label="Message (optional)" error={errors.message?.message}>
+            {(ids) => <Textarea {...ids} rows={3} {...form.register('message')} />}
+          </Field>
+          <Button type="submit" size="lg" className="w-full" disabled={mutation.isPending}>
             Send request
           </Button>
         </form>

@@ -1,6 +1,7 @@
+import { lazy, Suspense, useState } from 'react'
+import { PlayCircle } from 'lucide-react'
 import { useExtensions } from '@/lib/catalog'
 import { DomainSearch, type InitialSearch } from './DomainSearch'
-import { HowItWorksDialog } from './HowItWorksDialog'
 
 export function Hero({ initialSearch }: { initialSearch?: InitialSearch }) {
   const { extensions } = useExtensions()
@@ -30,9 +31,46 @@ export function Hero({ initialSearch }: { initialSearch?: InitialSearch }) {
         </div>
         <div className="mt-8 flex flex-col items-center justify-center gap-4 sm:flex-row">
           <p className="text-sm text-slate-300">Get started with just $8/year for regular domains.</p>
-          <HowItWorksDialog onSearch={() => document.getElementById('domain-search-name')?.focus()} />
+          <HowItWorks />
         </div>
       </div>
     </section>
+  )
+}
+
+const loadHowItWorks = () => import('./HowItWorksDialog')
+const HowItWorksDialog = lazy(loadHowItWorks)
+
+/** The hero's 'Watch How It Works' button and its dialog, loaded on the way to the first click. */
+function HowItWorks() {
+  const [open, setOpen] = useState(false)
+  const [wanted, setWanted] = useState(false)
+  return (
+    <>
+      <button
+        type="button"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onPointerEnter={() => void loadHowItWorks()}
+        onFocus={() => void loadHowItWorks()}
+        onClick={() => {
+          setWanted(true)
+          setOpen(true)
+        }}
+        className="inline-flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-white ring-1 ring-white/20 transition hover:bg-white/10 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+      >
+        <PlayCircle className="h-4 w-4" aria-hidden />
+        Watch How It Works
+      </button>
+      {wanted && (
+        <Suspense fallback={null}>
+          <HowItWorksDialog
+            open={open}
+            onOpenChange={setOpen}
+            onSearch={() => document.getElementById('domain-search-name')?.focus()}
+          />
+        </Suspense>
+      )}
+    </>
   )
 }

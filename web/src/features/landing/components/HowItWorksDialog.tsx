@@ -1,5 +1,5 @@
 import { useRef } from 'react'
-import { Globe, PlayCircle, Search, Server, Wallet } from 'lucide-react'
+import { Globe, Search, Server, Wallet } from 'lucide-react'
 import { Button, buttonStyles } from '@/components/ui/button'
 import {
   Dialog,
@@ -9,7 +9,6 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-  DialogTrigger,
 } from '@/components/ui/dialog'
 
 const steps = [
@@ -36,20 +35,25 @@ const steps = [
 ] as const
 
 /**
- * 'Watch How It Works' (spec: a button in the hero): the four steps from a
- * search to a working domain, in a dialog; its last button takes the
- * visitor to the search field.
+ * 'Watch How It Works' (spec: a button in the hero, see Hero): the four
+ * steps from a search to a working domain, in a dialog; its last button
+ * takes the visitor to the search field. Loaded when first opened, so the
+ * landing page does not carry the dialog's code.
  */
-export function HowItWorksDialog({ onSearch }: { onSearch: () => void }) {
+export default function HowItWorksDialog({
+  open,
+  onOpenChange,
+  onSearch,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  onSearch: () => void
+}) {
   // Closing gives focus back to the trigger unless the visitor chose to
   // search: then it goes to the search field instead.
   const toSearch = useRef(false)
   return (
-    <Dialog>
-      <DialogTrigger className="inline-flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-white ring-1 ring-white/20 transition hover:bg-white/10 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white">
-        <PlayCircle className="h-4 w-4" aria-hidden />
-        Watch How It Works
-      </DialogTrigger>
+    <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
         wide
         onCloseAutoFocus={(event) => {

@@ -124,25 +124,6 @@ describe('landing page', () => {
     expect(screen.queryByRole('region', { name: 'Search result' })).not.toBeInTheDocument()
   })
 
-  it('submits the contact form locally, then resets it', async () => {
-    const { events } = renderApp('/', { user: null })
-    const form = within(await screen.findByRole('form', { name: 'Contact us' }))
-    await events.click(form.getByRole('button', { name: 'Send request' }))
-    expect(await form.findByText('Company is required')).toBeInTheDocument()
-    await events.type(form.getByLabelText('Company'), 'Acme Ltd')
-    await events.type(form.getByLabelText('Email'), 'not-an-email')
-    await events.click(form.getByRole('button', { name: 'Send request' }))
-    expect(await form.findByText('Invalid email address')).toBeInTheDocument()
-    await events.clear(form.getByLabelText('Email'))
-    await events.type(form.getByLabelText('Email'), 'ops@acme.example')
-    await events.selectOptions(form.getByLabelText("I'm interested in"), 'API integration')
-    await events.click(form.getByRole('button', { name: 'Send request' }))
-    expect(await screen.findByText('Contact request submitted')).toBeInTheDocument()
-    expect(screen.getByText("We'll get back to you shortly!")).toBeInTheDocument()
-    expect(form.getByLabelText('Company')).toHaveValue('')
-    expect(form.getByLabelText("I'm interested in")).toHaveDisplayValue('Registering domains as an end user')
-  })
-
   it('says so when there are no premium domains', async () => {
     renderApp('/', { user: null })
     expect(await screen.findByText('No premium domains available at the moment')).toBeInTheDocument()

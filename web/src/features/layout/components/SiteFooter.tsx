@@ -1,25 +1,76 @@
-import type { MouseEvent, ReactNode } from 'react'
+import { Link } from '@tanstack/react-router'
 import { useSite } from '@/lib/site'
 import { BrandLogo } from './BrandLogo'
 
-const columns = [
-  { title: 'Services', links: ['Domain Registration', 'DNS Management', 'Email Forwarding', 'Domain Forwarding'] },
-  { title: 'Company', links: ['About Us', 'Careers', 'Blog', 'Press'] },
-  { title: 'Support', links: ['Help Center', 'Contact Support', 'API Documentation', 'Status Page'] },
+/**
+ * A footer entry: a page of the app (to, with params or hash), a page the
+ * server serves itself (href: /docs is not the app's), or none yet.
+ */
+type FooterLink = {
+  label: string
+  to?: '/' | '/pages/$slug'
+  slug?: string
+  hash?: string
+  href?: string
+}
+
+const columns: { title: string; links: FooterLink[] }[] = [
+  {
+    title: 'Services',
+    links: [
+      { label: 'Domain Registration' },
+      { label: 'DNS Management' },
+      { label: 'Email Forwarding' },
+      { label: 'Domain Forwarding' },
+    ],
+  },
+  { title: 'Company', links: [{ label: 'About Us' }, { label: 'Careers' }, { label: 'Blog' }, { label: 'Press' }] },
+  {
+    title: 'Support',
+    links: [
+      { label: 'Help Center' },
+      { label: 'Contact Support', to: '/', hash: 'contact' },
+      { label: 'API Documentation', href: '/docs' },
+      { label: 'Status Page' },
+    ],
+  },
 ]
 
-const legalLinks = ['Terms of Service', 'Privacy Policy', 'Cookie Policy']
+// The legal pages are pages admins edit (Admin Dashboard, Pages).
+const legalLinks: FooterLink[] = [
+  { label: 'Terms of Service', to: '/pages/$slug', slug: 'terms' },
+  { label: 'Privacy Policy', to: '/pages/$slug', slug: 'privacy' },
+  { label: 'Cookie Policy', to: '/pages/$slug', slug: 'cookies' },
+]
 
-// The footer pages do not exist yet (spec: placeholders pointing nowhere), so
-// the links stay where they are instead of jumping to the top of the page.
-const stay = (event: MouseEvent) => event.preventDefault()
-
-function PlaceholderLink({ children, label, className }: { children: ReactNode; label?: string; className?: string }) {
-  return (
-    <a href="#" onClick={stay} aria-label={label} className={className}>
-      {children}
-    </a>
-  )
+/**
+ * An entry whose page does not exist yet is plain text, as the spec lists
+ * it: a link that leads nowhere would be a dead end to click and to tab to.
+ */
+function FooterEntry({ link, className }: { link: FooterLink; className: string }) {
+  const linked = `${className} transition hover:text-white`
+  if (link.href) {
+    return (
+      <a href={link.href} className={linked}>
+        {link.label}
+      </a>
+    )
+  }
+  if (link.to === '/pages/$slug' && link.slug) {
+    return (
+      <Link to="/pages/$slug" params={{ slug: link.slug }} className={linked}>
+        {link.label}
+      </Link>
+    )
+  }
+  if (link.to === '/') {
+    return (
+      <Link to="/" hash={link.hash} className={linked}>
+        {link.label}
+      </Link>
+    )
+  }
+  return <span className={className}>{link.label}</span>
 }
 
 export function SiteFooter() {
@@ -76,8 +127,8 @@ export function SiteFooter() {
                 <h2 className="text-sm font-semibold text-white">{column.title}</h2>
                 <ul className="mt-4 space-y-3">
                   {column.links.map((link) => (
-                    <li key={link}>
-                      <PlaceholderLink className="text-sm transition hover:text-white">{link}</PlaceholderLink>
+                    <li key={link.label}>
+                      <FooterEntry link={link} className="text-sm" />
                     </li>
                   ))}
                 </ul>
@@ -91,8 +142,8 @@ export function SiteFooter() {
           </p>
           <ul className="flex flex-wrap gap-x-6 gap-y-2">
             {legalLinks.map((link) => (
-              <li key={link}>
-                <PlaceholderLink className="transition hover:text-white">{link}</PlaceholderLink>
+              <li key={link.label}>
+                <FooterEntry link={link} className="" />
               </li>
             ))}
           </ul>

@@ -7,7 +7,8 @@ import { serverMessage } from '@/lib/api'
 import { auditLogQueryOptions, type AuditEntry } from '../api'
 import { describeChange, showValue } from '../auditChanges'
 
-const actionLabels: Record<string, string> = {
+// Exported for the test that every action the server records has one.
+export const actionLabels: Record<string, string> = {
   'extension.create': 'Added extension',
   'extension.update': 'Changed extension',
   'extension.delete': 'Deleted extension',
@@ -33,6 +34,12 @@ const actionLabels: Record<string, string> = {
   'account.recovery_codes_reset': 'Made new recovery codes of',
   'account.session_end': 'Signed out a session of',
   'account.sessions_end_others': 'Signed out the other sessions of',
+  'account.passkey_add': 'Added a passkey to',
+  'account.passkey_remove': 'Removed a passkey of',
+  'deposit.confirm': 'Confirmed the bank transfer of',
+  'deposit.reject': 'Rejected the bank transfer of',
+  'contact_message.reply': 'Answered the message of',
+  'contact_message.delete': 'Deleted the message of',
 }
 // Past this many, a change is summed up as "and N more" so one entry stays short.
 const MAX_CHANGES = 8
