@@ -30,7 +30,7 @@ func TestServedPageCarriesTheSite(t *testing.T) {
 		SEODescription: `Say "hi" <b>`, FaviconURL: `/icon.png?a=1&b=2`, PrimaryColor: "#ee1111",
 		Palette: settings.PaletteOf("#ee1111"), Social: []settings.SocialLink{}}
 	dist := fstest.MapFS{"index.html": {Data: []byte(builtIndex)}, "logo.svg": {Data: []byte("<svg/>")}}
-	h := spaHandler(sitePages{dist, func(context.Context) (settings.Site, error) { return site, nil }})
+	h := spaHandler(sitePages{dist, func(context.Context) (settings.Site, error) { return site, nil }}, nil)
 	for _, path := range []string{"/", "/wallet", "/index.html"} {
 		rec := httptest.NewRecorder()
 		h(rec, httptest.NewRequest(http.MethodGet, path, nil))

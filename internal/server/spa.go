@@ -1,18 +1,25 @@
 package server
 
 import (
+	"context"
 	"io"
 	"io/fs"
 	"net/http"
 	"path"
 	"strings"
 	"time"
+
+	"github.com/nameport/nameport/internal/apperr"
+	pagesvc "github.com/nameport/nameport/internal/pages"
 )
 
 // spaHandler serves the built web app: its files as they are, and index.html
 // for every other path (history fallback), so that deep links like
-// /dashboard load the app, which routes on the client.
-func spaHandler(dist fs.FS) http.HandlerFunc {
+// /dashboard load the app, which routes on the client. exists, when not nil,
+// is asked about a path the app's routes match only by a parameter
+// (/pages/terms): whether what it names exists, so that a page the app
+// will show as not found is answered 404 too.
+func spaHandler(dist fs.FS, exists func(ctx context.Context, path string) bool) http.HandlerFunc {
 	known := loadPages(dist)
 	return func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -31,7 +38,7 @@ func spaHandler(dist fs.FS) http.HandlerFunc {
 				return
 			}
 		}
-		if name != "index.html" && !known.has("/"+name) {
+		if name != "index.html" && (!known.has("/"+name) || exists != nil && !exists(r.Context(), "/"+name)) {
 			// The app shows its not-found page; crawlers and tools see 404.
 			if index, err := fs.ReadFile(dist, "index.html"); err == nil {
 				w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -73,4 +80,18 @@ func serveFile(w http.ResponseWriter, r *http.Request, dist fs.FS, name string) 
 	}
 	http.ServeContent(w, r, name, time.Time{}, rs)
 	return true
+}
+
+// publishedPage tells spaHandler whether /pages/<slug> names a published
+// page. Anything else, and a database that cannot answer now, counts as
+// existing: the app decides what it shows.
+func publishedPage(p *pagesvc.Service) func(ctx context.Context, path string) bool {
+	return func(ctx context.Context, path string) bool {
+		slug, ok := strings.CutPrefix(path, "/pages/")
+		if !ok || slug == "" || strings.Contains(slug, "/") {
+			return true
+		}
+		_, err := p.BySlug(ctx, slug, false)
+		return apperr.Code(err) != apperr.NotFound
+	}
 }

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -17,7 +19,7 @@ func TestSPAHandler(t *testing.T) {
 		"favicon.svg":       {Data: []byte("<svg/>")},
 		"assets/nested/x.c": {Data: []byte("x")},
 	}
-	h := notFound(spaHandler(dist))
+	h := notFound(spaHandler(dist, nil))
 	get := func(path string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
 		h(rec, httptest.NewRequest(http.MethodGet, path, nil))
@@ -46,7 +48,7 @@ func TestSPAHandler(t *testing.T) {
 	// With the build's list of pages, a path no page has is the app (its
 	// not-found page) answered 404.
 	dist["routes.json"] = &fstest.MapFile{Data: []byte(`["/","/dashboard","/domain-management/$id","/domain-management/"]`)}
-	h = notFound(spaHandler(dist))
+	h = notFound(spaHandler(dist, nil))
 	for p, want := range map[string]int{"/": 200, "/dashboard": 200, "/dashboard/": 200, "/domain-management/42": 200,
 		"/domain-management": 200, "/domain-management/42/x": 404, "/no/such/page": 404, "/dashboardx": 404, "/index.html": 200} {
 		rec := get(p)
@@ -55,8 +57,17 @@ func TestSPAHandler(t *testing.T) {
 	}
 	require.Equal(t, "console.log(1)", get("/assets/app-1a.js").Body.String())
 
+	// A route matched by a parameter asks whether what it names exists.
+	dist["routes.json"] = &fstest.MapFile{Data: []byte(`["/","/pages/$slug"]`)}
+	h = notFound(spaHandler(dist, func(_ context.Context, path string) bool {
+		return !strings.HasPrefix(path, "/pages/") || path == "/pages/terms"
+	}))
+	for p, want := range map[string]int{"/": 200, "/pages/terms": 200, "/pages/nothing": 404, "/pages/terms/x": 404} {
+		require.Equal(t, want, get(p).Code, p)
+	}
+
 	rec = httptest.NewRecorder()
-	notFound(spaHandler(fstest.MapFS{}))(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	notFound(spaHandler(fstest.MapFS{}, nil))(rec, httptest.NewRequest(http.MethodGet, "/", nil))
 	require.Equal(t, http.StatusServiceUnavailable, rec.Code)
 	require.Contains(t, rec.Body.String(), "make build")
 }

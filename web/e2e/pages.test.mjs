@@ -43,9 +43,11 @@ describe('Pages', () => {
     await page.getByRole('cell', { name: 'nameport_session' }).waitFor()
     await page.getByRole('cell', { name: 'nameport_device' }).waitFor()
 
-    // A slug nobody published is the not-found page.
-    await page.goto('/pages/no-such-page')
+    // A slug nobody published is the not-found page, answered 404.
+    const missing = await page.goto('/pages/no-such-page')
+    assert.equal(missing.status(), 404)
     await page.getByRole('heading', { name: "This domain doesn't exist" }).waitFor()
+    assert.equal((await page.goto('/pages/terms')).status(), 200)
   })
 
   test('reads well at 375 px', async () => {
