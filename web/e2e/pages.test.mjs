@@ -97,7 +97,8 @@ describe('Pages', () => {
 
     await panel.getByRole('switch', { name: 'Published: Privacy Policy' }).click()
     await admin.getByText('Page Privacy Policy unpublished').first().waitFor()
-    assert.equal(await panel.getByRole('switch', { name: 'Published: Privacy Policy' }).getAttribute('aria-checked'), 'false')
+    // The list reloads after the toast: wait for the switch to follow.
+    await panel.getByRole('switch', { name: 'Published: Privacy Policy', checked: false }).waitFor()
     await visitor.reload()
     await visitor.getByRole('heading', { name: "This domain doesn't exist" }).waitFor()
     const api = await fetch(app.baseURL + '/api/pages/privacy')
