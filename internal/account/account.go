@@ -86,9 +86,17 @@ type Options struct {
 	// SignUpLimit is how many sign-ups one client network may make in an
 	// hour (0: DefaultSignUpLimit).
 	SignUpLimit int
-	// RegistrarsNeedTwoFactor is the site's policy (an admin's setting):
-	// whether registrar accounts must use two-factor sign-in. nil: never.
-	RegistrarsNeedTwoFactor func(context.Context) (bool, error)
+	// TwoFactorPolicy is the site's policy (an admin's settings): which
+	// accounts beyond new admins are held until they set up a second
+	// factor. nil: none.
+	TwoFactorPolicy func(context.Context) (TwoFactorPolicy, error)
+}
+
+// TwoFactorPolicy is which accounts the site holds until they set up a
+// second factor, beyond admins made after two-factor sign-in came.
+type TwoFactorPolicy struct {
+	AllAdmins  bool
+	Registrars bool
 }
 
 // Service manages accounts and sessions.
@@ -111,9 +119,9 @@ type Service struct {
 	// hashes bounds the password hashes running at once.
 	hashes      *hashPool
 	signUpLimit int
-	// registrarsNeedTwoFactor is the site's two-factor policy for
-	// registrars (Options.RegistrarsNeedTwoFactor).
-	registrarsNeedTwoFactor func(context.Context) (bool, error)
+	// twoFactorPolicy is the site's two-factor policy
+	// (Options.TwoFactorPolicy).
+	twoFactorPolicy func(context.Context) (TwoFactorPolicy, error)
 	// byAPIKey is the query of /v1 requests (see ByAPIKey), apiKeys what
 	// it found lately, and keyUses the keys' uses on their way to the
 	// database.
@@ -154,9 +162,9 @@ func NewService(d *db.DB, opts Options) (*Service, error) {
 	s := &Service{db: d, keys: keys, links: links, twoFactor: twoFactor, sessionTTL: opts.SessionTTL, now: opts.Now,
 		publicURL: strings.TrimRight(opts.PublicURL, "/"), hashes: newHashPool(opts.HashConcurrency, opts.HashWait),
 		signUpLimit: opts.SignUpLimit, byAPIKey: d.Statement(byAPIKeyQuery), keyUses: newKeyUses(),
-		registrarsNeedTwoFactor: opts.RegistrarsNeedTwoFactor}
-	if s.registrarsNeedTwoFactor == nil {
-		s.registrarsNeedTwoFactor = func(context.Context) (bool, error) { return false, nil }
+		twoFactorPolicy: opts.TwoFactorPolicy}
+	if s.twoFactorPolicy == nil {
+		s.twoFactorPolicy = func(context.Context) (TwoFactorPolicy, error) { return TwoFactorPolicy{}, nil }
 	}
 	// Passkeys are off, not the server, when the public address cannot be
 	// a relying party (an IP address): the rest works without them.

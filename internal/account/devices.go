@@ -27,6 +27,12 @@ type knownDevice struct {
 	LastSeenAt time.Time `bun:"last_seen_at"`
 }
 
+// deviceForget is how long a browser not signed in from stays known: a
+// sign-in from it after that mails a notice again. An account's most
+// recent browser is kept whatever its age, so that the first sign-in after
+// a long absence still has something to compare with.
+const deviceForget = 400 * 24 * time.Hour
+
 // maxDeviceID bounds the device cookie taken; a longer one is not ours.
 const maxDeviceID = 100
 
@@ -60,4 +66,17 @@ func (s *Service) noteDevice(ctx context.Context, tx *db.Tx, u *User, c Client, 
 	}
 	return notify.Enqueue(ctx, tx, notify.Message{UserID: u.ID, Kind: notify.KindNewSignIn, Data: map[string]string{
 		"at": notify.Time(now), "address": c.IP, "browser": BrowserOf(c.UserAgent)}})
+}
+
+// purgeDevices forgets browsers not signed in from for deviceForget,
+// except each account's most recent one.
+func (s *Service) purgeDevices(ctx context.Context, now time.Time) error {
+	_, err := s.db.Bun.NewDelete().TableExpr("known_devices").
+		Where("last_seen_at <= ?", now.Add(-deviceForget)).
+		Where("EXISTS (SELECT 1 FROM known_devices AS newer WHERE newer.user_id = known_devices.user_id AND newer.last_seen_at > known_devices.last_seen_at)").
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("account: purge known devices: %w", err)
+	}
+	return nil
 }

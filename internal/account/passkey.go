@@ -594,12 +594,12 @@ func (s *Service) checkPasskeySecondFactor(ctx context.Context, ch *challenge, u
 // says so, every registrar is asked to set up a second factor (an
 // authenticator app or a passkey). Asked accounts are held back from the
 // tools of their role until they do: admins made after two-factor sign-in
-// came (TwoFactorRequired; older admins only see the dashboards' banner)
-// and registrars while the setting is on. Held accounts can still sign
-// in, use their own domains and open Account Settings to set one up, so
-// turning the setting on strands nobody; API keys (/v1) are not held.
-// These are the one place of the rule: the API's access check and its
-// two-factor status ask them.
+// came (TwoFactorRequired), every admin while the setting for admins is on
+// (otherwise older admins only see the dashboards' banner), and registrars
+// while theirs is. Held accounts can still sign in, use their own domains
+// and open Account Settings to set one up, so turning a setting on strands
+// nobody; API keys (/v1) are not held. These are the one place of the
+// rule: the API's access check and its two-factor status ask them.
 
 // TwoFactorAsked reports whether the site asks u to set up a second factor
 // (it has none yet).
@@ -608,8 +608,8 @@ func (s *Service) TwoFactorAsked(ctx context.Context, u *User) (bool, error) {
 		return false, nil
 	}
 	if u.IsRegistrar() {
-		on, err := s.registrarsNeedTwoFactor(ctx)
-		if err != nil || !on {
+		p, err := s.twoFactorPolicy(ctx)
+		if err != nil || !p.Registrars {
 			return false, err
 		}
 	}
@@ -620,7 +620,15 @@ func (s *Service) TwoFactorAsked(ctx context.Context, u *User) (bool, error) {
 // role until it sets up a second factor.
 func (s *Service) NeedsTwoFactorSetup(ctx context.Context, u *User) (bool, error) {
 	switch {
-	case u.IsAdmin() && u.TwoFactorRequired, u.IsRegistrar():
+	case u.IsRegistrar():
+		return s.TwoFactorAsked(ctx, u)
+	case u.IsAdmin() && u.TwoFactorRequired:
+		return s.TwoFactorAsked(ctx, u)
+	case u.IsAdmin():
+		p, err := s.twoFactorPolicy(ctx)
+		if err != nil || !p.AllAdmins {
+			return false, err
+		}
 		return s.TwoFactorAsked(ctx, u)
 	}
 	return false, nil

@@ -281,5 +281,28 @@ func TestSignInFromANewBrowserMails(t *testing.T) {
 		_, _, err = b.svc.Login(ctx, "traveller", "secret1", "", client)
 		require.NoError(t, err)
 		require.Len(t, queuedMails(t, d, notify.KindNewSignIn), 1)
+
+		// A browser unused for more than a year is forgotten: it is news
+		// again. The account's most recent browser is kept however old, so
+		// a sign-in after a long absence from another one still mails.
+		devices := func() int {
+			var n int
+			require.NoError(t, d.Bun.NewSelect().TableExpr("known_devices").ColumnExpr("count(*)").Scan(ctx, &n))
+			return n
+		}
+		b.clock.Advance(200 * 24 * time.Hour)
+		_, _, err = b.svc.Login(ctx, "traveller", "secret1", "", laptop)
+		require.NoError(t, err)
+		b.clock.Advance(300 * 24 * time.Hour)
+		_, err = b.svc.PurgeExpired(ctx)
+		require.NoError(t, err)
+		require.Equal(t, 1, devices(), "the phone, unused for 500 days, is forgotten")
+		b.clock.Advance(1000 * 24 * time.Hour)
+		_, err = b.svc.PurgeExpired(ctx)
+		require.NoError(t, err)
+		require.Equal(t, 1, devices(), "the laptop, the latest, is kept")
+		_, _, err = b.svc.Login(ctx, "traveller", "secret1", "", phone)
+		require.NoError(t, err)
+		require.Len(t, queuedMails(t, d, notify.KindNewSignIn), 2)
 	})
 }

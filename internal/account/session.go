@@ -184,7 +184,8 @@ func (s *Service) Logout(ctx context.Context, token string) error {
 	return nil
 }
 
-// PurgeExpired deletes expired sessions and stale throttle windows.
+// PurgeExpired deletes expired sessions, stale throttle windows, expired
+// two-factor challenges and long-unused browsers.
 func (s *Service) PurgeExpired(ctx context.Context) (int64, error) {
 	now := s.clock()
 	res, err := s.db.Bun.NewDelete().Model((*session)(nil)).Where("expires_at <= ?", now).Exec(ctx)
@@ -204,7 +205,7 @@ func (s *Service) PurgeExpired(ctx context.Context) (int64, error) {
 	if _, err := s.db.Bun.NewDelete().Model((*challenge)(nil)).Where("expires_at <= ?", now).Exec(ctx); err != nil {
 		return n, fmt.Errorf("account: purge two-factor challenges: %w", err)
 	}
-	return n, nil
+	return n, s.purgeDevices(ctx, now)
 }
 
 func hashToken(token string) string {

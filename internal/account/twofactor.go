@@ -146,6 +146,10 @@ type TwoFactorStatus struct {
 	RecoveryCodesLeft int
 }
 
+// On reports whether sign-in asks for a second factor: an authenticator
+// app's code or a passkey.
+func (st TwoFactorStatus) On() bool { return st.TOTPEnabled || st.Passkeys > 0 }
+
 // TwoFactor returns u's second factors.
 func (s *Service) TwoFactor(ctx context.Context, u *User) (TwoFactorStatus, error) {
 	var st TwoFactorStatus

@@ -37,8 +37,9 @@ func (who access) countedAs(c ratelimit.Class) access {
 	return who
 }
 
-// visitorsCountedAs is who (an accessOptional operation) with each
-// visitor's request counted against class c per client network.
+// visitorsCountedAs is who (an accessOptional or accessPublic operation)
+// with each visitor's request counted against class c per client network;
+// every caller of an accessPublic one is a visitor.
 func (who access) visitorsCountedAs(c ratelimit.Class) access {
 	who.visitorLimit = &c
 	return who
@@ -164,6 +165,12 @@ func useAuthorization(a huma.API, accounts *account.Service, limits *ratelimit.P
 	a.UseMiddleware(func(ctx huma.Context, next func(huma.Context)) {
 		who := accessOf(ctx.Operation())
 		if who.level == levelPublic || who.level == levelAPIKey {
+			if who.level == levelPublic && who.visitorLimit != nil {
+				if err := countRequest(ctx, limits.Client(ClientIP(ctx.Context()), *who.visitorLimit)); err != nil {
+					writeEnvelopeError(ctx, fail(ctx.Context(), err))
+					return
+				}
+			}
 			next(ctx)
 			return
 		}

@@ -51,12 +51,13 @@ type TwoFactorStatusOutput struct {
 }
 
 type twoFactorStatusBody struct {
+	On                bool       `json:"on" doc:"Sign-in asks for a second factor after the password: an authenticator app's code or a passkey"`
 	TOTPEnabled       bool       `json:"totpEnabled" doc:"Sign-in asks for a code from an authenticator app"`
 	EnabledAt         *time.Time `json:"enabledAt,omitempty"`
 	RecoveryCodesLeft int        `json:"recoveryCodesLeft" doc:"Recovery codes not used yet"`
 	Passkeys          int        `json:"passkeys" doc:"How many passkeys the account has; each is a second factor too"`
 	SetupRequired     bool       `json:"setupRequired" doc:"Two-factor sign-in is off but the site asks this account for it: always for admins, for registrars when the site setting require_two_factor_registrars is true"`
-	SetupEnforced     bool       `json:"setupEnforced" doc:"The account is held until it sets up an authenticator app or a passkey: the operations of its role (admin or registrar tools; not /v1) answer 403 two_factor_setup_required. Admins made after two-factor sign-in came, and registrars while the site setting require_two_factor_registrars is true"`
+	SetupEnforced     bool       `json:"setupEnforced" doc:"The account is held until it sets up an authenticator app or a passkey: the operations of its role (admin or registrar tools; not /v1) answer 403 two_factor_setup_required. Admins made after two-factor sign-in came, every admin while the site setting require_two_factor_admins is true, and registrars while require_two_factor_registrars is (see PUT /api/admin/two-factor-policy)"`
 }
 
 type TOTPSetupOutput struct {
@@ -196,7 +197,7 @@ func (h securityHandlers) status(ctx context.Context, _ *struct{}) (*TwoFactorSt
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
-	body := twoFactorStatusBody{TOTPEnabled: st.TOTPEnabled, RecoveryCodesLeft: st.RecoveryCodesLeft, Passkeys: st.Passkeys}
+	body := twoFactorStatusBody{On: st.On(), TOTPEnabled: st.TOTPEnabled, RecoveryCodesLeft: st.RecoveryCodesLeft, Passkeys: st.Passkeys}
 	if !st.EnabledAt.IsZero() {
 		body.EnabledAt = &st.EnabledAt
 	}

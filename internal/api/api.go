@@ -148,6 +148,7 @@ func addRoutes(a huma.API, svc Services) {
 	addStatsRoutes(a, svc.Stats)
 	addRuleRoutes(a)
 	addSettingRoutes(a, svc.Settings)
+	addTwoFactorPolicyRoutes(a, svc.Settings)
 	addContactRoutes(a, svc.Contact)
 	addPageRoutes(a, svc.Pages)
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nameport/nameport/internal/account"
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/ratelimit"
 )
 
 // Passkeys (WebAuthn): an account's passkeys in Account Settings, a sign-in
@@ -119,19 +120,21 @@ func addPasskeyRoutes(a huma.API, accounts *account.Service) {
 		Errors:      notFound,
 	}, h.remove)
 
-	register(a, accessPublic, huma.Operation{
+	// Each start stores a ceremony: visitors' steps count per network.
+	signIn := accessPublic.visitorsCountedAs(ratelimit.PasskeySignIns)
+	register(a, signIn, huma.Operation{
 		OperationID: "auth-passkey-options", Method: http.MethodPost, Path: "/api/auth/passkey/options", Tags: []string{"Auth"},
 		Summary:     "Start a sign-in with a passkey",
 		Description: "Options for navigator.credentials.get naming no account: the browser offers this site's passkeys, and the one chosen names its account.",
 		Errors:      []int{http.StatusConflict},
 	}, h.loginOptions)
-	register(a, accessPublic, huma.Operation{
+	register(a, signIn, huma.Operation{
 		OperationID: "auth-passkey-login", Method: http.MethodPost, Path: "/api/auth/passkey", Tags: []string{"Auth"},
 		Summary:     "Sign in with a passkey",
 		Description: "Checks the browser's answer to the options of ceremonyToken (taken once) and starts a session for the passkey's account. 401 for a passkey this site does not know or a wrong signature, 422 for an expired or used ceremony or a malformed answer.",
 		Errors:      []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusConflict, http.StatusUnprocessableEntity},
 	}, h.login)
-	register(a, accessPublic, huma.Operation{
+	register(a, signIn, huma.Operation{
 		OperationID: "auth-login-passkey-options", Method: http.MethodPost, Path: "/api/auth/login/two-factor/passkey-options", Tags: []string{"Auth"},
 		Summary:     "Start the passkey step of a two-factor login",
 		Description: "For a login that answered two_factor_required with the method passkey: options for navigator.credentials.get listing the account's passkeys. The answer goes to POST /api/auth/login/two-factor with method passkey and credential.",

@@ -29,6 +29,9 @@ var (
 	// ContactMessages are contact form submissions: a visitor's per client
 	// network, an account's per account.
 	ContactMessages = Class{"contact", "contact requests"}
+	// PasskeySignIns are the steps of signing in with a passkey, per client
+	// network: each start stores a ceremony until it expires.
+	PasskeySignIns = Class{"passkey-sign-ins", "passkey sign-in steps"}
 )
 
 // Limits are the policy's numbers: requests per Window.
@@ -39,6 +42,7 @@ type Limits struct {
 	DNSChanges      int // per account
 	AnonymousChecks int // per client network
 	ContactMessages int // per client network or account
+	PasskeySignIns  int // per client network
 }
 
 // DefaultLimits are the spec's per-account limits (100 checks, 20
@@ -46,14 +50,16 @@ type Limits struct {
 // visitor's network: a person searching by hand makes a few; a script
 // enumerating names is slowed to one a second. A person writes to us once
 // or twice; 5 contact requests a minute keep a script from filling the inbox.
+// A passkey sign-in takes two or three steps: 30 a minute let a household
+// behind one address sign in and keep a script from piling up ceremonies.
 var DefaultLimits = Limits{Window: time.Minute, Checks: 100, Registrations: 20, DNSChanges: 50, AnonymousChecks: 60,
-	ContactMessages: 5}
+	ContactMessages: 5, PasskeySignIns: 30}
 
 // Unlimited is l with every limit lifted (benchmarks); requests are still
 // counted, so a benchmark pays what production pays.
 func (l Limits) Unlimited() Limits {
 	l.Checks, l.Registrations, l.DNSChanges, l.AnonymousChecks = math.MaxInt32, math.MaxInt32, math.MaxInt32, math.MaxInt32
-	l.ContactMessages = math.MaxInt32
+	l.ContactMessages, l.PasskeySignIns = math.MaxInt32, math.MaxInt32
 	return l
 }
 
@@ -69,6 +75,8 @@ func (l Limits) of(c Class) int {
 		return l.AnonymousChecks
 	case ContactMessages:
 		return l.ContactMessages
+	case PasskeySignIns:
+		return l.PasskeySignIns
 	}
 	panic("ratelimit: unknown class " + c.name)
 }

@@ -214,6 +214,12 @@ var authzOps = map[string]authzOp{
 	"PATCH /api/site-settings/{id}": {access: authzAdmin, params: map[string]string{"id": "setting"},
 		body: func(authzCall) any { return map[string]any{"description": "Changed by the matrix"} }},
 	"DELETE /api/site-settings/{id}": {access: authzAdmin, params: map[string]string{"id": "setting"}, phase: phaseDelete},
+	// Registrars held: the matrix's registrar has no second factor, so the
+	// policy is set back as it was (off), which changes nothing.
+	"GET /api/admin/two-factor-policy": {access: authzAdmin},
+	"PUT /api/admin/two-factor-policy": {access: authzAdmin, body: func(authzCall) any {
+		return map[string]any{"requireAdmins": false, "requireRegistrars": false}
+	}},
 
 	// Pages: public read of published pages (admins preview drafts), admin writes.
 	"GET /api/pages/{slug}": {access: authzPublic, params: map[string]string{"slug": "pageSlug"}},

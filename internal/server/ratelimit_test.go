@@ -146,6 +146,28 @@ func TestAnonymousChecksAreLimited(t *testing.T) {
 	require.Equal(t, map[int]int{http.StatusOK: 75}, counts)
 }
 
+// TestPasskeySignInsAreLimited: the public steps of a passkey sign-in
+// store a ceremony each, so a client network gets 30 a minute, counted
+// before the body is read (a malformed finish counts too).
+func TestPasskeySignInsAreLimited(t *testing.T) {
+	t.Parallel()
+	ts, _ := startPasskeys(t, db.SQLite)
+	visitor := newBrowser(t, ts)
+	counts := race(t, 35, func(i int) reply {
+		if i%2 == 0 {
+			return visitor.do("POST", "/api/auth/passkey/options", nil)
+		}
+		return visitor.do("POST", "/api/auth/passkey", map[string]any{"ceremonyToken": "x", "credential": map[string]any{}})
+	}, apiLimited(t))
+	require.Equal(t, 30, counts[http.StatusOK]+counts[http.StatusUnprocessableEntity], counts)
+	require.Equal(t, 5, counts[http.StatusTooManyRequests], counts)
+	require.LessOrEqual(t, countRows(t, ts.dbURL, "SELECT count(*) FROM webauthn_ceremonies"), 18)
+
+	free := startWith(t, db.SQLite, func(c *config.Config) { c.PublicURL, c.NoRateLimits = "http://localhost:8080", true })
+	counts = race(t, 35, func(int) reply { return newBrowser(t, free).do("POST", "/api/auth/passkey/options", nil) }, apiLimited(t))
+	require.Equal(t, map[int]int{http.StatusOK: 35}, counts)
+}
+
 // TestAPIRateLimitsComeBeforeValidation: /api counts a request against its
 // limit in the middleware, before huma reads it, as /v1 does: once the
 // limit is reached a malformed request gets 429 with Retry-After, not 422,

@@ -113,8 +113,9 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 	accounts, err := account.NewService(d, account.Options{Secret: secret, SessionTTL: cfg.SessionTTL,
 		PublicURL: cfg.PublicURL, HashConcurrency: cfg.PasswordHashConcurrency,
 		HashWait: cfg.PasswordHashWait, SignUpLimit: cfg.SignUpLimit,
-		RegistrarsNeedTwoFactor: func(ctx context.Context) (bool, error) {
-			return siteSettings.Enabled(ctx, settings.KeyRequireTwoFactorRegistrars)
+		TwoFactorPolicy: func(ctx context.Context) (account.TwoFactorPolicy, error) {
+			p, err := siteSettings.TwoFactorPolicy(ctx)
+			return account.TwoFactorPolicy{AllAdmins: p.Admins, Registrars: p.Registrars}, err
 		}})
 	if err != nil {
 		return Services{}, err

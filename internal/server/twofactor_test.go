@@ -160,6 +160,24 @@ func TestTwoFactorPolicy(t *testing.T) {
 			// End users are never held.
 			require.Equal(t, false, enforced(user))
 
+			// Admins from before two-factor sign-in came are asked, not held,
+			// until an admin requires it of every admin: then this one is
+			// held too (the policy itself included) until it sets one up.
+			require.Equal(t, false, enforced(admin))
+			r = admin.do("GET", "/api/admin/two-factor-policy", nil)
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			require.Equal(t, map[string]any{"requireAdmins": false, "requireRegistrars": true}, data(t, r))
+			r = admin.do("PUT", "/api/admin/two-factor-policy", map[string]any{"requireAdmins": true, "requireRegistrars": true})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			require.Equal(t, map[string]any{"requireAdmins": true, "requireRegistrars": true}, data(t, r))
+			require.Equal(t, true, enforced(admin))
+			r = admin.do("GET", "/api/admin/users", nil)
+			require.Equal(t, http.StatusForbidden, r.status, r.raw)
+			require.Equal(t, "Set up two-factor sign-in (an authenticator app or a passkey) in Account Settings before using admin tools", r.body["error"])
+			r = admin.do("PUT", "/api/admin/two-factor-policy", map[string]any{"requireAdmins": false, "requireRegistrars": false})
+			require.Equal(t, http.StatusForbidden, r.status, r.raw)
+			require.Equal(t, "two_factor_setup_required", r.body["code"])
+
 			// Set up: asked no more.
 			r = admin.do("POST", "/api/account/two-factor/totp", nil)
 			require.Equal(t, http.StatusOK, r.status, r.raw)
@@ -169,6 +187,19 @@ func TestTwoFactorPolicy(t *testing.T) {
 			r = admin.do("POST", "/api/account/two-factor/totp/confirm", map[string]any{"code": code})
 			require.Equal(t, http.StatusOK, r.status, r.raw)
 			require.Equal(t, false, required(admin))
+			require.Equal(t, false, enforced(admin))
+			require.Equal(t, http.StatusOK, admin.do("GET", "/api/admin/users", nil).status)
+
+			// The policy is stored as private settings, each change audited.
+			r = admin.do("PUT", "/api/admin/two-factor-policy", map[string]any{"requireAdmins": true, "requireRegistrars": false})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			require.Equal(t, map[string]any{"requireAdmins": true, "requireRegistrars": false}, data(t, r))
+			require.Equal(t, false, required(reseller), "registrars are asked no more")
+			require.Equal(t, 1, countRows(t, ts.dbURL, "SELECT count(*) FROM site_settings WHERE key = 'require_two_factor_admins' AND value = 'true' AND NOT is_public"))
+			require.Equal(t, 1, countRows(t, ts.dbURL, "SELECT count(*) FROM site_settings WHERE key = 'require_two_factor_registrars' AND value = 'false'"))
+			require.Equal(t, 3, countRows(t, ts.dbURL, "SELECT count(*) FROM audit_log WHERE target_type = 'site_setting'"))
+			r = user.do("PUT", "/api/admin/two-factor-policy", map[string]any{"requireAdmins": false, "requireRegistrars": false})
+			require.Equal(t, http.StatusForbidden, r.status, r.raw)
 		})
 	}
 }

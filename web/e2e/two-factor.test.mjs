@@ -66,6 +66,14 @@ async function passwordStep(page, username) {
   await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor()
 }
 
+async function loginDemoAdmin(page) {
+  await page.goto('/login')
+  await page.getByLabel('Username').fill('demo-admin')
+  await page.getByLabel('Password').fill('demo1234')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.waitForURL('**/dashboard')
+}
+
 async function recoveryStep(page, username, code) {
   await passwordStep(page, username)
   await page.getByRole('button', { name: 'Use a recovery code instead' }).click()
@@ -141,16 +149,56 @@ describe('two-factor sign-in', () => {
 
   test('an admin without two-factor sign-in is asked to set it up after signing in', async () => {
     const page = await app.newPage()
-    await page.goto('/login')
-    await page.getByLabel('Username').fill('demo-admin')
-    await page.getByLabel('Password').fill('demo1234')
-    await page.getByRole('button', { name: 'Log in' }).click()
-    await page.waitForURL('**/dashboard')
+    await loginDemoAdmin(page)
     const banner = page.getByRole('region', { name: 'Two-factor sign-in required' })
     await banner.waitFor()
     await shoot(page, 'policy')
     await banner.getByRole('button', { name: 'Set up now' }).click()
     await page.getByRole('button', { name: 'Set up authenticator app' }).waitFor()
+    await page.context().close()
+  })
+})
+
+describe('two-factor policy', () => {
+  test('an admin requires it of every admin: held from the admin area until set up, then back in', async () => {
+    const page = await app.newPage()
+    await loginDemoAdmin(page)
+
+    await page.goto('/admin-dashboard')
+    await page.getByRole('tab', { name: 'Users' }).click()
+    const card = page.getByRole('tabpanel', { name: 'Users' })
+    const admins = card.getByRole('switch', { name: 'Require two-factor sign-in for every admin' })
+    await admins.waitFor()
+    assert.equal(await admins.getAttribute('aria-checked'), 'false')
+    await card.getByRole('heading', { name: 'Two-factor policy' }).scrollIntoViewIfNeeded()
+    await shoot(page, 'policy')
+    // It has no second factor itself: asked first, then sent to set one up.
+    await admins.click()
+    const confirm = page.getByRole('dialog', { name: 'Require two-factor sign-in of every admin?' })
+    await confirm.waitFor()
+    await shoot(page, 'policy-confirm')
+    await confirm.getByRole('button', { name: 'Require it' }).click()
+    await page.getByText('Two-factor policy saved').waitFor()
+    await page.waitForURL('**/dashboard')
+
+    // Held: the admin area sends it to Account Settings, which says why.
+    await page.goto('/admin-dashboard')
+    await page.waitForURL('**/dashboard')
+    await page
+      .getByRole('region', { name: 'Two-factor sign-in required' })
+      .getByText('Admin tools stay closed until you add a passkey or an authenticator app below.')
+      .waitFor()
+    await page.getByRole('button', { name: 'Set up authenticator app' }).click()
+    const secret = (await page.getByTestId('totp-secret').textContent()).replace(/\s/g, '')
+    await page.getByLabel('Code from the app').fill(totp(secret))
+    await page.getByRole('button', { name: 'Turn on' }).click()
+    await page.getByRole('button', { name: 'I have saved them' }).click()
+
+    // Set up: the admin area opens again, the policy as it was left.
+    await page.goto('/admin-dashboard')
+    await page.getByRole('tab', { name: 'Users' }).click()
+    await admins.waitFor()
+    assert.equal(await admins.getAttribute('aria-checked'), 'true')
     await page.context().close()
   })
 })

@@ -85,7 +85,10 @@ export const server = setupServer(
   ),
   // Account Settings: two-factor sign-in off, one session (this one).
   http.get('/api/account/two-factor', () =>
-    HttpResponse.json({ success: true, data: { totpEnabled: false, recoveryCodesLeft: 0, setupRequired: false } }),
+    HttpResponse.json({
+      success: true,
+      data: { on: false, totpEnabled: false, recoveryCodesLeft: 0, passkeys: 0, setupRequired: false },
+    }),
   ),
   http.get('/api/account/sessions', () =>
     HttpResponse.json({

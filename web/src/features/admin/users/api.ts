@@ -86,3 +86,21 @@ export async function declineTierApplication(id: number, reason: string) {
     } satisfies Schema<'DeclineTierApplicationInputBody'>),
   )
 }
+
+/** Which accounts are held until they set up two-factor sign-in. */
+export type TwoFactorPolicy = Schema<'TwoFactorPolicyBody'>
+
+export const TWO_FACTOR_POLICY_URL = '/api/admin/two-factor-policy'
+
+/** GET /api/admin/two-factor-policy. */
+export function twoFactorPolicyQueryOptions() {
+  return queryOptions({
+    queryKey: [TWO_FACTOR_POLICY_URL],
+    queryFn: async () => unwrap(await apiRequest<ApiEnvelope<TwoFactorPolicy>>('GET', TWO_FACTOR_POLICY_URL)),
+  })
+}
+
+/** PUT /api/admin/two-factor-policy: the server stores and audits each change. */
+export async function setTwoFactorPolicy(policy: TwoFactorPolicy): Promise<TwoFactorPolicy> {
+  return unwrap(await apiRequest<ApiEnvelope<TwoFactorPolicy>>('PUT', TWO_FACTOR_POLICY_URL, policy))
+}

@@ -28,7 +28,10 @@ describe('two-factor sign-in in Account Settings', () => {
     const codes = [...'abcdefghjk'].map((c) => `${c}bcde-fgh2${c}`)
     server.use(
       http.get('/api/account/two-factor', () =>
-        HttpResponse.json({ success: true, data: { totpEnabled: enabled, recoveryCodesLeft: enabled ? 10 : 0 } }),
+        HttpResponse.json({
+          success: true,
+          data: { on: enabled, totpEnabled: enabled, recoveryCodesLeft: enabled ? 10 : 0, passkeys: 0 },
+        }),
       ),
       http.post('/api/account/two-factor/totp', () =>
         HttpResponse.json({
@@ -81,7 +84,7 @@ describe('two-factor sign-in in Account Settings', () => {
       http.get('/api/account/two-factor', () =>
         HttpResponse.json({
           success: true,
-          data: { totpEnabled: true, enabledAt: '2026-11-20T09:30:00Z', recoveryCodesLeft: 7 },
+          data: { on: true, totpEnabled: true, enabledAt: '2026-11-20T09:30:00Z', recoveryCodesLeft: 7, passkeys: 0 },
         }),
       ),
       http.post('/api/account/two-factor/disable', async ({ request }) => {
@@ -107,6 +110,19 @@ describe('two-factor sign-in in Account Settings', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
     expect(sent).toEqual([{ password: 'wrong' }, { code: '123456' }])
   })
+
+  it('is on with a passkey alone, and offers an authenticator app besides', async () => {
+    server.use(
+      http.get('/api/account/two-factor', () =>
+        HttpResponse.json({ success: true, data: { on: true, totpEnabled: false, recoveryCodesLeft: 0, passkeys: 1 } }),
+      ),
+    )
+    await openSettings()
+    const section = within(await screen.findByRole('region', { name: 'Two-factor sign-in' }))
+    expect(await section.findByText('On')).toBeInTheDocument()
+    expect(section.getByText(/Sign-in asks for one of your passkeys after your password/)).toBeInTheDocument()
+    expect(section.getByRole('button', { name: 'Set up authenticator app' })).toBeInTheDocument()
+  })
 })
 
 describe('two-factor policy', () => {
@@ -114,7 +130,10 @@ describe('two-factor policy', () => {
     server.use(
       http.get('/api/domains', () => HttpResponse.json({ success: true, data: [] })),
       http.get('/api/account/two-factor', () =>
-        HttpResponse.json({ success: true, data: { totpEnabled: false, recoveryCodesLeft: 0, setupRequired: true } }),
+        HttpResponse.json({
+          success: true,
+          data: { on: false, totpEnabled: false, recoveryCodesLeft: 0, passkeys: 0, setupRequired: true },
+        }),
       ),
     )
     const { events } = renderApp('/dashboard', { user: { ...endUser, userType: 'admin' } })
@@ -131,7 +150,14 @@ describe('two-factor hold', () => {
       http.get('/api/account/two-factor', () =>
         HttpResponse.json({
           success: true,
-          data: { totpEnabled: false, recoveryCodesLeft: 0, setupRequired: true, setupEnforced: true },
+          data: {
+            on: false,
+            totpEnabled: false,
+            recoveryCodesLeft: 0,
+            passkeys: 0,
+            setupRequired: true,
+            setupEnforced: true,
+          },
         }),
       ),
     )

@@ -63,13 +63,15 @@ export function TwoFactorSettings() {
   })
 
   const on = status.data?.totpEnabled
+  // A passkey alone is a second step too: the badge is the server's "on".
+  const passkeysOnly = !on && !!status.data?.on
   return (
     <section aria-labelledby="two-factor-heading" className="space-y-3 border-t border-slate-200 pt-5">
       <div className="flex flex-wrap items-center gap-2">
         <h3 id="two-factor-heading" className="text-base font-semibold text-slate-900">
           Two-factor sign-in
         </h3>
-        {status.data && (on ? <Badge tone="success">On</Badge> : <Badge tone="muted">Off</Badge>)}
+        {status.data && (status.data.on ? <Badge tone="success">On</Badge> : <Badge tone="muted">Off</Badge>)}
       </div>
 
       {recoveryCodes ? (
@@ -108,10 +110,17 @@ export function TwoFactorSettings() {
         </div>
       ) : (
         <div className="space-y-3">
-          <p className="text-sm text-slate-600">
-            Protect your account with a second step at sign-in: a code from an authenticator app such as Google
-            Authenticator, 1Password or Authy.
-          </p>
+          {passkeysOnly ? (
+            <p className="text-sm text-slate-600">
+              Sign-in asks for one of your passkeys after your password. You can add a code from an authenticator app
+              such as Google Authenticator, 1Password or Authy as another way to pass that step.
+            </p>
+          ) : (
+            <p className="text-sm text-slate-600">
+              Protect your account with a second step at sign-in: a code from an authenticator app such as Google
+              Authenticator, 1Password or Authy.
+            </p>
+          )}
           <Button onClick={() => begin.mutate()} disabled={begin.isPending}>
             <ShieldCheck className="h-4 w-4" aria-hidden />
             {begin.isPending ? 'Preparing…' : 'Set up authenticator app'}

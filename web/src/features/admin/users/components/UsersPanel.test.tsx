@@ -35,6 +35,8 @@ function serveUsers() {
     audit: [] as AuditEntry[],
     applications: [] as AdminTierApplication[],
     decisions: [] as { id: string; decision: string; body: unknown }[],
+    policy: { requireAdmins: false, requireRegistrars: false },
+    policyPuts: [] as unknown[],
   }
   server.use(
     http.get('/api/me', () => HttpResponse.json({ success: true, data: admin })),
@@ -64,6 +66,13 @@ function serveUsers() {
         createdAt: '2026-03-05T10:00:00Z',
       })
       return HttpResponse.json({ success: true, data: u })
+    }),
+    http.get('/api/admin/two-factor-policy', () => HttpResponse.json({ success: true, data: state.policy })),
+    http.put('/api/admin/two-factor-policy', async ({ request }) => {
+      const body = (await request.json()) as typeof state.policy
+      state.policyPuts.push(body)
+      state.policy = body
+      return HttpResponse.json({ success: true, data: body })
     }),
     http.get('/api/admin/audit-log', () => HttpResponse.json({ success: true, data: { entries: state.audit } })),
     http.get('/api/admin/tier-applications', () =>
@@ -190,5 +199,45 @@ describe('Tier applications', () => {
       { id: '2', decision: 'decline', body: { reason: 'Tell us about your volumes.' } },
     ])
     expect(await panel.findByText('No applications are waiting.')).toBeInTheDocument()
+  })
+
+  it('requires two-factor sign-in of registrars and, after asking an admin without it, of every admin', async () => {
+    const state = serveUsers()
+    server.use(
+      http.get('/api/account/two-factor', () =>
+        HttpResponse.json({
+          success: true,
+          data: {
+            on: false,
+            totpEnabled: false,
+            recoveryCodesLeft: 0,
+            passkeys: 0,
+            setupRequired: true,
+            setupEnforced: state.policy.requireAdmins,
+          },
+        }),
+      ),
+      http.get('/api/domains', () => HttpResponse.json({ success: true, data: [] })),
+    )
+    const { panel, events } = await openUsersTab()
+    const registrars = await panel.findByRole('switch', { name: 'Require two-factor sign-in for registrars' })
+    const admins = panel.getByRole('switch', { name: 'Require two-factor sign-in for every admin' })
+    expect(registrars).toHaveAttribute('aria-checked', 'false')
+    await events.click(registrars)
+    await waitFor(() => expect(registrars).toHaveAttribute('aria-checked', 'true'))
+    expect(await screen.findByText('Two-factor policy saved')).toBeInTheDocument()
+
+    // The admin has no second factor: asked first, then held and sent to set one up.
+    await events.click(admins)
+    const dialog = within(await screen.findByRole('dialog', { name: 'Require two-factor sign-in of every admin?' }))
+    expect(state.policyPuts).toHaveLength(1)
+    await events.click(dialog.getByRole('button', { name: 'Require it' }))
+    expect(await screen.findByRole('region', { name: 'Two-factor sign-in required' })).toHaveTextContent(
+      'Admin tools stay closed until you add a passkey or an authenticator app below.',
+    )
+    expect(state.policyPuts).toEqual([
+      { requireAdmins: false, requireRegistrars: true },
+      { requireAdmins: true, requireRegistrars: true },
+    ])
   })
 })

@@ -21,6 +21,7 @@ import {
 } from '../api'
 import { AuditLog } from './AuditLog'
 import { TierApplications } from './TierApplications'
+import { TwoFactorPolicyCard } from './TwoFactorPolicyCard'
 
 const typeLabels: Record<UserType, string> = { user: 'User', registrar: 'Registrar', admin: 'Admin' }
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
@@ -28,13 +29,14 @@ const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' })
 
 /**
  * The Users tab: registrars' pending tier applications, accounts with their
- * tier and state, and the audit log of admins' changes.
+ * tier and state, the two-factor policy, and the audit log of admins' changes.
  */
 export function UsersPanel() {
   return (
     <div className="space-y-6">
       <TierApplications />
       <AccountsCard />
+      <TwoFactorPolicyCard />
       <AuditLog />
     </div>
   )
