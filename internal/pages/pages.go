@@ -62,6 +62,15 @@ type Page struct {
 	UpdatedAt       time.Time `bun:"updated_at"`
 }
 
+// HeadTitle is the page's title in the browser tab and search results: its
+// meta title, or its title when that is empty.
+func (p *Page) HeadTitle() string {
+	if p.MetaTitle != "" {
+		return p.MetaTitle
+	}
+	return p.Title
+}
+
 // Input is a new page, or the changes to one: nil fields are left as they
 // are (on create: empty, type page, not published).
 type Input struct {

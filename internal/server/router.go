@@ -89,7 +89,7 @@ func newRouter(cfg config.Config, logger *slog.Logger, d *db.DB, svc Services, d
 			admins.Handle(riverUIPrefix, jobsUI)
 			admins.Handle(riverUIPrefix+"/*", jobsUI)
 		}
-		r.NotFound(notFound(spaHandler(sitePages{web.Dist(), svc.Settings.Site}, publishedPage(svc.Pages))))
+		r.NotFound(notFound(spaHandler(sitePages{web.Dist(), svc.Settings.Site}, publishedPage(svc.Pages, svc.Settings.Site))))
 	} else {
 		r.NotFound(notFound(http.NotFound))
 	}

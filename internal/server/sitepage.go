@@ -57,6 +57,8 @@ var (
 	descriptionTag = regexp.MustCompile(`<meta name="description" content="[^"]*"\s*/?>`)
 	iconTag        = regexp.MustCompile(`<link rel="icon"[^>]*>`)
 	themeColorTag  = regexp.MustCompile(`<meta name="theme-color" content="[^"]*"\s*/?>`)
+	ogTitleTag     = regexp.MustCompile(`<meta property="og:title" content="[^"]*"\s*/?>`)
+	ogDescTag      = regexp.MustCompile(`<meta property="og:description" content="[^"]*"\s*/?>`)
 )
 
 // renderSitePage writes site into the built index.html: the tags vite kept
@@ -88,6 +90,24 @@ func renderSitePage(page []byte, site settings.Site) []byte {
 		head.WriteString(`<script type="application/json" id="site-data">` + string(data) + `</script>`)
 	}
 	return bytes.Replace(page, []byte("</head>"), []byte(head.String()+"</head>"), 1)
+}
+
+// withPageHead is page (index.html as renderSitePage made it) with head's
+// title and, when it has one, description in place of the site's.
+func withPageHead(page []byte, head pageHead) []byte {
+	esc := html.EscapeString
+	replace := func(re *regexp.Regexp, with string) {
+		page = re.ReplaceAllLiteral(page, []byte(with))
+	}
+	title := esc(head.Title)
+	replace(titleTag, "<title>"+title+"</title>")
+	replace(ogTitleTag, `<meta property="og:title" content="`+title+`" />`)
+	if head.Description != "" {
+		desc := esc(head.Description)
+		replace(descriptionTag, `<meta name="description" content="`+desc+`" />`)
+		replace(ogDescTag, `<meta property="og:description" content="`+desc+`" />`)
+	}
+	return page
 }
 
 // paletteCSS is the palette as the CSS variables of the brand colours.

@@ -58,13 +58,31 @@ func TestSPAHandler(t *testing.T) {
 	require.Equal(t, "console.log(1)", get("/assets/app-1a.js").Body.String())
 
 	// A route matched by a parameter asks whether what it names exists.
+	// A page that exists may bring its own head (title, description).
 	dist["routes.json"] = &fstest.MapFile{Data: []byte(`["/","/pages/$slug"]`)}
-	h = notFound(spaHandler(dist, func(_ context.Context, path string) bool {
-		return !strings.HasPrefix(path, "/pages/") || path == "/pages/terms"
+	dist["index.html"] = &fstest.MapFile{Data: []byte(`<html><head><title>Site</title>` +
+		`<meta name="description" content="The site" /><meta property="og:title" content="Site" />` +
+		`<meta property="og:description" content="The site" /></head></html>`)}
+	h = notFound(spaHandler(dist, func(_ context.Context, path string) (*pageHead, bool) {
+		switch path {
+		case "/pages/terms":
+			return &pageHead{Title: "Terms & <Conditions> · Site", Description: `What "we" promise`}, true
+		case "/pages/plain":
+			return &pageHead{Title: "Plain · Site"}, true
+		}
+		return nil, !strings.HasPrefix(path, "/pages/")
 	}))
-	for p, want := range map[string]int{"/": 200, "/pages/terms": 200, "/pages/nothing": 404, "/pages/terms/x": 404} {
+	for p, want := range map[string]int{"/": 200, "/pages/terms": 200, "/pages/plain": 200, "/pages/nothing": 404, "/pages/terms/x": 404} {
 		require.Equal(t, want, get(p).Code, p)
 	}
+	require.Equal(t, `<html><head><title>Terms &amp; &lt;Conditions&gt; · Site</title>`+
+		`<meta name="description" content="What &#34;we&#34; promise" /><meta property="og:title" content="Terms &amp; &lt;Conditions&gt; · Site" />`+
+		`<meta property="og:description" content="What &#34;we&#34; promise" /></head></html>`, get("/pages/terms").Body.String())
+	require.Equal(t, `<html><head><title>Plain · Site</title>`+
+		`<meta name="description" content="The site" /><meta property="og:title" content="Plain · Site" />`+
+		`<meta property="og:description" content="The site" /></head></html>`, get("/pages/plain").Body.String())
+	require.Contains(t, get("/").Body.String(), "<title>Site</title>")
+	require.Equal(t, "no-cache", get("/pages/terms").Header().Get("Cache-Control"))
 
 	rec = httptest.NewRecorder()
 	notFound(spaHandler(fstest.MapFS{}, nil))(rec, httptest.NewRequest(http.MethodGet, "/", nil))

@@ -21,8 +21,16 @@ async function loginDemoAdmin(page) {
 
 describe('Pages', () => {
   test('a visitor follows the footer to the Terms of Service', async () => {
+    // The served HTML already has the page's head, for crawlers and link previews.
     const res = await fetch(app.baseURL + '/pages/terms')
     assert.equal(res.status, 200)
+    const html = await res.text()
+    assert.match(html, /<title>Terms of Service · Nameport<\/title>/)
+    assert.match(
+      html,
+      /<meta name="description" content="The terms that govern your use of this service and the domains you register here\." \/>/,
+    )
+    assert.match(html, /<meta property="og:title" content="Terms of Service · Nameport" \/>/)
     const page = await app.newPage()
     await page.goto('/')
     const footer = page.getByRole('contentinfo')
@@ -84,7 +92,9 @@ describe('Pages', () => {
     await panel.getByRole('button', { name: 'Edit Privacy Policy' }).click()
     const form = admin.getByRole('form', { name: 'Edit page' })
     const content = form.getByLabel('Content', { exact: true })
-    await content.fill((await content.inputValue()) + '\n\n## Data officer\n\nWrite to our data officer at privacy@example.test.')
+    await content.fill(
+      (await content.inputValue()) + '\n\n## Data officer\n\nWrite to our data officer at privacy@example.test.',
+    )
     await form.getByRole('button', { name: 'Preview' }).click()
     await form.getByRole('heading', { name: 'Data officer' }).waitFor()
     if (shots) await admin.screenshot({ path: join(shots, 'admin-page-edit-1280.png') })
