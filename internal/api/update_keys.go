@@ -77,7 +77,8 @@ func toUpdateKeyInput(in sdk.UpdateKeyInput) updatekey.Input {
 
 const updateKeyDescription = "Update keys sign RFC 2136 dynamic updates (TSIG, RFC 8945) sent to Nameport's DNS " +
 	"servers, so that certbot, lego, cert-manager, external-dns and nsupdate change the domain's records; " +
-	"a key is limited to names and types, or has the whole domain. The secret is shown once, when the key is made."
+	"a key is limited to names and types, or has the whole domain (and may then also read it by AXFR over TCP, as external-dns does). " +
+	"The secret is shown once, when the key is made."
 
 func addUpdateKeyRoutes(a huma.API, domains *registration.Service, cat *catalog.Service, records *zone.Service, keys *updatekey.Service) {
 	h := dnsHandlers{domains, cat, records}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/miekg/dns"
@@ -26,12 +27,66 @@ const transferChunk = 32 << 10
 // tsigStatus is what verifying its signature reported. A failure gets
 // NOTAUTH with the TSIG error (BADKEY, BADSIG, BADTIME); a valid signature
 // gets every answer signed with the same key.
-func (s *Server) transferReply(req *dns.Msg, snap *Snapshot, remote netip.Addr, tcp bool, tsigStatus error) (*dns.Msg, *servedZone) {
-	resp, z := s.transferDecision(req, snap, remote, tcp, tsigStatus)
+func (s *Server) transferReply(req *dns.Msg, snap *Snapshot, remote netip.Addr, tcp bool, tsigStatus error) (*dns.Msg, *transferSource) {
+	resp, src := s.transferDecision(req, snap, remote, tcp, tsigStatus)
 	if resp != nil && resp.Rcode != dns.RcodeFormatError && req.IsTsig() != nil {
 		signReply(resp, req, tsigErrorCode(tsigStatus))
 	}
-	return resp, z
+	return resp, src
+}
+
+// transferSource is what a transfer sends: a served zone, or one domain
+// of it, to the holder of the domain's update key.
+type transferSource struct {
+	z *servedZone
+	// domain, when set, is the domain's name: its records alone go,
+	// between the zone's SOA under the domain's name (a zone's transfer
+	// starts and ends with its SOA, RFC 5936 2.2).
+	domain string
+}
+
+// domainTransfer returns the source of an AXFR of one domain signed with
+// an update key for every name and type of it (WholeDomain): external-dns
+// reads the records it manages so. ok is false for a request that is not
+// one; refusal, when not empty, says why one is refused.
+func (s *Server) domainTransfer(req *dns.Msg, snap *Snapshot) (src *transferSource, refusal string, ok bool) {
+	t, q := req.IsTsig(), req.Question[0]
+	if t == nil || s.opts.updates == nil {
+		return nil, "", false
+	}
+	key, found := s.opts.updates.u.Key(dns.CanonicalName(t.Hdr.Name))
+	if !found {
+		return nil, "", false
+	}
+	name := lowerASCII(dns.CanonicalName(q.Name))
+	switch {
+	case q.Qtype != dns.TypeAXFR:
+		return nil, "an update key transfers its domain by AXFR only", true
+	case name != key.Domain:
+		return nil, "an update key transfers its own domain only (" + key.Domain + ")", true
+	case !key.WholeDomain:
+		return nil, "only an update key for every name and type of its domain transfers it", true
+	}
+	_, parent, _ := strings.Cut(name, ".") // a domain is one label under its extension's zone
+	z := snap.zones[parent]
+	if z == nil || z.catalog {
+		return nil, "the domain's zone is not served", true
+	}
+	return &transferSource{z: z, domain: name}, "", true
+}
+
+// records returns what src's transfer sends, SOA first and last.
+func (s *Server) transferRecordsOf(src *transferSource, now time.Time) []dns.RR {
+	if src.domain == "" {
+		return append(s.transferRecords(src.z, now), src.z.soa)
+	}
+	soa := dns.Copy(src.z.soa).(*dns.SOA)
+	soa.Hdr.Name = src.domain
+	out := []dns.RR{soa}
+	if d := src.z.domains.get(src.domain); d != nil {
+		out = d.appendRecords(out)
+	}
+	return append(out, soa)
 }
 
 // logRefusal logs a refused transfer, unless refusals come too fast to log
@@ -48,7 +103,7 @@ func (s *Server) logRefusal(level slog.Level, zone string, remote netip.Addr, ke
 	s.logger.Log(context.Background(), level, "dns: transfer refused", attrs...)
 }
 
-func (s *Server) transferDecision(req *dns.Msg, snap *Snapshot, remote netip.Addr, tcp bool, tsigStatus error) (*dns.Msg, *servedZone) {
+func (s *Server) transferDecision(req *dns.Msg, snap *Snapshot, remote netip.Addr, tcp bool, tsigStatus error) (*dns.Msg, *transferSource) {
 	q := req.Question[0]
 	resp := new(dns.Msg)
 	resp.SetReply(req)
@@ -64,6 +119,18 @@ func (s *Server) transferDecision(req *dns.Msg, snap *Snapshot, remote netip.Add
 		}
 	}
 	if !s.transferAuthorized(req, remote) {
+		if src, refusal, ok := s.domainTransfer(req, snap); ok {
+			switch {
+			case refusal != "":
+				s.logRefusal(slog.LevelInfo, q.Name, remote, req.IsTsig().Hdr.Name, refusal)
+				resp.Rcode = dns.RcodeRefused
+			case !tcp:
+				resp.Rcode = dns.RcodeFormatError // AXFR is TCP only (RFC 5936)
+			default:
+				return nil, src
+			}
+			return resp, nil
+		}
 		key := "none"
 		if t := req.IsTsig(); t != nil {
 			key = t.Hdr.Name
@@ -82,7 +149,7 @@ func (s *Server) transferDecision(req *dns.Msg, snap *Snapshot, remote netip.Add
 	case z == nil:
 		resp.Rcode = dns.RcodeNotAuth
 	case tcp:
-		return nil, z
+		return nil, &transferSource{z: z}
 	case q.Qtype == dns.TypeAXFR:
 		resp.Rcode = dns.RcodeFormatError
 	default:
@@ -96,17 +163,21 @@ func (s *Server) transferDecision(req *dns.Msg, snap *Snapshot, remote netip.Add
 // to the client's serial, with the whole zone otherwise, as RFC 1995
 // allows), over TCP to allowed clients.
 func (s *Server) transfer(w dns.ResponseWriter, req *dns.Msg, snap *Snapshot, tcp bool) {
-	resp, z := s.transferReply(req, snap, addrOf(w.RemoteAddr()), tcp, w.TsigStatus())
+	resp, src := s.transferReply(req, snap, addrOf(w.RemoteAddr()), tcp, w.TsigStatus())
 	if resp != nil {
 		if err := w.WriteMsg(resp); err != nil {
 			s.logger.Debug("dns: transfer write", "err", err)
 		}
 		return
 	}
+	z := src.z
 	signed := req.IsTsig()
 	kind := "AXFR"
 	var records []dns.RR
-	if req.Question[0].Qtype == dns.TypeIXFR {
+	if src.domain != "" {
+		kind = "AXFR of a domain"
+		records = s.transferRecordsOf(src, time.Now())
+	} else if req.Question[0].Qtype == dns.TypeIXFR {
 		kind = "IXFR"
 		records = snap.ixfr(z, clientSerial(req))
 		if z.key != nil && len(records) > 1 {
@@ -121,7 +192,7 @@ func (s *Server) transfer(w dns.ResponseWriter, req *dns.Msg, snap *Snapshot, tc
 		if kind == "IXFR" {
 			kind = "IXFR as AXFR"
 		}
-		records = append(s.transferRecords(z, time.Now()), z.soa)
+		records = s.transferRecordsOf(src, time.Now())
 	}
 	for len(records) > 0 {
 		n, size := 0, 0
@@ -151,7 +222,11 @@ func (s *Server) transfer(w dns.ResponseWriter, req *dns.Msg, snap *Snapshot, tc
 	if signed != nil {
 		key = signed.Hdr.Name
 	}
-	s.logger.Info("dns: zone transferred", "zone", z.origin, "kind", kind, "serial", z.soa.Serial, "to", w.RemoteAddr().String(), "key", key)
+	zoneName := z.origin
+	if src.domain != "" {
+		zoneName = src.domain
+	}
+	s.logger.Info("dns: zone transferred", "zone", zoneName, "kind", kind, "serial", z.soa.Serial, "to", w.RemoteAddr().String(), "key", key)
 }
 
 func addrOf(a net.Addr) netip.Addr {

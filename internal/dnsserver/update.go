@@ -29,6 +29,9 @@ type UpdateKey struct {
 	Algorithm string // dns.HmacSHA256 or dns.HmacSHA512
 	Secret    []byte
 	Domain    string // canonical: "example.inf.nz."
+	// WholeDomain is a key for every name and type of its domain: it may
+	// also transfer the domain (AXFR), as external-dns reads it.
+	WholeDomain bool
 }
 
 // Updates are the update keys and what applies the updates they sign.

@@ -141,8 +141,10 @@ func (k *Keyring) load(name string) (cached, error) {
 	if r.Algorithm == HMACSHA512 {
 		alg = dns.HmacSHA512
 	}
-	return cached{key: dnsserver.UpdateKey{ID: r.ID, Name: name, Algorithm: alg, Secret: secret, Domain: d.FQDN()},
-		domain: d, names: fields(r.Names), types: fields(r.Types), found: true}, nil
+	names, types := fields(r.Names), fields(r.Types)
+	return cached{key: dnsserver.UpdateKey{ID: r.ID, Name: name, Algorithm: alg, Secret: secret, Domain: d.FQDN(),
+		WholeDomain: len(names) == 0 && len(types) == 0},
+		domain: d, names: names, types: types, found: true}, nil
 }
 
 // Apply implements dnsserver.Updates: the update must stay inside the

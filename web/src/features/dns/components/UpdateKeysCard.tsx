@@ -166,7 +166,13 @@ export function UpdateKeysCard({ domainId, apex }: { domainId: number; apex: str
             </Field>
             <Field
               label="May change"
-              hint={form.scope === 'acme' ? 'TXT records at _acme-challenge (DNS-01)' : undefined}
+              hint={
+                form.scope === 'acme'
+                  ? 'TXT records at _acme-challenge (DNS-01)'
+                  : form.scope === 'all'
+                    ? 'Every record; it may also read the domain by zone transfer (AXFR), as external-dns does'
+                    : undefined
+              }
             >
               {(ids) => (
                 <Select
