@@ -105,6 +105,9 @@ type Config struct {
 	// from now on: "ecdsap256sha256" (the default when empty) or "ed25519".
 	NoDNSSEC        bool
 	DNSSECAlgorithm string
+	// DNSSECSignatureValidity is how long a signature is valid;
+	// DNSSECSignatureRefresh how old it is when it is made anew.
+	DNSSECSignatureValidity, DNSSECSignatureRefresh time.Duration
 
 	LogFormat string
 	LogLevel  string
@@ -217,6 +220,8 @@ var Flags = []Flag{
 	{"dns-poll-interval", 250 * time.Millisecond, "how often the DNS server checks the database for changes made by other processes (changes made in its own process are applied at once)"},
 	{"dnssec", true, "sign the zones (DNSSEC, online signing: answers to queries with the DO bit carry signatures, names that do not exist are denied with compact denial); keys are made at the first start and kept sealed in the database"},
 	{"dnssec-algorithm", "ecdsap256sha256", "algorithm of the DNSSEC keys made from now on: ecdsap256sha256 (13) or ed25519 (15); a zone keeps the key it has"},
+	{"dnssec-signature-validity", 7 * 24 * time.Hour, "how long a DNSSEC signature is valid (from an hour back, for clocks running late)"},
+	{"dnssec-signature-refresh", 24 * time.Hour, "how old a DNSSEC signature is when it is made anew; what is left of its validity (validity minus refresh) must be at least two days: a secondary's copy is transferred again within a day, and a resolver caches an answer a day at most"},
 	{"dns-ixfr-history", 1000, "how many changes the DNS server keeps to answer IXFR; a secondary further behind gets the whole zone (0: always the whole zone)"},
 	{"metrics-allow", "127.0.0.0/8,::1", "clients allowed to read /metrics (by TCP peer address, never X-Forwarded-For), comma separated addresses or prefixes; others get 403"},
 	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: no card payments (simulated with --demo-payments)"},
@@ -443,6 +448,14 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	c.NoDNSSEC, c.DNSSECAlgorithm = !v.GetBool("dnssec"), strings.ToLower(strings.TrimSpace(v.GetString("dnssec-algorithm")))
 	if c.DNSSECAlgorithm != "ecdsap256sha256" && c.DNSSECAlgorithm != "ed25519" {
 		return Config{}, fmt.Errorf("config: --dnssec-algorithm %q: not ecdsap256sha256 or ed25519", c.DNSSECAlgorithm)
+	}
+	c.DNSSECSignatureValidity, c.DNSSECSignatureRefresh = v.GetDuration("dnssec-signature-validity"), v.GetDuration("dnssec-signature-refresh")
+	// A signature about to be made anew still has validity-refresh left:
+	// enough for a secondary's copy (transferred again within a day,
+	// zone.ResignAfter) and then a resolver's cache (a TTL, a day at most).
+	if c.DNSSECSignatureRefresh < time.Hour || c.DNSSECSignatureValidity-c.DNSSECSignatureRefresh < 48*time.Hour ||
+		c.DNSSECSignatureValidity > 90*24*time.Hour {
+		return Config{}, errors.New("config: --dnssec-signature-refresh must be at least 1h, and --dnssec-signature-validity at most 90 days and at least two days longer than the refresh")
 	}
 	if c.HTTPIdleTimeout <= 0 || c.DNSTCPIdleTimeout <= 0 {
 		return Config{}, errors.New("config: --http-idle-timeout and --dns-tcp-idle-timeout must be positive")

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -37,4 +38,28 @@ func TestDNSSECSettings(t *testing.T) {
 
 	_, err = config.Load(flags(t, "--dnssec-algorithm", "rsasha256"), "")
 	require.ErrorContains(t, err, "--dnssec-algorithm")
+}
+
+// Signatures are valid a week and made anew once a day old by default;
+// what is left at the refresh must outlast a secondary's copy and a
+// resolver's cache (two days).
+func TestDNSSECSignatureTimes(t *testing.T) {
+	t.Chdir(t.TempDir())
+	cfg, err := config.Load(flags(t), "")
+	require.NoError(t, err)
+	require.Equal(t, 7*24*time.Hour, cfg.DNSSECSignatureValidity)
+	require.Equal(t, 24*time.Hour, cfg.DNSSECSignatureRefresh)
+	cfg, err = config.Load(flags(t, "--dnssec-signature-validity", "72h", "--dnssec-signature-refresh", "6h"), "")
+	require.NoError(t, err)
+	require.Equal(t, 72*time.Hour, cfg.DNSSECSignatureValidity)
+	require.Equal(t, 6*time.Hour, cfg.DNSSECSignatureRefresh)
+	for _, bad := range [][]string{
+		{"--dnssec-signature-validity", "36h"},                                        // 12h left at the refresh
+		{"--dnssec-signature-refresh", "30m"},                                         // too often
+		{"--dnssec-signature-validity", "2400h", "--dnssec-signature-refresh", "24h"}, // over 90 days
+		{"--dnssec-signature-validity", "-1h"},
+	} {
+		_, err := config.Load(flags(t, bad...), "")
+		require.ErrorContains(t, err, "--dnssec-signature-validity", bad)
+	}
 }

@@ -391,12 +391,14 @@ func (s *Server) canonicalSigned(snap *Snapshot, pkt []byte, q *plainQuery, key 
 	}
 	// Stale when the oldest signature is due to be made anew: the
 	// signature cache signs a set again once its signature has less than
-	// sigValidity-sigRefresh left.
-	staleAt := now.Add(sigRefresh).Unix()
+	// freshFor left.
+	_, refresh := s.sigs.times()
+	fresh := int64(s.sigs.freshFor() / time.Second)
+	staleAt := now.Add(refresh).Unix()
 	for _, sec := range [][]dns.RR{resp.Answer, resp.Ns, resp.Extra} {
 		for _, rr := range sec {
 			if sig, ok := rr.(*dns.RRSIG); ok {
-				staleAt = min(staleAt, int64(sig.Expiration)-int64((sigValidity-sigRefresh)/time.Second)+1)
+				staleAt = min(staleAt, int64(sig.Expiration)-fresh+1)
 			}
 		}
 	}

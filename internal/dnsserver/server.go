@@ -59,6 +59,8 @@ type options struct {
 	snapshotFile  string    // "": none (WithSnapshotFile)
 	keys          KeySource // nil: unsigned (WithDNSSEC)
 	updates       *updater  // nil: UPDATE is NOTIMP (WithUpdates)
+	// sigValidity and sigRefresh: WithSignatureTimes; zero: the defaults.
+	sigValidity, sigRefresh time.Duration
 }
 
 // Defaults of DNS over TCP (RFC 7766): a new connection has tcpReadTimeout
@@ -183,6 +185,7 @@ func New(addr string, logger *slog.Logger, opts ...Option) *Server {
 	for _, o := range opts {
 		o(&s.opts)
 	}
+	s.sigs.validity, s.sigs.refresh = s.opts.sigValidity, s.opts.sigRefresh
 	s.rrl = newRateLimiter(s.opts.rateLimit)
 	s.refusalLog = newLogLimiter(nil)
 	if s.opts.snapshotFile != "" {

@@ -48,7 +48,7 @@ func WithDNSSEC(keys KeySource) Option {
 // Signature validity: a signature is valid from an hour back (clocks of
 // validators running late) for a week, and made anew once it is a day old,
 // so that what a resolver caches (for a TTL, a day at most) is always valid
-// for days more.
+// for days more. WithSignatureTimes changes the week and the day.
 const (
 	sigInception = time.Hour
 	sigValidity  = 7 * 24 * time.Hour
@@ -57,6 +57,13 @@ const (
 	// again (the signatures of changed record sets are dead weight).
 	sigCacheMax = 1 << 18
 )
+
+// WithSignatureTimes makes signatures valid for validity and made anew
+// once refresh old (defaults: a week and a day). config checks that
+// validity-refresh outlasts what a resolver caches.
+func WithSignatureTimes(validity, refresh time.Duration) Option {
+	return func(o *options) { o.sigValidity, o.sigRefresh = validity, refresh }
+}
 
 // withKeys gives each zone of snap (but the catalog zone) its key and
 // DNSKEY set, asking the key source for the zones it has no key for yet.
@@ -296,6 +303,10 @@ func (s *Server) signSets(snap *Snapshot, rrs []dns.RR, now time.Time) []dns.RR 
 // would fill the answers' cache, and a zone larger than it would be
 // signed anew at each transfer.
 type sigCache struct {
+	// validity and refresh are the signatures' times (WithSignatureTimes);
+	// zero: sigValidity and sigRefresh.
+	validity, refresh time.Duration
+
 	mu sync.Mutex
 	m  map[string]*dns.RRSIG
 	// zones holds, by origin, the signatures of the zone's last transfer
@@ -316,8 +327,8 @@ func (c *sigCache) signature(k *dnssec.Key, set []dns.RR, now time.Time) *dns.RR
 	c.mu.Lock()
 	sig := c.m[key]
 	c.mu.Unlock()
-	if stale(sig, now) {
-		if sig = sign(k, set, now); sig == nil {
+	if c.stale(sig, now) {
+		if sig = c.sign(k, set, now); sig == nil {
 			return nil
 		}
 		c.mu.Lock()
@@ -330,16 +341,32 @@ func (c *sigCache) signature(k *dnssec.Key, set []dns.RR, now time.Time) *dns.RR
 	return ownedAs(sig, set)
 }
 
+// times returns the signatures' validity and refresh.
+func (c *sigCache) times() (validity, refresh time.Duration) {
+	if c.validity == 0 {
+		return sigValidity, sigRefresh
+	}
+	return c.validity, c.refresh
+}
+
+// freshFor is how long a signature stays fresh: it is made anew once it
+// has less than this left.
+func (c *sigCache) freshFor() time.Duration {
+	validity, refresh := c.times()
+	return validity - refresh
+}
+
 // stale reports whether sig is missing or due to be made anew.
-func stale(sig *dns.RRSIG, now time.Time) bool {
-	return sig == nil || int64(sig.Expiration)-now.Unix() < int64((sigValidity-sigRefresh)/time.Second)
+func (c *sigCache) stale(sig *dns.RRSIG, now time.Time) bool {
+	return sig == nil || int64(sig.Expiration)-now.Unix() < int64(c.freshFor()/time.Second)
 }
 
 // sign returns the RRSIG of set by k made at now, or nil if it cannot be
 // signed.
-func sign(k *dnssec.Key, set []dns.RR, now time.Time) *dns.RRSIG {
+func (c *sigCache) sign(k *dnssec.Key, set []dns.RR, now time.Time) *dns.RRSIG {
+	validity, _ := c.times()
 	sig := &dns.RRSIG{Algorithm: k.DNSKEY.Algorithm, KeyTag: k.Tag(), SignerName: k.Zone,
-		Inception: uint32(now.Add(-sigInception).Unix()), Expiration: uint32(now.Add(sigValidity).Unix())}
+		Inception: uint32(now.Add(-sigInception).Unix()), Expiration: uint32(now.Add(validity).Unix())}
 	sig.Hdr.Ttl = set[0].Header().Ttl
 	if err := sig.Sign(k.Signer, set); err != nil {
 		return nil
@@ -382,8 +409,8 @@ func (z *zoneSigner) signature(set []dns.RR, now time.Time) *dns.RRSIG {
 		return nil
 	}
 	sig := z.old[key]
-	if stale(sig, now) {
-		if sig = sign(z.k, set, now); sig == nil {
+	if z.c.stale(sig, now) {
+		if sig = z.c.sign(z.k, set, now); sig == nil {
 			return nil
 		}
 	}

@@ -266,6 +266,21 @@ func TestSignatureCache(t *testing.T) {
 	require.NoError(t, renewed.Verify(k.DNSKEY, []dns.RR{rr("a.inf.nz. 300 IN A 192.0.2.1")}))
 }
 
+// WithSignatureTimes: signatures valid for the validity given, made anew
+// once the refresh old.
+func TestSignatureTimes(t *testing.T) {
+	t.Parallel()
+	k, err := dnssec.Generate("inf.nz.", dnssec.ECDSAP256SHA256)
+	require.NoError(t, err)
+	set := []dns.RR{&dns.A{Hdr: dns.RR_Header{Name: "a.inf.nz.", Rrtype: dns.TypeA, Class: dns.ClassINET, Ttl: 300}, A: []byte{192, 0, 2, 1}}}
+	c := sigCache{validity: 48 * time.Hour, refresh: 12 * time.Hour}
+	now := time.Now()
+	first := c.signature(k, set, now)
+	require.Equal(t, uint32(now.Add(48*time.Hour).Unix()), first.Expiration)
+	require.Equal(t, first.Signature, c.signature(k, set, now.Add(11*time.Hour)).Signature)
+	require.NotEqual(t, first.Signature, c.signature(k, set, now.Add(13*time.Hour)).Signature)
+}
+
 // The cost of an answer with the DO bit (from the cache of signed
 // answers) next to a plain one (the packet cache).
 func BenchmarkSignedAnswer(b *testing.B) {

@@ -46,6 +46,7 @@ func TestZonesSignedByDefault(t *testing.T) {
 			require.True(t, ok, m.String())
 			require.Equal(t, uint8(dns.ECDSAP256SHA256), key.Algorithm)
 			require.NoError(t, m.Answer[1].(*dns.RRSIG).Verify(key, m.Answer[:1]))
+			require.InDelta(t, time.Now().Unix()+7*24*3600, int64(m.Answer[1].(*dns.RRSIG).Expiration), 120, "valid a week by default")
 
 			require.Eventually(t, func() bool {
 				m = askDO(t, ts.dnsAddr, "shop.inf.nz.", dns.TypeA)
@@ -68,6 +69,25 @@ func TestZonesSignedByDefault(t *testing.T) {
 			require.True(t, hasRRType(m.Ns, dns.TypeNSEC), m.String())
 		})
 	}
+}
+
+// --dnssec-signature-validity and --dnssec-signature-refresh set how long
+// the signatures served are valid (from an hour back).
+func TestSignatureValidityConfigurable(t *testing.T) {
+	t.Parallel()
+	ts := startWith(t, dbtest.Engines()[0], func(cfg *config.Config) {
+		cfg.DNSSECSignatureValidity, cfg.DNSSECSignatureRefresh = 72*time.Hour, 12*time.Hour
+	})
+	fundedUser(t, ts)
+	var m *dns.Msg
+	require.Eventually(t, func() bool {
+		m = askDO(t, ts.dnsAddr, "inf.nz.", dns.TypeDNSKEY)
+		return len(m.Answer) == 2
+	}, 10*time.Second, 20*time.Millisecond)
+	sig := m.Answer[1].(*dns.RRSIG)
+	now := time.Now().Unix()
+	require.InDelta(t, now+72*3600, int64(sig.Expiration), 120, m.String())
+	require.InDelta(t, now-3600, int64(sig.Inception), 120, m.String())
 }
 
 func TestDNSSECOff(t *testing.T) {

@@ -382,7 +382,8 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 			dnsOpts = append(dnsOpts, dnsserver.WithSignedNotify(n.Key, n.Addr))
 		}
 		if svc.dnssecKeys != nil {
-			dnsOpts = append(dnsOpts, dnsserver.WithDNSSEC(svc.dnssecKeys.Keys))
+			dnsOpts = append(dnsOpts, dnsserver.WithDNSSEC(svc.dnssecKeys.Keys),
+				dnsserver.WithSignatureTimes(cfg.DNSSECSignatureValidity, cfg.DNSSECSignatureRefresh))
 		}
 		// RFC 2136 updates signed with domains' update keys; a key
 		// revoked here is forgotten at once.

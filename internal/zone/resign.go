@@ -13,8 +13,8 @@ import (
 
 // Signed zones need their SOA serial to move even when nothing in them
 // changes. The DNS server signs a zone's transfer with signatures valid for
-// a week and makes them anew once a day old (dnsserver's sigValidity and
-// sigRefresh), but a secondary only transfers the zone again when the
+// a week and makes them anew once a day old (by default:
+// --dnssec-signature-validity and --dnssec-signature-refresh), but a secondary only transfers the zone again when the
 // serial moves: a signed zone left alone for a week would be served by its
 // secondaries with expired signatures. So, as Knot and BIND do when they
 // re-sign, the serial is moved forward once a day when zones are signed
