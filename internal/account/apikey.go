@@ -18,6 +18,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/notify"
 )
@@ -377,6 +378,9 @@ func (s *Service) CreateAPIKey(ctx context.Context, u *User, in NewKey) (*APIKey
 		if _, err = tx.NewInsert().Model(k).Exec(ctx); err != nil {
 			return err
 		}
+		if err := recordSecurity(ctx, tx, u, audit.ActionAPIKeyCreate, nil, keyAudit(k)); err != nil {
+			return err
+		}
 		// A new key is a way into the account: its holder hears of it.
 		return notify.Enqueue(ctx, tx, notify.Message{UserID: u.ID, Kind: notify.KindAPIKeyCreated,
 			Data: map[string]string{"name": k.Name, "prefix": secret[:len(APIKeyPrefix)+4] + "…"}})
@@ -419,12 +423,21 @@ func (s *Service) RotateKey(ctx context.Context, u *User, id int64) (*APIKey, st
 			return nil, "", err
 		}
 	}
-	res, err := s.db.Bun.NewUpdate().Model(k).Column("hash", "sealed").WherePK().Where("revoked_at IS NULL").Exec(ctx)
+	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		res, err := tx.NewUpdate().Model(k).Column("hash", "sealed").WherePK().Where("revoked_at IS NULL").Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			return errKeyNotFound // revoked meanwhile
+		}
+		return recordSecurity(ctx, tx, u, audit.ActionAPIKeyRotate, nil, keyAudit(k))
+	})
 	if err != nil {
+		if apperr.Code(err) != apperr.Internal {
+			return nil, "", err
+		}
 		return nil, "", fmt.Errorf("account: rotate api key %d: %w", id, err)
-	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return nil, "", errKeyNotFound // revoked meanwhile
 	}
 	return k, secret, nil
 }
@@ -439,7 +452,7 @@ func (s *Service) RevokeKey(ctx context.Context, u *User, id int64) error {
 		return errNoKeys
 	}
 	k := new(APIKey)
-	err := s.db.Bun.NewSelect().Model(k).Column("id", "sealed").Where("id = ?", id).Where("user_id = ?", u.ID).
+	err := s.db.Bun.NewSelect().Model(k).Column("id", "name", "sealed").Where("id = ?", id).Where("user_id = ?", u.ID).
 		Where("revoked_at IS NULL").Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return errKeyNotFound
@@ -450,15 +463,26 @@ func (s *Service) RevokeKey(ctx context.Context, u *User, id int64) error {
 	if k.Primary() {
 		return apperr.New(apperr.Conflict, "The %s key is the one the API Access tab shows: rotate it instead of revoking it", PrimaryKeyName)
 	}
-	res, err := s.db.Bun.NewUpdate().Model((*APIKey)(nil)).Set("revoked_at = ?", s.clock()).Where("id = ?", id).
-		Where("revoked_at IS NULL").Exec(ctx)
-	if err != nil {
+	err = s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
+		res, err := tx.NewUpdate().Model((*APIKey)(nil)).Set("revoked_at = ?", s.clock()).Where("id = ?", id).
+			Where("revoked_at IS NULL").Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			return errKeyNotFound
+		}
+		return recordSecurity(ctx, tx, u, audit.ActionAPIKeyRevoke, keyAudit(k), nil)
+	})
+	if err != nil && apperr.Code(err) == apperr.Internal {
 		return fmt.Errorf("account: revoke api key %d: %w", id, err)
 	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return errKeyNotFound
-	}
-	return nil
+	return err
+}
+
+// keyAudit is how the audit log names key k: never its secret or hash.
+func keyAudit(k *APIKey) map[string]any {
+	return map[string]any{"apiKey": k.Name, "apiKeyId": k.ID}
 }
 
 // primaryKey returns registrar u's first key; not_found if it has none.

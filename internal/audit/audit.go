@@ -48,6 +48,9 @@ const (
 	ActionSessionEndOthers   = "account.sessions_end_others"
 	ActionPasskeyAdd         = "account.passkey_add"
 	ActionPasskeyRemove      = "account.passkey_remove"
+	ActionAPIKeyCreate       = "account.api_key_create"
+	ActionAPIKeyRotate       = "account.api_key_rotate"
+	ActionAPIKeyRevoke       = "account.api_key_revoke"
 )
 
 // Entry is one change to record. Before and After are marshalled to JSON;

@@ -343,6 +343,30 @@ func TestAPIKeyLifecycle(t *testing.T) {
 			user := signedUp(t, ts, "plainuser", "user")
 			require.Equal(t, http.StatusForbidden, user.do("GET", "/api/registrar/keys", nil).status)
 			require.Equal(t, http.StatusOK, v1(t, ts, newFirst, "GET", "/v1/wallet", nil).status, "the rival changed nothing")
+
+			// Every key change is in the audit log, by the account, never
+			// with a secret: deploys made, rotated, revoked; the first key
+			// rotated; soon made. The rival's attempts left nothing.
+			type entry struct {
+				Action string `bun:"action"`
+				After  string `bun:"after"`
+				Before string `bun:"before"`
+			}
+			var entries []entry
+			require.NoError(t, d.Bun.NewSelect().Table("audit_log").Column("action", "before", "after").
+				Where("action LIKE 'account.api_key_%'").OrderExpr("id").Scan(context.Background(), &entries))
+			actions := []string{}
+			for _, e := range entries {
+				actions = append(actions, e.Action)
+				for _, secretText := range []string{secret, rotated, first, newFirst, expiringSecret} {
+					require.NotContains(t, e.Before+e.After, secretText)
+				}
+			}
+			require.Equal(t, []string{"account.api_key_create", "account.api_key_rotate", "account.api_key_revoke",
+				"account.api_key_rotate", "account.api_key_create"}, actions)
+			revoked := strings.ReplaceAll(entries[2].Before, " ", "") // PostgreSQL's jsonb spaces it
+			require.Contains(t, revoked, `"apiKey":"deploys"`)
+			require.Contains(t, revoked, `"username":"lifecycle"`)
 		})
 	}
 }
