@@ -416,9 +416,18 @@ func (s *Service) RenamePasskey(ctx context.Context, u *User, id int64, name str
 	return &Passkey{ID: pk.ID, Name: name, CreatedAt: pk.CreatedAt, LastUsedAt: pk.LastUsedAt}, nil
 }
 
-// DeletePasskey removes u's passkey id and ends u's other sessions
-// (keepToken's stays). Not found for another account's.
-func (s *Service) DeletePasskey(ctx context.Context, u *User, id int64, keepToken string) error {
+// DeletePasskey removes u's passkey id, once password is u's, and ends
+// u's other sessions (keepToken's stays). The password is asked, as to
+// turn two-factor sign-in off: a passkey may be the account's only second
+// factor, and a stolen session alone must not remove it. Wrong passwords
+// are throttled like logins (from c). Not found for another account's.
+func (s *Service) DeletePasskey(ctx context.Context, u *User, id int64, password, keepToken string, c Client) error {
+	if _, err := ownPasskey(ctx, s.db.Bun, u, id); err != nil {
+		return err
+	}
+	if err := s.confirmPassword(ctx, u, password, c); err != nil {
+		return err
+	}
 	err := s.db.InTx(ctx, func(ctx context.Context, tx *db.Tx) error {
 		pk, err := ownPasskey(ctx, tx, u, id)
 		if err != nil {

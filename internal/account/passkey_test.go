@@ -115,12 +115,20 @@ func TestPasskeyRegisterSignInRenameRemove(t *testing.T) {
 		require.NoError(t, err)
 		_, err = b.svc.RenamePasskey(ctx, stranger, pk.ID, "Mine")
 		require.Equal(t, apperr.NotFound, apperr.Code(err))
-		require.Equal(t, apperr.NotFound, apperr.Code(b.svc.DeletePasskey(ctx, stranger, pk.ID, "")))
+		require.Equal(t, apperr.NotFound, apperr.Code(b.svc.DeletePasskey(ctx, stranger, pk.ID, "secret1", "", client)))
 		theirs, err := b.svc.Passkeys(ctx, stranger)
 		require.NoError(t, err)
 		require.Empty(t, theirs)
 
-		require.NoError(t, b.svc.DeletePasskey(ctx, u, pk.ID, keep))
+		// The password is asked again.
+		err = b.svc.DeletePasskey(ctx, u, pk.ID, "", keep, client)
+		require.Equal(t, "Enter your password", apperr.Message(err))
+		err = b.svc.DeletePasskey(ctx, u, pk.ID, "wrong1", keep, client)
+		require.Equal(t, "Password is incorrect", apperr.Message(err))
+		list, err = b.svc.Passkeys(ctx, u)
+		require.NoError(t, err)
+		require.Len(t, list, 2, "nothing removed")
+		require.NoError(t, b.svc.DeletePasskey(ctx, u, pk.ID, "secret1", keep, client))
 		require.Equal(t, 1, auditCount(t, d, audit.ActionPasskeyRemove))
 		require.Len(t, queuedMails(t, d, notify.KindPasskeyRemoved), 1)
 		// A removed passkey signs in no more.

@@ -227,21 +227,36 @@ func utf8Len(s string) int { return len([]rune(s)) }
 // the change) stays. Wrong current passwords are throttled like failed
 // logins of u from c's network (someone holding a session must not get to
 // guess the password at leisure). Returns invalid for a wrong current
-// password or a bad new one, too_many_requests while throttled.
-func (s *Service) ChangePassword(ctx context.Context, u *User, current, next, confirm, keepToken string, c Client) error {
-	defer s.apiKeys.forget() // the account may change
-	g, err := s.reserveGuess(ctx, u.Username, c.IP, "Too many wrong current passwords.")
+// confirmPassword checks that password is u's, for a change that asks
+// for it again; wrong ones are throttled like logins from c.
+func (s *Service) confirmPassword(ctx context.Context, u *User, password string, c Client) error {
+	if password == "" {
+		return invalid("Enter your password")
+	}
+	return s.checkPassword(ctx, u, password, c, "Password is incorrect", "Too many wrong passwords.")
+}
+
+// checkPassword checks password against u's, throttled like logins from
+// c: wrong is the refusal of a wrong one, tooMany that of a throttled one.
+func (s *Service) checkPassword(ctx context.Context, u *User, password string, c Client, wrong, tooMany string) error {
+	g, err := s.reserveGuess(ctx, u.Username, c.IP, tooMany)
 	if err != nil {
 		return err
 	}
-	ok, err := s.verify(ctx, u.PasswordHash, current)
+	ok, err := s.verify(ctx, u.PasswordHash, password)
 	if err != nil {
-		return s.giveBack(ctx, g, false, fmt.Errorf("account: change password of %s: %w", u.Username, err))
+		return s.giveBack(ctx, g, false, fmt.Errorf("account: check the password of %s: %w", u.Username, err))
 	}
 	if !ok {
-		return invalid("Current password is incorrect")
+		return invalid(wrong)
 	}
-	if err := s.giveBack(ctx, g, true, nil); err != nil {
+	return s.giveBack(ctx, g, true, nil)
+}
+
+// password or a bad new one, too_many_requests while throttled.
+func (s *Service) ChangePassword(ctx context.Context, u *User, current, next, confirm, keepToken string, c Client) error {
+	defer s.apiKeys.forget() // the account may change
+	if err := s.checkPassword(ctx, u, current, c, "Current password is incorrect", "Too many wrong current passwords."); err != nil {
 		return err
 	}
 	if err := validatePassword(next); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -71,6 +72,14 @@ type PasskeyIDInput struct {
 	ID int64 `path:"id" doc:"The passkey's id"`
 }
 
+// PasskeyRemoveInput names a passkey to remove, with the password.
+type PasskeyRemoveInput struct {
+	ID   int64 `path:"id" doc:"The passkey's id"`
+	Body struct {
+		Password string `json:"password" required:"false" maxLength:"200" doc:"The account's password, asked again: a passkey may be its only second factor"`
+	}
+}
+
 type PasskeyLoginInput struct {
 	Body struct {
 		CeremonyToken string         `json:"ceremonyToken" required:"false" maxLength:"200" doc:"The ceremonyToken of POST /api/auth/passkey/options"`
@@ -116,8 +125,8 @@ func addPasskeyRoutes(a huma.API, accounts *account.Service) {
 	register(a, accessAccount, huma.Operation{
 		OperationID: "account-passkey-delete", Method: http.MethodDelete, Path: "/api/account/passkeys/{id}", Tags: tags,
 		Summary:     "Remove a passkey",
-		Description: "It cannot sign in any more; signs out every other session and mails a notice.",
-		Errors:      notFound,
+		Description: "With the account's password (422 when missing or wrong; wrong ones are throttled like logins, 429). It cannot sign in any more; signs out every other session and mails a notice.",
+		Errors:      append(slices.Clone(notFound), http.StatusTooManyRequests),
 	}, h.remove)
 
 	// Each start stores a ceremony: visitors' steps count per network.
@@ -201,8 +210,9 @@ func (h passkeyHandlers) rename(ctx context.Context, in *RenamePasskeyInput) (*P
 	return &PasskeyOutput{Body: ok(toPasskeyBody(*p))}, nil
 }
 
-func (h passkeyHandlers) remove(ctx context.Context, in *PasskeyIDInput) (*DoneOutput, error) {
-	if err := h.accounts.DeletePasskey(ctx, sessionUser(ctx), in.ID, requestOf(ctx).sessionToken); err != nil {
+func (h passkeyHandlers) remove(ctx context.Context, in *PasskeyRemoveInput) (*DoneOutput, error) {
+	req := requestOf(ctx)
+	if err := h.accounts.DeletePasskey(ctx, sessionUser(ctx), in.ID, in.Body.Password, req.sessionToken, req.client); err != nil {
 		return nil, fail(ctx, err)
 	}
 	return done(), nil

@@ -159,7 +159,8 @@ var authzOps = map[string]authzOp{
 	"PATCH /api/account/passkeys/{id}": {access: authzAccount, owner: "id", phase: phaseReplace, params: map[string]string{"id": "passkey"},
 		body: func(authzCall) any { return map[string]any{"name": "Renamed"} }},
 	"DELETE /api/account/passkeys/{id}": {access: authzAccount, owner: "id", phase: phaseSession,
-		params: map[string]string{"id": "passkey"}},
+		params: map[string]string{"id": "passkey"},
+		body:   func(c authzCall) any { return map[string]any{"password": c.as.password} }},
 	"POST /api/auth/passkey/options": {access: authzPublic},
 	"POST /api/auth/passkey": {access: authzPublic, answers: []int{http.StatusConflict, http.StatusUnprocessableEntity},
 		body: func(authzCall) any {

@@ -108,7 +108,13 @@ describe('passkeys', () => {
     await rename.getByRole('button', { name: 'Save' }).click()
     await passkeys(page).getByRole('listitem', { name: 'Work laptop' }).waitFor()
     await passkeys(page).getByRole('listitem', { name: 'Work laptop' }).getByRole('button', { name: 'Remove' }).click()
-    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click()
+    // Removing asks for the password again.
+    const remove = page.getByRole('dialog', { name: 'Remove this passkey?' })
+    await remove.getByLabel('Password').fill('not-the-password')
+    await remove.getByRole('button', { name: 'Remove' }).click()
+    await remove.getByText('Password is incorrect').waitFor()
+    await remove.getByLabel('Password').fill(TEST_PASSWORD)
+    await remove.getByRole('button', { name: 'Remove' }).click()
     await page.getByText('Passkey removed', { exact: true }).waitFor()
     await page.getByText('No passkeys yet.').waitFor()
 

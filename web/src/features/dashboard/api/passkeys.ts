@@ -43,6 +43,6 @@ export async function renamePasskey({ id, name }: { id: number; name: string }):
 }
 
 /** DELETE /api/account/passkeys/{id}. */
-export async function removePasskey(id: number): Promise<void> {
-  unwrap(await apiRequest<ApiEnvelope<unknown>>('DELETE', `${passkeysPath}/${id}`))
+export async function removePasskey({ id, password }: { id: number; password: string }): Promise<void> {
+  unwrap(await apiRequest<ApiEnvelope<unknown>>('DELETE', `${passkeysPath}/${id}`, { password }))
 }

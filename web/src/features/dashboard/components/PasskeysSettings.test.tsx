@@ -5,7 +5,7 @@ import { renderApp } from '@/test/renderApp'
 import { endUser, server } from '@/test/server'
 
 // Adding a passkey needs a browser's authenticator (proven in
-// e2e/passkeys.test.mjs); here: the list, renaming and removing.
+// e2e/passkeys.test.mjs); here: the list, renaming and removing (with the password).
 describe('passkeys in Account Settings', () => {
   it('lists passkeys with when they were added and used, renames and removes one', async () => {
     let list = [
@@ -13,6 +13,7 @@ describe('passkeys in Account Settings', () => {
       { id: 8, name: 'Phone', createdAt: '2026-11-21T09:30:00Z' },
     ]
     const renamed: unknown[] = []
+    const removals: unknown[] = []
     server.use(
       http.get('/api/domains', () => HttpResponse.json({ success: true, data: [] })),
       http.get('/api/account/passkeys', () => HttpResponse.json({ success: true, data: list })),
@@ -22,7 +23,12 @@ describe('passkeys in Account Settings', () => {
         list = list.map((p) => (p.id === 7 ? { ...p, name: body.name } : p))
         return HttpResponse.json({ success: true, data: list[0] })
       }),
-      http.delete('/api/account/passkeys/8', () => {
+      http.delete('/api/account/passkeys/8', async ({ request }) => {
+        const body = (await request.json()) as { password: string }
+        removals.push(body)
+        if (body.password !== 'secret1') {
+          return HttpResponse.json({ success: false, error: 'Password is incorrect' }, { status: 422 })
+        }
         list = list.filter((p) => p.id !== 8)
         return HttpResponse.json({ success: true, data: null })
       }),
@@ -46,8 +52,18 @@ describe('passkeys in Account Settings', () => {
     await events.click(
       within(within(passkeys).getByRole('listitem', { name: 'Phone' })).getByRole('button', { name: 'Remove' }),
     )
-    await events.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove' }))
+    // The password is asked again; the server's refusal shows on the field.
+    const remove = within(await screen.findByRole('dialog', { name: 'Remove this passkey?' }))
+    await events.click(remove.getByRole('button', { name: 'Remove' }))
+    expect(await remove.findByText('Enter your password')).toBeInTheDocument()
+    await events.type(remove.getByLabelText('Password'), 'wrong')
+    await events.click(remove.getByRole('button', { name: 'Remove' }))
+    expect(await remove.findByText('Password is incorrect')).toBeInTheDocument()
+    await events.clear(remove.getByLabelText('Password'))
+    await events.type(remove.getByLabelText('Password'), 'secret1')
+    await events.click(remove.getByRole('button', { name: 'Remove' }))
     expect(await screen.findByText('Passkey removed')).toBeInTheDocument()
+    expect(removals).toEqual([{ password: 'wrong' }, { password: 'secret1' }])
     await screen.findByText(/Work laptop/)
     expect(within(screen.getByRole('list', { name: 'Passkeys' })).queryByRole('listitem', { name: 'Phone' })).toBeNull()
   })

@@ -2,7 +2,6 @@ import { useState, type FormEvent } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { KeyRound, Pencil, Plus, Trash2 } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { ConfirmDialog } from '@/components/ui/ConfirmDialog'
 import {
   Dialog,
   DialogContent,
@@ -53,20 +52,6 @@ export function PasskeysSettings() {
     void queryClient.invalidateQueries({ queryKey: accountSecurityKeys.twoFactor })
     void queryClient.invalidateQueries({ queryKey: accountSecurityKeys.sessions })
   }
-
-  const remove = useMutation({
-    mutationFn: removePasskey,
-    onSuccess: () => {
-      setDialog(undefined)
-      changed()
-      toast({ title: 'Passkey removed', description: 'Your other sessions have been logged out.' })
-    },
-    onError: (error) => {
-      setDialog(undefined)
-      toast({ variant: 'destructive', title: 'Could not remove the passkey', description: failure(error) })
-      changed()
-    },
-  })
 
   const list = passkeys.data ?? []
   return (
@@ -141,18 +126,14 @@ export function PasskeysSettings() {
           )
         }}
       />
-      <ConfirmDialog
-        open={dialog?.kind === 'remove'}
-        title="Remove this passkey?"
-        description={
-          dialog?.kind === 'remove'
-            ? `“${dialog.passkey.name}” will no longer sign you in. Your other sessions will be logged out.`
-            : ''
-        }
-        action="Remove"
-        pending={remove.isPending}
-        onCancel={() => setDialog(undefined)}
-        onConfirm={() => dialog?.kind === 'remove' && remove.mutate(dialog.passkey.id)}
+      <RemoveDialog
+        passkey={dialog?.kind === 'remove' ? dialog.passkey : undefined}
+        onClose={() => setDialog(undefined)}
+        onDone={() => {
+          setDialog(undefined)
+          changed()
+          toast({ title: 'Passkey removed', description: 'Your other sessions have been logged out.' })
+        }}
       />
     </section>
   )
@@ -227,6 +208,73 @@ function NameDialog({
                 : passkey
                   ? 'Save'
                   : 'Create passkey'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+/**
+ * Removing a passkey, with the password asked again: a passkey may be the
+ * account's only second factor, and a session left open must not be
+ * enough to take it away. The server's refusal shows on the field.
+ */
+function RemoveDialog({ passkey, onClose, onDone }: { passkey?: Passkey; onClose: () => void; onDone: () => void }) {
+  const [password, setPassword] = useState('')
+  const [error, setError] = useState<string>()
+  const remove = useMutation({
+    mutationFn: removePasskey,
+    onSuccess: () => {
+      setPassword('')
+      onDone()
+    },
+    onError: (e) => setError(serverMessage(e) || 'An unexpected error occurred'),
+  })
+  const close = () => {
+    if (remove.isPending) return
+    setPassword('')
+    setError(undefined)
+    onClose()
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!passkey) return
+    if (!password) {
+      setError('Enter your password')
+      return
+    }
+    setError(undefined)
+    remove.mutate({ id: passkey.id, password })
+  }
+  return (
+    <Dialog open={passkey !== undefined} onOpenChange={(next) => !next && close()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Remove this passkey?</DialogTitle>
+          <DialogDescription>
+            “{passkey?.name}” will no longer sign you in. Your other sessions will be logged out.
+          </DialogDescription>
+        </DialogHeader>
+        <form noValidate onSubmit={submit} className="mt-5 space-y-4">
+          <Field label="Password" error={error}>
+            {(ids) => (
+              <Input
+                {...ids}
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            )}
+          </Field>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={close} disabled={remove.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="destructive" disabled={remove.isPending}>
+              {remove.isPending ? 'Removing…' : 'Remove'}
             </Button>
           </DialogFooter>
         </form>
