@@ -752,6 +752,8 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 			"site-settings-update": {caller: "admin", params: map[string]string{"id": setID}, body: map[string]any{"value": "Nameport!"},
 				free: []string{"value", "description"}, ok: http.StatusOK},
 			"site-settings-delete": {caller: "admin", params: map[string]string{"id": setID}},
+			"admin-two-factor-policy-set": {caller: "admin", body: map[string]any{"requireAdmins": false,
+				"requireRegistrars": false}, ok: http.StatusOK},
 			// The contact form: a company, a subject, a message are the sender's own words.
 			"contact-submit": {caller: "visitor", body: map[string]any{"company": "Acme Ltd", "email": "ops@acme.example",
 				"interest": "api"}, free: []string{"company", "message"}, blankOK: []string{"interest"}, ok: http.StatusCreated},

@@ -12,7 +12,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/miekg/dns"
 	"github.com/stretchr/testify/require"
 
 	"github.com/nameport/nameport/internal/dbtest"
@@ -43,6 +45,14 @@ func newUpdateKeyFixture(t *testing.T, ts *testServer, user, name string, key ma
 	domain := name + ".inf.nz"
 	r := v1(t, ts, apiKey, "POST", "/v1/domains/"+domain+"/update-keys", key)
 	require.Equal(t, http.StatusCreated, r.status, r.raw)
+	// An update reaches the DNS server once it serves the extension's
+	// zone, which it does as soon as it has seen the new extension: on a
+	// loaded machine that may come after the key. Before, an update is
+	// refused NOTAUTH ("not a zone of this server"), rightly.
+	require.Eventually(t, func() bool {
+		m := askDO(t, ts.dnsAddr, "inf.nz.", dns.TypeSOA)
+		return m.Rcode == dns.RcodeSuccess && m.Authoritative && len(m.Answer) > 0
+	}, 10*time.Second, 20*time.Millisecond, "the DNS server serves inf.nz.")
 	k := r.body["key"].(map[string]any)
 	return updateKeyFixture{ts: ts, apiKey: apiKey, domain: domain, keyName: k["keyName"].(string),
 		secret: r.body["secret"].(string), keyID: fmt.Sprint(k["id"])}
