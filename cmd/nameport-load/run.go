@@ -110,7 +110,7 @@ func run(ctx context.Context, o options, out io.Writer) (_ *report, err error) {
 		return nil, err
 	}
 	defer srv.close()
-	if err := srv.start(ctx); err != nil {
+	if err := srv.startFirst(ctx); err != nil {
 		return nil, err
 	}
 	sqlDB, err := sql.Open("pgx", dbURL)

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -14,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -56,6 +58,33 @@ func newServer(bin, dbURL, dataDir string, extra []string) (*server, error) {
 
 func (s *server) baseURL() string { return "http://" + s.httpAddr }
 
+// errPortTaken is start's error when the server could not bind its ports:
+// freePort's ports were free when it looked, but another process (a test
+// running beside) may take one before the server binds it.
+var errPortTaken = errors.New("a port was taken before the server could bind it")
+
+// startFirst starts the server for the first time: when a port it was
+// given is taken by then, with other ports, a few times. Clients learn
+// the address after it, so changing it now misleads nobody.
+func (s *server) startFirst(ctx context.Context) error {
+	for range 5 {
+		err := s.start(ctx)
+		if !errors.Is(err, errPortTaken) {
+			return err
+		}
+		httpPort, err := freePort()
+		if err != nil {
+			return err
+		}
+		dnsPort, err := freePort()
+		if err != nil {
+			return err
+		}
+		s.httpAddr, s.dnsAddr = "127.0.0.1:"+strconv.Itoa(httpPort), "127.0.0.1:"+strconv.Itoa(dnsPort)
+	}
+	return fmt.Errorf("nameport serve: %w, five times", errPortTaken)
+}
+
 // start runs the process and waits until GET /readyz answers 200.
 func (s *server) start(ctx context.Context) error {
 	if s.log == nil {
@@ -64,6 +93,11 @@ func (s *server) start(ctx context.Context) error {
 			return err
 		}
 		s.log = f
+	}
+	// Where this start's lines begin: a bind failure is told by them.
+	logStart, err := s.log.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
 	}
 	args := append([]string{"serve",
 		"--database-url", s.dbURL,
@@ -95,6 +129,10 @@ func (s *server) start(ctx context.Context) error {
 		select {
 		case err := <-s.exited:
 			s.exited <- err
+			if s.bindFailed(logStart) {
+				s.cmd = nil
+				return errPortTaken
+			}
 			return fmt.Errorf("nameport serve exited before it was ready (%v); log: %s", err, s.logPath)
 		case <-ctx.Done():
 			return ctx.Err()
@@ -111,6 +149,18 @@ func (s *server) start(ctx context.Context) error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// bindFailed reports whether the log from offset from says the server
+// could not bind an address.
+func (s *server) bindFailed(from int64) bool {
+	f, err := os.Open(s.logPath)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	tail, err := io.ReadAll(io.NewSectionReader(f, from, 1<<20))
+	return err == nil && strings.Contains(string(tail), "address already in use")
 }
 
 // kill ends the process with SIGKILL: no shutdown, no flushing, like a
