@@ -584,7 +584,9 @@ fi
 # --- Dynamic updates -----------------------------------------------------------
 if part update; then
 say "Dynamic updates: signed RFC 2136 updates vs /v1 record changes, one record each, same server (SQLite)"
-serve update "sqlite://$WORK/update/nameport.db" --demo --api-rate-limits=false
+# The load generator is one client opening a TCP connection per update:
+# the per-client DNS connection limit (16) would reset the rest.
+serve update "sqlite://$WORK/update/nameport.db" --demo --api-rate-limits=false --dns-tcp-max-conns-per-client 0
 KEY=$("$NB" setup -url "$SERVE_URL" -fund 100) || die "setup failed"
 taskset -c "$LOADGEN_CPU" "$NB" update -url "$SERVE_URL" -key "$KEY" -dns "$SERVE_DNS" -c "$CLIENTS" -d "${DURATION}s" >"$WORK/update.txt" ||
   die "update bench failed"
