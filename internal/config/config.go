@@ -108,6 +108,9 @@ type Config struct {
 	// DNSSECSignatureValidity is how long a signature is valid;
 	// DNSSECSignatureRefresh how old it is when it is made anew.
 	DNSSECSignatureValidity, DNSSECSignatureRefresh time.Duration
+	// DNSSECZSKLifetime is how long a zone's data signing key signs before
+	// a ZSK rollover replaces it; 0: never.
+	DNSSECZSKLifetime time.Duration
 
 	LogFormat string
 	LogLevel  string
@@ -222,6 +225,7 @@ var Flags = []Flag{
 	{"dnssec-algorithm", "ecdsap256sha256", "algorithm of the DNSSEC keys made from now on: ecdsap256sha256 (13) or ed25519 (15); a zone keeps the key it has"},
 	{"dnssec-signature-validity", 7 * 24 * time.Hour, "how long a DNSSEC signature is valid (from an hour back, for clocks running late)"},
 	{"dnssec-signature-refresh", 24 * time.Hour, "how old a DNSSEC signature is when it is made anew; what is left of its validity (validity minus refresh) must be at least two days: a secondary's copy is transferred again within a day, and a resolver caches an answer a day at most"},
+	{"dnssec-zsk-lifetime", 90 * 24 * time.Hour, "how long a zone's DNSSEC data signing key signs before a ZSK rollover (pre-publish) replaces it; a zone signed by its first key (a CSK) gets a ZSK, the CSK staying as its KSK; 0: never (at least 15 days: a rollover takes eight)"},
 	{"dns-ixfr-history", 1000, "how many changes the DNS server keeps to answer IXFR; a secondary further behind gets the whole zone (0: always the whole zone)"},
 	{"metrics-allow", "127.0.0.0/8,::1", "clients allowed to read /metrics (by TCP peer address, never X-Forwarded-For), comma separated addresses or prefixes; others get 403"},
 	{"stripe-secret-key", "", "Stripe secret key (sk_test_... or sk_live_...); empty: no card payments (simulated with --demo-payments)"},
@@ -456,6 +460,12 @@ func Load(fs *pflag.FlagSet, configFile string) (Config, error) {
 	if c.DNSSECSignatureRefresh < time.Hour || c.DNSSECSignatureValidity-c.DNSSECSignatureRefresh < 48*time.Hour ||
 		c.DNSSECSignatureValidity > 90*24*time.Hour {
 		return Config{}, errors.New("config: --dnssec-signature-refresh must be at least 1h, and --dnssec-signature-validity at most 90 days and at least two days longer than the refresh")
+	}
+	// A rollover publishes the new key for two hours and keeps the old one
+	// a week and an hour (dnssec.PublishWait, RetireWait): a lifetime
+	// shorter than twice that would roll over again and again.
+	if c.DNSSECZSKLifetime = v.GetDuration("dnssec-zsk-lifetime"); c.DNSSECZSKLifetime != 0 && c.DNSSECZSKLifetime < 15*24*time.Hour {
+		return Config{}, errors.New("config: --dnssec-zsk-lifetime must be 0 (never) or at least 15 days (360h)")
 	}
 	if c.HTTPIdleTimeout <= 0 || c.DNSTCPIdleTimeout <= 0 {
 		return Config{}, errors.New("config: --http-idle-timeout and --dns-tcp-idle-timeout must be positive")

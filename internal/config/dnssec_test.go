@@ -63,3 +63,23 @@ func TestDNSSECSignatureTimes(t *testing.T) {
 		require.ErrorContains(t, err, "--dnssec-signature-validity", bad)
 	}
 }
+
+// A zone's ZSK is rolled over every 90 days by default; 0 never; a
+// lifetime shorter than two rollovers is refused (also as an env var).
+func TestDNSSECZSKLifetime(t *testing.T) {
+	t.Chdir(t.TempDir())
+	cfg, err := config.Load(flags(t), "")
+	require.NoError(t, err)
+	require.Equal(t, 90*24*time.Hour, cfg.DNSSECZSKLifetime)
+	cfg, err = config.Load(flags(t, "--dnssec-zsk-lifetime", "0"), "")
+	require.NoError(t, err)
+	require.Zero(t, cfg.DNSSECZSKLifetime)
+	t.Setenv("NAMEPORT_DNSSEC_ZSK_LIFETIME", "720h")
+	cfg, err = config.Load(flags(t), "")
+	require.NoError(t, err)
+	require.Equal(t, 30*24*time.Hour, cfg.DNSSECZSKLifetime)
+	for _, bad := range []string{"100h", "-1h"} {
+		_, err := config.Load(flags(t, "--dnssec-zsk-lifetime", bad), "")
+		require.ErrorContains(t, err, "--dnssec-zsk-lifetime", bad)
+	}
+}

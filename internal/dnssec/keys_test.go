@@ -26,7 +26,7 @@ func TestKeysMadeOnceSharedAndSealed(t *testing.T) {
 		ctx := context.Background()
 		zones := []string{"inf.nz.", "EE."}
 		const nodes = 4
-		got := make([][]*dnssec.Key, nodes)
+		got := make([][]*dnssec.ZoneKeys, nodes)
 		var wg sync.WaitGroup
 		for i := range nodes {
 			wg.Add(1)
@@ -54,10 +54,10 @@ func TestKeysMadeOnceSharedAndSealed(t *testing.T) {
 		for i := range nodes {
 			require.Len(t, got[i], 2)
 			for j, k := range got[i] {
-				require.Equal(t, again[j].DNSKEY.String(), k.DNSKEY.String())
+				require.Equal(t, again[j].DataSigner.DNSKEY.String(), k.DataSigner.DNSKEY.String())
 			}
 		}
-		k := again[1]
+		k := again[1].DataSigner
 		require.Equal(t, "ee.", k.Zone)
 		require.Equal(t, uint8(dns.ECDSAP256SHA256), k.DNSKEY.Algorithm)
 		require.Equal(t, uint16(257), k.DNSKEY.Flags)
@@ -75,7 +75,7 @@ func TestKeysMadeOnceSharedAndSealed(t *testing.T) {
 		// A new zone under the Ed25519 store gets an Ed25519 key.
 		more, err := s.Keys(ctx, []string{"uk."})
 		require.NoError(t, err)
-		require.Equal(t, uint8(dns.ED25519), more[0].DNSKEY.Algorithm)
+		require.Equal(t, uint8(dns.ED25519), more[0].DataSigner.DNSKEY.Algorithm)
 	})
 }
 

@@ -41,7 +41,7 @@ func TestReferralCarriesDS(t *testing.T) {
 	source, keys := staticKeys(t, dnssec.ECDSAP256SHA256)
 	s := New("127.0.0.1:0", slog.New(slog.NewTextHandler(io.Discard, nil)), WithDNSSEC(source))
 	s.Publish(snap)
-	require.NoError(t, s.withKeys(context.Background(), s.Snapshot()))
+	require.NoError(t, s.withKeys(context.Background(), s.Snapshot(), nil))
 
 	m := askDO(t, s, "host.secure.inf.nz.", dns.TypeA, true)
 	require.False(t, m.Authoritative)

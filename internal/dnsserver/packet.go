@@ -75,7 +75,7 @@ type cacheEntry struct {
 	absent   string
 	origin   string
 	serialAt int // 0: none
-	key      *dnssec.Key
+	keys     *dnssec.ZoneKeys
 	staleAt  int64
 }
 
@@ -185,7 +185,7 @@ func (s *Snapshot) cachedSigned(key []byte, now int64) []byte {
 		if e = s.signedDurable.get(key); e.packed == nil {
 			return nil
 		}
-		if z := s.current(e); z == nil || z.key != e.key {
+		if z := s.current(e); z == nil || z.keys != e.keys {
 			return nil
 		}
 	}
@@ -202,8 +202,8 @@ func (s *Snapshot) cachedSigned(key []byte, now int64) []byte {
 func (s *Snapshot) rememberSigned(key, packed []byte, res *Result, staleAt int64) {
 	e := cacheEntry{packed: packed, staleAt: staleAt}
 	if s.signedDurable != nil && !res.volatile && !res.negative && res.dom != nil {
-		if z := s.zones[res.origin]; z != nil && z.key != nil {
-			e.dom, e.origin, e.key = res.dom, res.origin, z.key
+		if z := s.zones[res.origin]; z != nil && z.keys != nil {
+			e.dom, e.origin, e.keys = res.dom, res.origin, z.keys
 			s.signedDurable.put(key, e)
 			return
 		}

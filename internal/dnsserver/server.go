@@ -173,7 +173,7 @@ type Server struct {
 	// DNSSEC (sign.go): the keys of the zones, by origin, and the
 	// signatures made.
 	keysMu   sync.Mutex
-	zoneKeys map[string]*dnssec.Key
+	zoneKeys map[string]*dnssec.ZoneKeys
 	sigs     sigCache
 }
 
@@ -199,7 +199,7 @@ func New(addr string, logger *slog.Logger, opts ...Option) *Server {
 // WithDNSSEC's keys (when the key source fails, unsigned: Publish is for
 // tests and tools).
 func (s *Server) Publish(snap *Snapshot) {
-	if err := s.withKeys(context.Background(), snap); err != nil {
+	if err := s.withKeys(context.Background(), snap, nil); err != nil {
 		s.logger.Warn("dns: zones published unsigned", "err", err)
 	}
 	s.snapshot.Store(snap)
@@ -495,7 +495,7 @@ func (s *Server) reload(ctx context.Context, d *db.DB) error {
 	}
 	s.addCatalog(snap, s.Snapshot())
 	s.addHosts(snap, emptySnapshot)
-	if err := s.withKeys(ctx, snap); err != nil {
+	if err := s.withKeys(ctx, snap, snap.origins()); err != nil {
 		if enc != nil {
 			s.file.release(nil)
 		}
@@ -525,7 +525,7 @@ func (s *Server) Update(ctx context.Context, d *db.DB) error {
 		return s.reload(ctx, d)
 	}
 	if err == nil {
-		err = s.withKeys(ctx, snap)
+		err = s.withKeys(ctx, snap, c.Rekeyed)
 	}
 	if err != nil {
 		return fmt.Errorf("dnsserver: update: %w", err)

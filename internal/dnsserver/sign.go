@@ -37,7 +37,7 @@ import (
 
 // KeySource returns the signing keys of zones (origins), making the ones
 // that are missing: dnssec.Store.Keys.
-type KeySource func(ctx context.Context, zones []string) ([]*dnssec.Key, error)
+type KeySource func(ctx context.Context, zones []string) ([]*dnssec.ZoneKeys, error)
 
 // WithDNSSEC signs the zones with the keys of keys (see sign.go): every
 // zone but the catalog zone.
@@ -65,20 +65,26 @@ func WithSignatureTimes(validity, refresh time.Duration) Option {
 	return func(o *options) { o.sigValidity, o.sigRefresh = validity, refresh }
 }
 
-// withKeys gives each zone of snap (but the catalog zone) its key and
-// DNSKEY set, asking the key source for the zones it has no key for yet.
+// withKeys gives each zone of snap (but the catalog zone) its keys and
+// DNSKEY set (and CDS and CDNSKEY during a KSK rollover), asking the key
+// source for the zones it has no keys for yet, and again for reread
+// (origins whose keys may have changed: a rollover moved their serial, or
+// a full load, which reads everything again).
 // Zones carried over from the snapshot before have them already; the
 // others are copied before they are written to, so that a published
 // snapshot is never modified.
-func (s *Server) withKeys(ctx context.Context, snap *Snapshot) error {
+func (s *Server) withKeys(ctx context.Context, snap *Snapshot, reread []string) error {
 	if s.opts.keys == nil {
 		return nil
 	}
 	s.keysMu.Lock()
 	defer s.keysMu.Unlock()
+	for _, origin := range reread {
+		delete(s.zoneKeys, origin)
+	}
 	var missing []string
 	for origin, z := range snap.zones {
-		if !z.catalog && !z.unsigned && z.key == nil && s.zoneKeys[origin] == nil {
+		if !z.catalog && !z.unsigned && s.zoneKeys[origin] == nil {
 			missing = append(missing, origin)
 		}
 	}
@@ -89,7 +95,7 @@ func (s *Server) withKeys(ctx context.Context, snap *Snapshot) error {
 			return fmt.Errorf("dnsserver: dnssec keys: %w", err)
 		}
 		if s.zoneKeys == nil {
-			s.zoneKeys = map[string]*dnssec.Key{}
+			s.zoneKeys = map[string]*dnssec.ZoneKeys{}
 		}
 		for _, k := range keys {
 			s.zoneKeys[k.Zone] = k
@@ -97,17 +103,30 @@ func (s *Server) withKeys(ctx context.Context, snap *Snapshot) error {
 	}
 	for origin, z := range snap.zones {
 		k := s.zoneKeys[origin]
-		if z.catalog || z.unsigned || k == nil || z.key == k {
+		if z.catalog || z.unsigned || k == nil || z.keys == k {
 			continue
 		}
 		c := *z
 		apex := *z.apex
-		apex.sets = slices.DeleteFunc(slices.Clone(z.apex.sets), func(set rrset) bool { return set.rtype == dns.TypeDNSKEY })
-		apex.sets = append(apex.sets, rrset{rtype: dns.TypeDNSKEY, n: 1, rrs: []dns.RR{k.DNSKEY}})
+		apex.sets = slices.DeleteFunc(slices.Clone(z.apex.sets), func(set rrset) bool {
+			return set.rtype == dns.TypeDNSKEY || set.rtype == dns.TypeCDS || set.rtype == dns.TypeCDNSKEY
+		})
+		apex.sets = append(apex.sets, rrset{rtype: dns.TypeDNSKEY, n: uint32(len(k.DNSKEYs)), rrs: k.DNSKEYs})
+		for _, t := range []uint16{dns.TypeCDS, dns.TypeCDNSKEY} {
+			var rrs []dns.RR
+			for _, rr := range k.CDS {
+				if rr.Header().Rrtype == t {
+					rrs = append(rrs, rr)
+				}
+			}
+			if len(rrs) > 0 {
+				apex.sets = append(apex.sets, rrset{rtype: t, n: uint32(len(rrs)), rrs: rrs})
+			}
+		}
 		// In typeRank order, as finishSets sorts (which would also drop
 		// the NS set's additional addresses kept after its records).
 		slices.SortStableFunc(apex.sets, func(a, b rrset) int { return typeRank(a.rtype) - typeRank(b.rtype) })
-		c.apex, c.key = &apex, k
+		c.apex, c.keys = &apex, k
 		snap.zones[origin] = &c
 	}
 	return nil
@@ -137,14 +156,14 @@ func (s *Server) signAnswerAt(snap *Snapshot, req, resp *dns.Msg, now time.Time)
 	switch {
 	case resp.Rcode == dns.RcodeNameError:
 		z, _ := snap.findZone(lowerASCII(final))
-		if z == nil || z.key == nil {
+		if z == nil || z.keys == nil {
 			break
 		}
 		resp.Rcode = dns.RcodeSuccess
 		ns = append(ns, denial(z, final, []uint16{dns.TypeRRSIG, dns.TypeNSEC, dns.TypeNXNAME}))
 	case hasType(resp.Ns, dns.TypeSOA): // NODATA
 		z, _ := snap.findZone(lowerASCII(final))
-		if z == nil || z.key == nil {
+		if z == nil || z.keys == nil {
 			break
 		}
 		ns = append(ns, denial(z, final, snap.typesAt(z, lowerASCII(final))))
@@ -159,7 +178,7 @@ func (s *Server) signAnswerAt(snap *Snapshot, req, resp *dns.Msg, now time.Time)
 			continue
 		}
 		z, _ := snap.findZone(lowerASCII(owner))
-		if z == nil || z.key == nil || lowerASCII(owner) == z.origin || hasDS(resp.Ns, owner) {
+		if z == nil || z.keys == nil || lowerASCII(owner) == z.origin || hasDS(resp.Ns, owner) {
 			continue // a delegation with DS: its signed DS set is the proof
 		}
 		ns = append(ns, denial(z, owner, snap.typesAt(z, lowerASCII(owner))))
@@ -277,7 +296,7 @@ func (s *Server) signSets(snap *Snapshot, rrs []dns.RR, now time.Time) []dns.RR 
 		start = end
 		h := set[0].Header()
 		z, _ := snap.findZone(lowerASCII(h.Name))
-		if z == nil || z.key == nil || h.Rrtype == dns.TypeRRSIG {
+		if z == nil || z.keys == nil || h.Rrtype == dns.TypeRRSIG {
 			continue
 		}
 		if h.Rrtype != dns.TypeNSEC && h.Rrtype != dns.TypeDS {
@@ -285,10 +304,12 @@ func (s *Server) signSets(snap *Snapshot, rrs []dns.RR, now time.Time) []dns.RR 
 				continue
 			}
 		}
-		if sig := s.sigs.signature(z.key, set, now); sig != nil {
-			out = append(out, sig)
-		} else {
-			s.logger.Warn("dnssec: signing failed", "name", h.Name, "type", dns.TypeToString[h.Rrtype])
+		for _, k := range z.keys.SignersOf(h.Rrtype, equalFoldASCII(h.Name, z.origin)) {
+			if sig := s.sigs.signature(k, set, now); sig != nil {
+				out = append(out, sig)
+			} else {
+				s.logger.Warn("dnssec: signing failed", "name", h.Name, "type", dns.TypeToString[h.Rrtype])
+			}
 		}
 	}
 	return out
@@ -391,26 +412,27 @@ func ownedAs(sig *dns.RRSIG, set []dns.RR) *dns.RRSIG {
 // the last done wins.
 type zoneSigner struct {
 	c         *sigCache
-	k         *dnssec.Key
+	keys      *dnssec.ZoneKeys
 	old, next map[string]*dns.RRSIG
 }
 
-func (c *sigCache) zoneSigner(k *dnssec.Key) *zoneSigner {
+func (c *sigCache) zoneSigner(keys *dnssec.ZoneKeys) *zoneSigner {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	old := c.zones[k.Zone]
-	return &zoneSigner{c: c, k: k, old: old, next: make(map[string]*dns.RRSIG, len(old))}
+	old := c.zones[keys.Zone]
+	return &zoneSigner{c: c, keys: keys, old: old, next: make(map[string]*dns.RRSIG, len(old))}
 }
 
-// signature returns the RRSIG of set, or nil if it cannot be signed.
-func (z *zoneSigner) signature(set []dns.RR, now time.Time) *dns.RRSIG {
-	key := sigKey(z.k, set)
+// signature returns the RRSIG of set by k (one of the zone's keys), or nil
+// if it cannot be signed.
+func (z *zoneSigner) signature(k *dnssec.Key, set []dns.RR, now time.Time) *dns.RRSIG {
+	key := sigKey(k, set)
 	if key == "" {
 		return nil
 	}
 	sig := z.old[key]
 	if z.c.stale(sig, now) {
-		if sig = z.c.sign(z.k, set, now); sig == nil {
+		if sig = z.c.sign(k, set, now); sig == nil {
 			return nil
 		}
 	}
@@ -425,7 +447,7 @@ func (z *zoneSigner) done() {
 	if z.c.zones == nil {
 		z.c.zones = map[string]map[string]*dns.RRSIG{}
 	}
-	z.c.zones[z.k.Zone] = z.next
+	z.c.zones[z.keys.Zone] = z.next
 }
 
 // sigKey is the cache key of set's signature by k: the key's tag, then the

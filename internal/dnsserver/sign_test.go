@@ -21,8 +21,8 @@ import (
 func staticKeys(t testing.TB, algorithm uint8) (KeySource, map[string]*dnssec.Key) {
 	t.Helper()
 	keys := map[string]*dnssec.Key{}
-	return func(_ context.Context, zones []string) ([]*dnssec.Key, error) {
-		var out []*dnssec.Key
+	return func(_ context.Context, zones []string) ([]*dnssec.ZoneKeys, error) {
+		var out []*dnssec.ZoneKeys
 		for _, z := range zones {
 			if keys[z] == nil {
 				k, err := dnssec.Generate(z, algorithm)
@@ -31,7 +31,7 @@ func staticKeys(t testing.TB, algorithm uint8) (KeySource, map[string]*dnssec.Ke
 				}
 				keys[z] = k
 			}
-			out = append(out, keys[z])
+			out = append(out, dnssec.CSK(keys[z]))
 		}
 		return out, nil
 	}, keys

@@ -156,7 +156,7 @@ func TestSignedAnswersAreCached(t *testing.T) {
 	k2, err := dnssec.Generate("inf.nz.", dnssec.ECDSAP256SHA256)
 	require.NoError(t, err)
 	s.keysMu.Lock()
-	s.zoneKeys["inf.nz."] = k2
+	s.zoneKeys["inf.nz."] = dnssec.CSK(k2)
 	s.keysMu.Unlock()
 	later, _ := next.apply(&zone.Changes{Serial: 3}, 10)
 	s.Publish(later)

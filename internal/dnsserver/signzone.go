@@ -25,7 +25,7 @@ import (
 // zone, the zone signed with its NSEC chain for a signed one.
 func (s *Server) transferRecords(z *servedZone, now time.Time) []dns.RR {
 	records := z.records()
-	if z.key == nil {
+	if z.keys == nil {
 		return records
 	}
 	signed := s.signZone(z, records, now)
@@ -144,7 +144,7 @@ type owner struct {
 	rrs  []dns.RR
 }
 
-// signZone returns records (the whole zone z, SOA first) signed by z.key:
+// signZone returns records (the whole zone z, SOA first) signed by z.keys:
 // by name in canonical order (RFC 4034 6.1), each name's record sets each
 // followed by its RRSIG, then its NSEC and that NSEC's RRSIG. What is
 // below a delegation (glue) is the child's: neither signed nor in the
@@ -167,7 +167,12 @@ func (s *Server) signZone(z *servedZone, records []dns.RR, now time.Time) []dns.
 	for _, rr := range records {
 		add(rr)
 	}
-	add(z.key.DNSKEY)
+	for _, rr := range z.keys.DNSKEYs {
+		add(rr)
+	}
+	for _, rr := range z.keys.CDS {
+		add(rr)
+	}
 	slices.SortFunc(owners, func(a, b *owner) int { return bytes.Compare(a.key, b.key) })
 
 	// Delegations: names with NS but the apex; below them, glue.
@@ -196,7 +201,7 @@ func (s *Server) signZone(z *servedZone, records []dns.RR, now time.Time) []dns.
 		}
 	}
 	nsecTTL := z.negSOA[0].Header().Ttl
-	signer := s.sigs.zoneSigner(z.key)
+	signer := s.sigs.zoneSigner(z.keys)
 	defer signer.done()
 
 	out := make([]dns.RR, 0, len(records)*3)
@@ -224,27 +229,30 @@ func (s *Server) signZone(z *servedZone, records []dns.RR, now time.Time) []dns.
 			if cut && t == dns.TypeNS {
 				continue
 			}
-			out = s.appendSignature(out, signer, set, now)
+			out = s.appendSignatures(out, signer, set, o.name == z.origin, now)
 		}
 		next++
 		slices.Sort(types)
 		nsec := &dns.NSEC{Hdr: dns.RR_Header{Name: o.name, Rrtype: dns.TypeNSEC, Class: dns.ClassINET, Ttl: nsecTTL},
 			NextDomain: chain[next%len(chain)].name, TypeBitMap: slices.Compact(types)}
 		out = append(out, nsec)
-		out = s.appendSignature(out, signer, []dns.RR{nsec}, now)
+		out = s.appendSignatures(out, signer, []dns.RR{nsec}, false, now)
 	}
 	return out
 }
 
-// appendSignature appends the RRSIG of set by signer to out; a set that
-// cannot be signed is logged and left unsigned (a validator then finds it
-// bogus, as it would the answer).
-func (s *Server) appendSignature(out []dns.RR, signer *zoneSigner, set []dns.RR, now time.Time) []dns.RR {
-	if sig := signer.signature(set, now); sig != nil {
-		return append(out, sig)
+// appendSignatures appends the RRSIGs of set (at the apex or not) by
+// signer's keys to out; a set that cannot be signed is logged and left
+// unsigned (a validator then finds it bogus, as it would the answer).
+func (s *Server) appendSignatures(out []dns.RR, signer *zoneSigner, set []dns.RR, apex bool, now time.Time) []dns.RR {
+	for _, k := range signer.keys.SignersOf(set[0].Header().Rrtype, apex) {
+		if sig := signer.signature(k, set, now); sig != nil {
+			out = append(out, sig)
+			continue
+		}
+		h := set[0].Header()
+		s.logger.Warn("dnssec: signing failed", "name", h.Name, "type", dns.TypeToString[h.Rrtype])
 	}
-	h := set[0].Header()
-	s.logger.Warn("dnssec: signing failed", "name", h.Name, "type", dns.TypeToString[h.Rrtype])
 	return out
 }
 

@@ -33,8 +33,8 @@ func TestSignedTransferAfterChanges(t *testing.T) {
 		require.NoError(t, err)
 		ed25519, err := dnssec.NewStore(d, secret, dnssec.ED25519)
 		require.NoError(t, err)
-		keys := func(ctx context.Context, zones []string) ([]*dnssec.Key, error) {
-			var out []*dnssec.Key
+		keys := func(ctx context.Context, zones []string) ([]*dnssec.ZoneKeys, error) {
+			var out []*dnssec.ZoneKeys
 			for _, z := range zones {
 				store := ecdsa
 				if z == "biz.ee." {

@@ -530,7 +530,7 @@ func (s *Server) startFromFile(ctx context.Context, d *db.DB) bool {
 		delete(next.zones, name)
 	}
 	s.addCatalog(next, emptySnapshot)
-	if err := s.withKeys(ctx, next); err != nil {
+	if err := s.withKeys(ctx, next, next.origins()); err != nil {
 		return refuse(s.logger.Warn, "no DNSSEC keys", "err", err)
 	}
 	s.publish(next, append(skipped, more...))

@@ -60,6 +60,15 @@ type Snapshot struct {
 	wireZones map[string]bool // the zones' origins in lower-case wire format
 }
 
+// origins returns the origins of the zones s serves.
+func (s *Snapshot) origins() []string {
+	out := make([]string, 0, len(s.zones))
+	for origin := range s.zones {
+		out = append(out, origin)
+	}
+	return out
+}
+
 // servedZone is one extension's zone: its apex, rebuilt with every new
 // serial, and its domains, each one a subtree shared between snapshots
 // until a change touches it.
@@ -74,9 +83,9 @@ type servedZone struct {
 	catalog bool
 	// nameservers are those of the apex (fully qualified, lower case).
 	nameservers []string
-	// key signs the zone's answers to queries with the DO bit, and is
+	// keys sign the zone's answers to queries with the DO bit, and are
 	// published as its DNSKEY set (sign.go); nil: unsigned.
-	key *dnssec.Key
+	keys *dnssec.ZoneKeys
 	// unsigned: the extension has DNSSEC off; the zone gets no key.
 	unsigned bool
 

@@ -180,7 +180,7 @@ func (s *Server) transfer(w dns.ResponseWriter, req *dns.Msg, snap *Snapshot, tc
 	} else if req.Question[0].Qtype == dns.TypeIXFR {
 		kind = "IXFR"
 		records = snap.ixfr(z, clientSerial(req))
-		if z.key != nil && len(records) > 1 {
+		if z.keys != nil && len(records) > 1 {
 			// A signed zone changes its signatures and NSEC chain with
 			// its records, which the history does not hold: the
 			// difference from the signed zone sent at the client's

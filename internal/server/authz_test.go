@@ -190,6 +190,12 @@ var authzOps = map[string]authzOp{
 		return map[string]any{"extension": fmt.Sprintf(".authz%d.nz", c.n), "description": "Matrix"}
 	}},
 	"GET /api/domain-extensions/{id}/dnssec": {access: authzAdmin, params: map[string]string{"id": "extension"}},
+	// Conflict: the zone has no key yet, or a rollover is under way; the
+	// DS confirmed too early.
+	"POST /api/domain-extensions/{id}/dnssec/ksk-rollover": {access: authzAdmin, params: map[string]string{"id": "extension"},
+		answers: []int{http.StatusOK, http.StatusConflict}},
+	"POST /api/domain-extensions/{id}/dnssec/ksk-rollover/ds-confirmed": {access: authzAdmin, params: map[string]string{"id": "extension"},
+		answers: []int{http.StatusConflict}},
 	"PATCH /api/domain-extensions/{id}": {access: authzAdmin, params: map[string]string{"id": "extension"},
 		body: func(authzCall) any { return map[string]any{"description": "Changed by the matrix"} }},
 	"DELETE /api/domain-extensions/{id}": {access: authzAdmin, params: map[string]string{"id": "extension"}, phase: phaseDelete},

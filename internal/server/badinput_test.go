@@ -700,6 +700,9 @@ func setupBadInput(t *testing.T, ts *testServer) *badInputBundle {
 				free: []string{"description", "verificationInstructions", "dnsApiKey", "dnsApiSecret", "dnsZoneId", "verificationDocuments"},
 				ok:   http.StatusOK},
 			"extensions-delete": {caller: "admin", params: map[string]string{"id": extID}},
+			// Key rollover steps have no body: the bad ids only.
+			"extension-dnssec-ksk-rollover": {caller: "admin", params: map[string]string{"id": extID}},
+			"extension-dnssec-ds-confirmed": {caller: "admin", params: map[string]string{"id": extID}},
 			"premium-create": {caller: "admin", body: map[string]any{"name": "gold", "extension": ".inf.nz", "price": 50},
 				free: []string{"description", "keywords"}, ok: http.StatusCreated},
 			"premium-update": {caller: "admin", params: map[string]string{"id": premID},

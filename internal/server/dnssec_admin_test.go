@@ -24,7 +24,7 @@ func TestDNSSECSwitchAndKeysView(t *testing.T) {
 	for _, engine := range dbtest.Engines() {
 		t.Run(string(engine), func(t *testing.T) {
 			t.Parallel()
-			ts := start(t, engine)
+			ts := startWith(t, engine, func(cfg *config.Config) { cfg.DNSSECZSKLifetime = 90 * 24 * time.Hour })
 			admin := loginAdmin(t, ts)
 			data(t, admin.do("POST", "/api/domain-extensions", map[string]any{"extension": ".inf.nz", "description": "Information sites"}))
 			other := data(t, admin.do("POST", "/api/domain-extensions", map[string]any{"extension": ".biz.ee", "description": "Business"}))
@@ -59,7 +59,10 @@ func TestDNSSECSwitchAndKeysView(t *testing.T) {
 			require.Equal(t, true, view["enabled"])
 			require.Equal(t, true, view["serverSigning"])
 			require.Equal(t, true, view["signed"])
-			require.NotContains(t, view, "nextRollover", "none scheduled")
+			require.NotContains(t, view, "rollover", "none under way")
+			next, err := time.Parse(time.RFC3339, view["nextRollover"].(string))
+			require.NoError(t, err)
+			require.WithinDuration(t, time.Now().Add(90*24*time.Hour), next, time.Minute, "the ZSK's lifetime from now")
 			keys := view["keys"].([]any)
 			require.Len(t, keys, 1)
 			key := keys[0].(map[string]any)
@@ -119,6 +122,72 @@ func TestDNSSECSwitchAndKeysView(t *testing.T) {
 			require.Equal(t, dnskey.KeyTag(), m.Answer[0].(*dns.DNSKEY).KeyTag())
 		})
 	}
+}
+
+// An admin starts a KSK rollover: the new key is published beside the old
+// one, the DNS server publishes its CDS and CDNSKEY, and the view shows
+// the rollover; a second start, and the DS confirmed before the new key
+// has been published long enough, are refused and change nothing; so is a
+// rollover of a zone with DNSSEC off. (The steps that follow, in time, are
+// proven in internal/dnsserver's TestRolloversKeepValidating.)
+func TestKSKRolloverFromTheAdmin(t *testing.T) {
+	t.Parallel()
+	ts := start(t, dbtest.Engines()[0])
+	admin := loginAdmin(t, ts)
+	ext := data(t, admin.do("POST", "/api/domain-extensions", map[string]any{"extension": ".inf.nz", "description": "Information sites"}))
+	path := fmt.Sprintf("/api/domain-extensions/%v/dnssec", ext["id"])
+	var old *dns.DNSKEY
+	require.Eventually(t, func() bool {
+		m := askDO(t, ts.dnsAddr, "inf.nz.", dns.TypeDNSKEY)
+		if len(m.Answer) == 0 {
+			return false
+		}
+		old, _ = m.Answer[0].(*dns.DNSKEY)
+		return old != nil
+	}, 10*time.Second, 20*time.Millisecond)
+
+	r := admin.do("POST", path+"/ksk-rollover", nil)
+	require.Equal(t, http.StatusOK, r.status, r.raw)
+	view := data(t, r)
+	rollover := view["rollover"].(map[string]any)
+	require.Equal(t, "KSK", rollover["kind"])
+	require.Equal(t, "publishing", rollover["phase"])
+	require.NotContains(t, view, "nextRollover", "none scheduled while one is under way")
+	keys := view["keys"].([]any)
+	require.Len(t, keys, 2)
+	require.Equal(t, "active", keys[0].(map[string]any)["state"])
+	fresh := keys[1].(map[string]any)
+	require.Equal(t, "published", fresh["state"])
+	require.Equal(t, "CSK", fresh["role"])
+	require.Equal(t, float64(257), fresh["flags"])
+
+	// Served: both keys, and the CDS of the new one, for the parent.
+	require.Eventually(t, func() bool {
+		return len(askDO(t, ts.dnsAddr, "inf.nz.", dns.TypeCDS).Answer) > 0
+	}, 10*time.Second, 20*time.Millisecond, "the CDS is published")
+	m := askDO(t, ts.dnsAddr, "inf.nz.", dns.TypeCDS)
+	cds := m.Answer[0].(*dns.CDS)
+	require.Equal(t, fresh["keyTag"], float64(cds.KeyTag))
+	require.Equal(t, fresh["ds"].(map[string]any)["digest"], strings.ToUpper(cds.Digest))
+	require.Len(t, askDO(t, ts.dnsAddr, "inf.nz.", dns.TypeDNSKEY).Answer, 2+2, "two keys, each signing the set")
+
+	// Refused, changing nothing.
+	r = admin.do("POST", path+"/ksk-rollover", nil)
+	require.Equal(t, http.StatusConflict, r.status, r.raw)
+	require.Contains(t, r.raw, "A key rollover is already under way for this zone")
+	r = admin.do("POST", path+"/ksk-rollover/ds-confirmed", nil)
+	require.Equal(t, http.StatusConflict, r.status, r.raw)
+	require.Contains(t, r.raw, "The new key is not yet in every resolver's cache: confirm its DS after ")
+	require.Equal(t, http.StatusNotFound, admin.do("POST", "/api/domain-extensions/999999/dnssec/ksk-rollover", nil).status)
+	after := data(t, admin.do("GET", path, nil))
+	require.Len(t, after["keys"], 2)
+	require.Equal(t, "publishing", after["rollover"].(map[string]any)["phase"])
+
+	other := data(t, admin.do("POST", "/api/domain-extensions", map[string]any{"extension": ".biz.ee", "description": "Business",
+		"dnssecEnabled": false}))
+	r = admin.do("POST", fmt.Sprintf("/api/domain-extensions/%v/dnssec/ksk-rollover", other["id"]), nil)
+	require.Equal(t, http.StatusConflict, r.status, r.raw)
+	require.Contains(t, r.raw, "The zone is not signed: turn DNSSEC on for the extension first")
 }
 
 // With --dnssec=false the view says the server does not sign, with no keys.

@@ -181,6 +181,7 @@ func NewServices(d *db.DB, cfg config.Config, zoneChanged func()) (Services, err
 		if dnssecKeys, err = dnssec.NewStore(d, secret, algorithm); err != nil {
 			return Services{}, err
 		}
+		dnssecKeys.WithZSKLifetime(cfg.DNSSECZSKLifetime)
 	}
 	var webForwarding *domainfwd.Service
 	if len(cfg.ForwardIPv4)+len(cfg.ForwardIPv6) > 0 {
@@ -349,6 +350,8 @@ func Run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 			// Signed zones' serials move daily, so that secondaries
 			// transfer fresh signatures (zone.BumpSigned).
 			jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.Records.AddWorkers(jobsCfg.Workers)...)
+			// Key rollovers take their steps when due (dnssec.Advance).
+			jobsCfg.PeriodicJobs = append(jobsCfg.PeriodicJobs, svc.dnssecKeys.AddWorkers(jobsCfg.Workers)...)
 		}
 		svc.Bulk.AddWorkers(jobsCfg.Workers)
 		jobsCfg.Queues = map[string]int{mailfwd.Queue: mailfwd.QueueWorkers, webhook.Queue: webhook.QueueWorkers}

@@ -317,6 +317,10 @@ type Changes struct {
 	// serve now, in place of those served: each zone not served before
 	// with its domains, the others without. nil: the same zones.
 	Zones []ZoneData
+	// Rekeyed are the zones (origins) whose serial alone moved (BumpSigned,
+	// BumpKeys): their signing keys may have changed, and a DNS server
+	// reads them again.
+	Rekeyed []string
 }
 
 // ChangedDomain is a domain a change touched and its records now; none
@@ -390,7 +394,12 @@ func loadChanges(ctx context.Context, q bun.IDB, since Versions, served []string
 			return nil, ErrLoadAll
 		}
 		if r.Name == resignName {
-			continue // a serial-only bump (BumpSigned): no domain changed
+			// A serial-only bump (BumpSigned, BumpKeys): no domain changed.
+			origin := strings.ToLower(strings.TrimPrefix(r.Extension, ".")) + "."
+			if !slices.Contains(c.Rekeyed, origin) {
+				c.Rekeyed = append(c.Rekeyed, origin)
+			}
+			continue
 		}
 		k := key{r.Name, r.Extension}
 		if !seen[k] {

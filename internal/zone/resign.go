@@ -86,6 +86,18 @@ func (s *Service) BumpSigned(ctx context.Context) (bool, error) {
 	return bumped, nil
 }
 
+// BumpKeys moves the SOA serial forward in tx for the extensions (".inf.nz")
+// whose DNSSEC keys changed (internal/dnssec rollovers): the DNS servers
+// read the zones' keys again (Changes.Rekeyed), and secondaries transfer
+// the new DNSKEY set.
+func BumpKeys(ctx context.Context, tx *db.Tx, now time.Time, extensions ...string) error {
+	changes := make([]NameChange, len(extensions))
+	for i, ext := range extensions {
+		changes[i] = NameChange{Name: resignName, Extension: ext}
+	}
+	return BumpVersion(ctx, tx, now, changes...)
+}
+
 // ResignArgs asks for BumpSigned.
 type ResignArgs struct{}
 
