@@ -87,7 +87,10 @@ describe('DNSSEC', () => {
     const digest = await key.locator('code').first().textContent()
     assert.ok(ds.endsWith(digest), "the digest is the DS record's")
     assert.match(await key.locator('code').nth(2).textContent(), /^inf\.nz\. 3600 IN DNSKEY 257 3 13 /)
-    await section.getByText('Next rollover: none scheduled').waitFor()
+    // A ZSK rollover is scheduled (--dnssec-zsk-lifetime, 90 days).
+    const rollover = section.getByLabel('Key rollover')
+    await rollover.getByText(/^Next ZSK rollover: \w/).waitFor()
+    assert.doesNotMatch(await rollover.textContent(), /none scheduled/)
 
     if (shots) {
       await mkdir(shots, { recursive: true })
@@ -121,5 +124,28 @@ describe('DNSSEC', () => {
     await update.click()
     assert.equal((await saved).request().postDataJSON().dnssecEnabled, true)
     await section.getByText('Signed', { exact: true }).waitFor()
+
+    // A KSK rollover: asked first, then the new key is published beside the
+    // old one; its DS cannot be confirmed until caches hold the new key.
+    await rollover.getByRole('button', { name: 'Start KSK rollover' }).click()
+    const ask = page.getByRole('dialog', { name: 'Start a KSK rollover of inf.nz.?' })
+    await ask.getByRole('button', { name: 'Start rollover' }).click()
+    await ask.waitFor({ state: 'detached' })
+    await rollover.getByText('KSK rollover under way').waitFor()
+    await rollover.getByText(/A new KSK is published, with its CDS and CDNSKEY records\. Give its DS record/).waitFor()
+    assert.equal(await section.getByRole('listitem').count(), 2, 'both keys')
+    const fresh = section.getByRole('listitem').nth(1)
+    await fresh.getByText('published', { exact: true }).waitFor()
+    assert.match(await fresh.locator('code').nth(1).textContent(), /^inf\.nz\. 3600 IN DS \d+ 13 2 [0-9A-F]{64}$/)
+    assert.equal(await rollover.getByRole('button', { name: 'The parent publishes the new DS' }).count(), 0, 'not yet')
+    assert.equal(await rollover.getByRole('button', { name: 'Start KSK rollover' }).count(), 0, 'one at a time')
+    if (shots) {
+      await rollover.scrollIntoViewIfNeeded()
+      await page.screenshot({ path: `${shots}/dnssec-rollover-1280.png`, fullPage: false })
+      await page.setViewportSize({ width: 375, height: 800 })
+      await rollover.scrollIntoViewIfNeeded()
+      await page.screenshot({ path: `${shots}/dnssec-rollover-375.png`, fullPage: false })
+      await page.setViewportSize({ width: 1280, height: 800 })
+    }
   })
 })

@@ -45,6 +45,16 @@ export function extensionDNSSECQueryOptions(id: number, version?: string) {
   })
 }
 
+/** Starts a KSK rollover of the extension's zone; returns the DNSSEC view after it. */
+export async function startKSKRollover(id: number): Promise<ExtensionDNSSEC> {
+  return unwrap(await apiRequest<ApiEnvelope<ExtensionDNSSEC>>('POST', `${URL}/${id}/dnssec/ksk-rollover`))
+}
+
+/** Confirms the parent registry publishes the new KSK's DS; returns the DNSSEC view after it. */
+export async function confirmKSKDS(id: number): Promise<ExtensionDNSSEC> {
+  return unwrap(await apiRequest<ApiEnvelope<ExtensionDNSSEC>>('POST', `${URL}/${id}/dnssec/ksk-rollover/ds-confirmed`))
+}
+
 export async function deleteExtension(id: number): Promise<void> {
   unwrap(await apiRequest<ApiEnvelope<unknown>>('DELETE', `${URL}/${id}`))
 }
@@ -76,5 +86,12 @@ export function sortRules(rules: LengthPriceRule[]): LengthPriceRule[] {
 
 /** Unique, trimmed, non-empty entries of a list typed one per line or comma separated. */
 export function parseList(text: string): string[] {
-  return [...new Set(text.split(/[\n,]/).map((item) => item.trim()).filter(Boolean))]
+  return [
+    ...new Set(
+      text
+        .split(/[\n,]/)
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ]
 }
