@@ -445,10 +445,13 @@ stop "$NSD_PID"
 stop "$SERVE_PID"
 
 say "Changes: $STARTUP_DOMAINS domains; $CHURN_CHANGES changes one after another, then the rest of 1,000 at 50 a second"
-"$DB" prepare -dir "$WORK/large" -domains "$STARTUP_DOMAINS" -queries 10
+"$DB" prepare -dir "$WORK/large" -domains "$STARTUP_DOMAINS" -queries "$((2 * STARTUP_DOMAINS))"
 serve large "sqlite://$WORK/large/nameport.db" "${churn_flags[@]}"
 CHURN_KEY=$("$NB" setup -url "$SERVE_URL" -fund 100) || die "setup failed"
 churn large -url "$SERVE_URL" -key "$CHURN_KEY" -changes "$CHURN_CHANGES" -duration "${CHURN_BUDGET}s"
+# The same, each change awaited signed (issue #21): asked with the DO bit
+# until the answer holds the record and its RRSIG.
+churn large_signed -url "$SERVE_URL" -key "$CHURN_KEY" -do -changes "$CHURN_CHANGES" -duration "${CHURN_BUDGET}s"
 # The rest of 1,000 changes at 50 a second, each awaited over DNS once all
 # are sent (they are not timed), so that the memory is that of a server
 # that has applied them all.
@@ -464,6 +467,23 @@ serve large-dns "sqlite://$WORK/large/nameport.db" "${dns_only_flags[@]}"
 churn large_db -db "sqlite://$WORK/large/nameport.db" -changes 1000 -rate 50
 sleep 1
 large_rss=$(( $(rss_kb "$SERVE_PID") / 1024 ))
+# Memory with signatures (issue #21): every query of the large query file
+# once (200,000, some 86% of the names), without the DO bit, then again
+# with it, so that the second adds the signatures (and the signed answers'
+# cache) to what the first filled.
+dnsperf_pass() { # ADDR QUERIES OUT [DNSPERF FLAGS...]: the file once
+  local addr=$1 queries=$2 out=$3
+  shift 3
+  taskset -c "$LOADGEN_CPU" dnsperf -s "${addr%:*}" -p "${addr##*:}" -d "$queries" -n 1 -c 4 -T 1 -q 500 -t 2 "$@" >"$out" 2>&1 ||
+    { cat "$out" >&2; die "dnsperf failed"; }
+}
+dnsperf_pass "$SERVE_DNS" "$WORK/large/queries.txt" "$WORK/dnsperf-large-plain.txt"
+sleep 1
+large_plain_rss=$(( $(rss_kb "$SERVE_PID") / 1024 ))
+dnsperf_pass "$SERVE_DNS" "$WORK/large/queries.txt" "$WORK/dnsperf-large-do.txt" -D
+sleep 1
+large_signed_rss=$(( $(rss_kb "$SERVE_PID") / 1024 ))
+say "  memory after a pass of plain queries: $large_plain_rss MiB; after the same with DO: $large_signed_rss MiB"
 nsd_from large-nsd
 sleep 1
 large_nsd_rss=$(( $(rss_kb "$NSD_PID") / 1024 ))
@@ -472,9 +492,12 @@ say "Changes done (load average now: $(cut -d' ' -f1-3 /proc/loadavg))"
 
 change_row small "$small"
 change_row large "$STARTUP_DOMAINS"
+row "$(change_label large_signed "Change to signed answer (DO bit), $(commas "$STARTUP_DOMAINS") domains, p50 / p99 (ms"))" \
+  "$large_signed_p50 / $large_signed_p99" "budget (p99; goal)" "50" "$(ratio "$large_signed_p99" 50)x"
 row "$(change_label small_db "Change to answer through the database, another process ($(commas "$small") domains), p50 / p99 (ms"))" \
   "$small_db_p50 / $small_db_p99" "poll interval (bound)" "$CHURN_POLL_MS" "$(ratio "$small_db_p99" "$CHURN_POLL_MS")x"
 row "Memory after 1,000 changes, DNS role, $(commas "$STARTUP_DOMAINS") domains (MiB RSS)" "$large_rss" "NSD, same zone" "$large_nsd_rss" "$(ratio "$large_rss" "$large_nsd_rss")x"
+row "Memory with signatures: DNS role after $(commas "$((2 * STARTUP_DOMAINS))") queries with the DO bit, $(commas "$STARTUP_DOMAINS") domains (MiB RSS; goal <= 1.5x)" "$large_signed_rss" "same, plain queries" "$large_plain_rss" "$(ratio "$large_signed_rss" "$large_plain_rss")x"
 row "Memory after 1,000 changes through /v1, every role in one process, same zone (MiB RSS)" "$large_all_rss" "NSD, same zone" "$large_nsd_rss" "$(ratio "$large_all_rss" "$large_nsd_rss")x"
 row "DNS queries per second while 50 changes a second are written ($(commas "$small") domains)" "$churn_qps" "NSD, static zone" "$static_qps" "$(ratio "$churn_qps" "$static_qps")x"
 fi

@@ -48,8 +48,11 @@ type churnOptions struct {
 	// for answers, for a run that wants changes applied, not timed (each
 	// latency then includes the wait for the changes sent after it).
 	awaitAtEnd bool
-	poll       time.Duration // between questions about one change
-	deadline   time.Duration // a change not answered this long after it was written fails
+	// signed asks with the DO bit and waits for the record signed (an
+	// RRSIG over the A set): the time to a signed answer.
+	signed   bool
+	poll     time.Duration // between questions about one change
+	deadline time.Duration // a change not answered this long after it was written fails
 }
 
 // churnResult is what a churn run measured: from the moment each change is
@@ -262,7 +265,11 @@ func (c sentChange) label() string { return churnRecordLabel(c.i) }
 // await asks DNS until an answer holds the change, and returns the time from
 // sending the change to that answer.
 func (c sentChange) await(ctx context.Context, o churnOptions, domain string) (time.Duration, error) {
-	at, err := awaitRecord(ctx, o.server, c.label()+"."+domain+".", churnAddress(c.i), o.poll, o.deadline)
+	await := awaitRecord
+	if o.signed {
+		await = awaitSigned
+	}
+	at, err := await(ctx, o.server, c.label()+"."+domain+".", churnAddress(c.i), o.poll, o.deadline)
 	if err != nil {
 		return 0, fmt.Errorf("change %d: %w", c.i, err)
 	}
@@ -278,21 +285,32 @@ func churnAddress(i int) netip.Addr {
 // awaitRecord asks server for the A records of name until an answer holds
 // want (see awaitAnswer).
 func awaitRecord(ctx context.Context, server, name string, want netip.Addr, poll, deadline time.Duration) (time.Time, error) {
-	return awaitAnswer(ctx, server, name, "A "+want.String(), func(m *dns.Msg) bool { return holdsRecord(m, name, want) }, poll, deadline)
+	return awaitAnswer(ctx, server, name, "A "+want.String(), false, func(m *dns.Msg) bool { return holdsRecord(m, name, want) }, poll, deadline)
+}
+
+// awaitSigned asks server, with the DO bit, for the A records of name
+// until an answer holds want and a signature over them.
+func awaitSigned(ctx context.Context, server, name string, want netip.Addr, poll, deadline time.Duration) (time.Time, error) {
+	return awaitAnswer(ctx, server, name, "A "+want.String()+" signed", true, func(m *dns.Msg) bool {
+		return holdsRecord(m, name, want) && slices.ContainsFunc(m.Answer, func(rr dns.RR) bool {
+			sig, ok := rr.(*dns.RRSIG)
+			return ok && sig.TypeCovered == dns.TypeA && strings.EqualFold(sig.Hdr.Name, name)
+		})
+	}, poll, deadline)
 }
 
 // awaitGone asks server for the A records of name until an answer of the
 // zone shows that gone is not among them (see awaitAnswer).
 func awaitGone(ctx context.Context, server, name string, gone netip.Addr, poll, deadline time.Duration) (time.Time, error) {
-	return awaitAnswer(ctx, server, name, "without A "+gone.String(), func(m *dns.Msg) bool { return lacksRecord(m, name, gone) }, poll, deadline)
+	return awaitAnswer(ctx, server, name, "without A "+gone.String(), false, func(m *dns.Msg) bool { return lacksRecord(m, name, gone) }, poll, deadline)
 }
 
 // awaitAnswer asks server for the A records of name over UDP every poll,
 // without waiting for the answer to the question before (a lost datagram or
 // a slow answer must not hold the clock), until an answer passes done; it
 // returns when that answer arrived. want says what done looks for, for the
-// error.
-func awaitAnswer(ctx context.Context, server, name, want string, done func(*dns.Msg) bool, poll, deadline time.Duration) (time.Time, error) {
+// error; do sets the DO bit.
+func awaitAnswer(ctx context.Context, server, name, want string, do bool, done func(*dns.Msg) bool, poll, deadline time.Duration) (time.Time, error) {
 	conn, err := net.Dial("udp", server)
 	if err != nil {
 		return time.Time{}, err
@@ -330,6 +348,9 @@ func awaitAnswer(ctx context.Context, server, name, want string, done func(*dns.
 
 	q := new(dns.Msg).SetQuestion(name, dns.TypeA)
 	q.RecursionDesired = false
+	if do {
+		q.SetEdns0(1232, true)
+	}
 	wire := make([]byte, 0, 512)
 	tick := time.NewTicker(poll)
 	defer tick.Stop()

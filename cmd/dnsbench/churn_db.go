@@ -161,6 +161,9 @@ func (w *dbChurn) await(ctx context.Context, o churnOptions, c dbChange) (time.T
 	await := awaitGone
 	if c.added {
 		await = awaitRecord
+		if o.signed {
+			await = awaitSigned
+		}
 	}
 	at, err := await(ctx, o.server, name, churnAddress(c.record), o.poll, o.deadline)
 	if err != nil {

@@ -368,3 +368,25 @@ func TestChurnThroughTheDatabaseRefuses(t *testing.T) {
 	o.url, o.key, o.awaitAtEnd = "", "", true
 	require.ErrorContains(t, churnDB(ctx, o, io.Discard), "-await-at-end is for the API")
 }
+
+// With -do, the question has the DO bit and the record alone is not
+// enough: the wait ends at the first answer that also signs it.
+func TestAwaitSignedWaitsForTheSignature(t *testing.T) {
+	var unsignedAsked bool
+	f := startFake(t, func(n int, q *dns.Msg) *dns.Msg {
+		if opt := q.IsEdns0(); opt == nil || !opt.Do() {
+			unsignedAsked = true
+		}
+		if n < 4 {
+			return answer(q, dns.RcodeSuccess, churnName+" 300 IN A 198.18.0.7")
+		}
+		return answer(q, dns.RcodeSuccess, churnName+" 300 IN A 198.18.0.7",
+			churnName+" 300 IN RRSIG A 13 5 300 20261204000000 20261127000000 1234 inf.nz. AAAA")
+	})
+	_, err := awaitSigned(context.Background(), f.addr, churnName, churnWant, time.Millisecond, 30*time.Second)
+	require.NoError(t, err)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	require.GreaterOrEqual(t, f.questions, 4)
+	require.False(t, unsignedAsked, "every question has the DO bit")
+}

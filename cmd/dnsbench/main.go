@@ -61,7 +61,7 @@ const usage = `usage:
   dnsbench export  -server ADDR [-zone inf.nz] -out FILE
   dnsbench wait    -server ADDR [-zone inf.nz] [-timeout 60s]
   dnsbench verify  -a ADDR -b ADDR -queries FILE [-sample 5000] [-names A,B]
-  dnsbench churn   -url URL -key KEY -server ADDR [-changes N] [-duration D] [-rate 0] [-await-at-end] [-poll 1ms] [-deadline 30s]
+  dnsbench churn   -url URL -key KEY -server ADDR [-changes N] [-duration D] [-rate 0] [-await-at-end] [-do] [-poll 1ms] [-deadline 30s]
   dnsbench churn   -db URL -server ADDR [-changes N] [-duration D] [-rate 0] [-spread 0] [-poll 1ms] [-deadline 30s]
   dnsbench ports   N`
 
@@ -128,6 +128,7 @@ func run(ctx context.Context, args []string) error {
 		fs.DurationVar(&o.duration, "duration", 0, "start no change after this (0: no limit)")
 		fs.DurationVar(&o.spread, "spread", 0, "one after another, wait a random time below this before each change (out of step with a polling server)")
 		fs.BoolVar(&o.awaitAtEnd, "await-at-end", false, "send every change first, then ask DNS for each (applied, not timed)")
+		fs.BoolVar(&o.signed, "do", false, "ask with the DO bit and wait for each record signed (DNSSEC)")
 		fs.DurationVar(&o.poll, "poll", time.Millisecond, "between DNS questions about one change")
 		fs.DurationVar(&o.deadline, "deadline", 30*time.Second, "a change not answered this long after it was written fails")
 		if err := fs.Parse(args); err != nil {

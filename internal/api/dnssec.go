@@ -10,7 +10,9 @@ import (
 	"github.com/miekg/dns"
 
 	"github.com/nameport/nameport/internal/apperr"
+	"github.com/nameport/nameport/internal/audit"
 	"github.com/nameport/nameport/internal/catalog"
+	"github.com/nameport/nameport/internal/db"
 	"github.com/nameport/nameport/internal/dnssec"
 )
 
@@ -157,11 +159,25 @@ func (h dnssecHandlers) step(ctx context.Context, id int64, step func(ctx contex
 }
 
 func (h dnssecHandlers) startKSK(ctx context.Context, in *IDInput) (*DNSSECOutput, error) {
-	return h.step(ctx, in.ID, func(ctx context.Context, zone string) error { return h.keys.StartKeyRollover(ctx, zone) })
+	return h.step(ctx, in.ID, func(ctx context.Context, zone string) error {
+		return h.keys.StartKeyRollover(ctx, zone, recordRollover(ctx, in.ID, zone, audit.ActionKSKRollover))
+	})
 }
 
 func (h dnssecHandlers) confirmDS(ctx context.Context, in *IDInput) (*DNSSECOutput, error) {
-	return h.step(ctx, in.ID, func(ctx context.Context, zone string) error { return h.keys.ConfirmDS(ctx, zone) })
+	return h.step(ctx, in.ID, func(ctx context.Context, zone string) error {
+		return h.keys.ConfirmDS(ctx, zone, recordRollover(ctx, in.ID, zone, audit.ActionKSKDSConfirmed))
+	})
+}
+
+// recordRollover records the admin's rollover step of extension id's zone
+// in the audit log: the zone and the new KSK's tag.
+func recordRollover(ctx context.Context, id int64, zone, action string) dnssec.Record {
+	admin := sessionUser(ctx)
+	return func(ctx context.Context, tx *db.Tx, keyTag int) error {
+		return audit.Record(ctx, tx, audit.Entry{ActorID: admin.ID, Action: action, TargetType: "extension", TargetID: audit.ID(id),
+			After: map[string]any{"zone": zone, "keyTag": keyTag}})
+	}
 }
 
 // zoneFileText is rr as one zone-file line, fields separated by spaces

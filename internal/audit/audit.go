@@ -38,6 +38,8 @@ const (
 	ActionPageDelete      = "page.delete"
 	ActionContactReply    = "contact_message.reply"
 	ActionContactDelete   = "contact_message.delete"
+	ActionKSKRollover     = "dnssec.ksk_rollover"
+	ActionKSKDSConfirmed  = "dnssec.ksk_ds_confirmed"
 
 	// Changes an account makes to its own security (account package).
 	ActionPasswordChange     = "account.password_change"

@@ -245,7 +245,8 @@ func (s *Store) advance(ctx context.Context, zoneName string, rows []keyRow) (bo
 			return false, nil
 		}
 		step = func(ctx context.Context, tx *db.Tx) error {
-			return s.insertKey(ctx, tx, zoneName, uint8(p.signer.Algorithm), flagsZSK, rows)
+			_, err := s.insertKey(ctx, tx, zoneName, uint8(p.signer.Algorithm), flagsZSK, rows)
+			return err
 		}
 	case p.rollover.Kind == RolloverZSK && p.rollover.Phase == PhasePublishing && !now.Before(p.rollover.NextStepAt):
 		step = func(ctx context.Context, tx *db.Tx) error {
@@ -282,20 +283,20 @@ func (s *Store) take(ctx context.Context, zoneName string, step func(ctx context
 	return true, nil
 }
 
-// insertKey adds a published key to zoneName; errRaced when another
-// worker added one first.
-func (s *Store) insertKey(ctx context.Context, tx *db.Tx, zoneName string, algorithm uint8, flags uint16, taken []keyRow) error {
+// insertKey adds a published key to zoneName and returns it; errRaced when
+// another worker added one first.
+func (s *Store) insertKey(ctx context.Context, tx *db.Tx, zoneName string, algorithm uint8, flags uint16, taken []keyRow) (*keyRow, error) {
 	row, err := s.newRow(zoneName, algorithm, flags, StatePublished, taken)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
 		if _, dup := db.UniqueViolation(err); dup {
-			return errRaced
+			return nil, errRaced
 		}
-		return err
+		return nil, err
 	}
-	return nil
+	return row, nil
 }
 
 // setState moves r from state from to state to at now; errRaced when r is
@@ -337,9 +338,13 @@ var (
 	errNoKSK    = apperr.New(apperr.Conflict, "No KSK rollover is waiting for its DS")
 )
 
+// Record is told, in the transaction of an admin's rollover step, the tag
+// of the key the step is about (the new KSK), for the audit log; nil: none.
+type Record func(ctx context.Context, tx *db.Tx, keyTag int) error
+
 // StartKeyRollover starts a KSK (or CSK) rollover of zoneName: its new
 // key is published, with its CDS and CDNSKEY.
-func (s *Store) StartKeyRollover(ctx context.Context, zoneName string) error {
+func (s *Store) StartKeyRollover(ctx context.Context, zoneName string, record Record) error {
 	zoneName = strings.ToLower(dns.Fqdn(zoneName))
 	rows, err := liveRows(ctx, s.db.Bun, []string{zoneName})
 	if err != nil {
@@ -353,14 +358,21 @@ func (s *Store) StartKeyRollover(ctx context.Context, zoneName string) error {
 		return errUnderWay
 	}
 	_, err = s.take(ctx, zoneName, func(ctx context.Context, tx *db.Tx) error {
-		return s.insertKey(ctx, tx, zoneName, uint8(p.sep.Algorithm), flagsSEP, rows)
+		row, err := s.insertKey(ctx, tx, zoneName, uint8(p.sep.Algorithm), flagsSEP, rows)
+		if err == nil && record != nil {
+			err = record(ctx, tx, row.KeyTag)
+		}
+		return err
 	})
+	if errors.Is(err, errRaced) {
+		return errUnderWay
+	}
 	return err
 }
 
 // ConfirmDS takes a KSK rollover's step once the parent publishes the new
 // key's DS: the new key becomes active, the old one retires.
-func (s *Store) ConfirmDS(ctx context.Context, zoneName string) error {
+func (s *Store) ConfirmDS(ctx context.Context, zoneName string, record Record) error {
 	zoneName = strings.ToLower(dns.Fqdn(zoneName))
 	rows, err := liveRows(ctx, s.db.Bun, []string{zoneName})
 	if err != nil {
@@ -375,7 +387,11 @@ func (s *Store) ConfirmDS(ctx context.Context, zoneName string) error {
 			p.rollover.NextStepAt.Format("2 Jan 2006 15:04 MST"))
 	}
 	took, err := s.take(ctx, zoneName, func(ctx context.Context, tx *db.Tx) error {
-		return swap(ctx, tx, p.sep, p.published, s.clock().UTC())
+		err := swap(ctx, tx, p.sep, p.published, s.clock().UTC())
+		if err == nil && record != nil {
+			err = record(ctx, tx, p.published.KeyTag)
+		}
+		return err
 	})
 	if err == nil && !took {
 		return errNoKSK

@@ -188,9 +188,9 @@ func TestRolloversKeepValidating(t *testing.T) {
 		require.Equal(t, []string{"removed"}, statesOf(status(), zskOld.Tag()))
 
 		// A KSK rollover, started by the admin.
-		require.NoError(t, store.StartKeyRollover(ctx, "inf.nz."))
+		require.NoError(t, store.StartKeyRollover(ctx, "inf.nz.", nil))
 		var busy *apperr.Error
-		require.ErrorAs(t, store.StartKeyRollover(ctx, "inf.nz."), &busy, "one at a time")
+		require.ErrorAs(t, store.StartKeyRollover(ctx, "inf.nz.", nil), &busy, "one at a time")
 		zk = keysNow()
 		require.Len(t, zk.KeySigners, 2)
 		ksk := zk.KeySigners[1]
@@ -203,13 +203,13 @@ func TestRolloversKeepValidating(t *testing.T) {
 		require.Equal(t, ksk.DNSKEY.PublicKey, cdnskey.Answer[0].(*dns.CDNSKEY).PublicKey)
 		validates(csk)
 		validates(ksk)
-		err = store.ConfirmDS(ctx, "inf.nz.")
+		err = store.ConfirmDS(ctx, "inf.nz.", nil)
 		require.ErrorContains(t, err, "not yet in every resolver's cache", "too early")
 		later(dnssec.PublishWait)
 		require.Equal(t, dnssec.PhaseAwaitingDS, status().Rollover.Phase)
 		advance(0) // the job waits for the admin
-		require.NoError(t, store.ConfirmDS(ctx, "inf.nz."))
-		require.ErrorContains(t, store.ConfirmDS(ctx, "inf.nz."), "No KSK rollover is waiting")
+		require.NoError(t, store.ConfirmDS(ctx, "inf.nz.", nil))
+		require.ErrorContains(t, store.ConfirmDS(ctx, "inf.nz.", nil), "No KSK rollover is waiting")
 		zk = keysNow()
 		require.Len(t, zk.KeySigners, 2, "the old KSK signs the key set while retired")
 		require.Empty(t, zk.CDS, "the parent followed")

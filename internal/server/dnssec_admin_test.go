@@ -171,6 +171,12 @@ func TestKSKRolloverFromTheAdmin(t *testing.T) {
 	require.Equal(t, fresh["ds"].(map[string]any)["digest"], strings.ToUpper(cds.Digest))
 	require.Len(t, askDO(t, ts.dnsAddr, "inf.nz.", dns.TypeDNSKEY).Answer, 2+2, "two keys, each signing the set")
 
+	// Recorded in the audit log: who, which zone, which key.
+	entries := auditEntries(t, admin, "")
+	require.Equal(t, "dnssec.ksk_rollover", entries[0]["action"], "the latest")
+	require.Equal(t, fmt.Sprint(ext["id"]), entries[0]["targetId"])
+	require.Contains(t, fmt.Sprint(entries[0]["after"]), fmt.Sprint(fresh["keyTag"]))
+
 	// Refused, changing nothing.
 	r = admin.do("POST", path+"/ksk-rollover", nil)
 	require.Equal(t, http.StatusConflict, r.status, r.raw)

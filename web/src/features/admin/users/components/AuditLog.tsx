@@ -43,6 +43,8 @@ export const actionLabels: Record<string, string> = {
   'deposit.reject': 'Rejected the bank transfer of',
   'contact_message.reply': 'Answered the message of',
   'contact_message.delete': 'Deleted the message of',
+  'dnssec.ksk_rollover': 'Started a KSK rollover of extension',
+  'dnssec.ksk_ds_confirmed': "Confirmed the new KSK's DS of extension",
 }
 // Past this many, a change is summed up as "and N more" so one entry stays short.
 const MAX_CHANGES = 8
