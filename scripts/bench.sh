@@ -114,7 +114,10 @@ wait_ready() {
 # serve NAME DATABASE_URL [flags...]: starts nameport on the server core;
 # sets SERVE_PID, SERVE_URL, SERVE_DNS (its DNS address) and SERVE_FWD_HTTP
 # and SERVE_FWD_HTTPS (its forward role's addresses). Every address is a
-# free port, so that nothing else on the machine is in the way.
+# free port, so that nothing else on the machine is in the way. Every
+# server has the same secret, as the nodes of one deployment do: a server
+# started on a database another made reads the DNSSEC keys sealed there.
+BENCH_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 serve() {
   local name=$1 db=$2
   shift 2
@@ -122,7 +125,7 @@ serve() {
   http=$(port) dns=$(port)
   SERVE_FWD_HTTP=127.0.0.1:$(port) SERVE_FWD_HTTPS=127.0.0.1:$(port)
   mkdir -p "$WORK/$name"
-  taskset -c "$SERVER_CPU" "$NAMEPORT_BIN" serve --database-url "$db" --data-dir "$WORK/$name" \
+  taskset -c "$SERVER_CPU" "$NAMEPORT_BIN" serve --database-url "$db" --data-dir "$WORK/$name" --secret "$BENCH_SECRET" \
     --http-addr "127.0.0.1:$http" --dns-addr "127.0.0.1:$dns" --mail-listen "127.0.0.1:$("$DB" ports 1)" \
     --forward-http-addr "$SERVE_FWD_HTTP" --forward-https-addr "$SERVE_FWD_HTTPS" \
     --log-level warn "$@" >"$WORK/$name.log" 2>&1 &
