@@ -345,40 +345,46 @@ type Record func(ctx context.Context, tx *db.Tx, keyTag int) error
 // StartKeyRollover starts a KSK (or CSK) rollover of zoneName: its new
 // key is published, with its CDS and CDNSKEY.
 func (s *Store) StartKeyRollover(ctx context.Context, zoneName string, record Record) error {
-	zoneName = strings.ToLower(dns.Fqdn(zoneName))
-	rows, err := liveRows(ctx, s.db.Bun, []string{zoneName})
+	zoneName, rows, p, err := s.zonePlan(ctx, zoneName)
 	if err != nil {
 		return err
 	}
-	p := s.plan(rows)
 	switch {
 	case p.sep == nil:
 		return errNoKey
 	case p.rollover != nil:
 		return errUnderWay
 	}
-	_, err = s.take(ctx, zoneName, func(ctx context.Context, tx *db.Tx) error {
+	took, err := s.take(ctx, zoneName, func(ctx context.Context, tx *db.Tx) error {
 		row, err := s.insertKey(ctx, tx, zoneName, uint8(p.sep.Algorithm), flagsSEP, rows)
 		if err == nil && record != nil {
 			err = record(ctx, tx, row.KeyTag)
 		}
 		return err
 	})
-	if errors.Is(err, errRaced) {
-		return errUnderWay
+	if err == nil && !took {
+		return errUnderWay // another admin's, started meanwhile
 	}
 	return err
+}
+
+// zonePlan reads the live keys of zoneName (any case) for an admin's step.
+func (s *Store) zonePlan(ctx context.Context, zoneName string) (string, []keyRow, plan, error) {
+	zoneName = strings.ToLower(dns.Fqdn(zoneName))
+	rows, err := liveRows(ctx, s.db.Bun, []string{zoneName})
+	if err != nil {
+		return "", nil, plan{}, err
+	}
+	return zoneName, rows, s.plan(rows), nil
 }
 
 // ConfirmDS takes a KSK rollover's step once the parent publishes the new
 // key's DS: the new key becomes active, the old one retires.
 func (s *Store) ConfirmDS(ctx context.Context, zoneName string, record Record) error {
-	zoneName = strings.ToLower(dns.Fqdn(zoneName))
-	rows, err := liveRows(ctx, s.db.Bun, []string{zoneName})
+	zoneName, _, p, err := s.zonePlan(ctx, zoneName)
 	if err != nil {
 		return err
 	}
-	p := s.plan(rows)
 	switch {
 	case p.rollover == nil || p.rollover.Kind != RolloverKSK || p.rollover.Phase == PhaseRetiring:
 		return errNoKSK
