@@ -12,10 +12,13 @@ import (
 
 // export transfers zone from server (which must allow this address) and
 // writes it as a BIND zone file: the records exactly as the server holds
-// them, the SOA first, one per line, owner names absolute.
-func export(server, zoneName, out string) error {
+// them, the SOA first, one per line, owner names absolute; unsigned leaves
+// out what signing adds (see signingTypes). A signed zone's transfer is
+// signed whole before its first message: the read timeout allows for a
+// large zone on a busy machine.
+func export(server, zoneName, out string, unsigned bool) error {
 	zoneName = dns.Fqdn(zoneName)
-	tr := &dns.Transfer{DialTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second}
+	tr := &dns.Transfer{DialTimeout: 5 * time.Second, ReadTimeout: 5 * time.Minute}
 	envelopes, err := tr.In(new(dns.Msg).SetAxfr(zoneName), server)
 	if err != nil {
 		return fmt.Errorf("export: AXFR %s from %s: %w", zoneName, server, err)
@@ -25,7 +28,11 @@ func export(server, zoneName, out string) error {
 		if e.Error != nil {
 			return fmt.Errorf("export: AXFR %s from %s: %w", zoneName, server, e.Error)
 		}
-		records = append(records, e.RR...)
+		for _, rr := range e.RR {
+			if !unsigned || !signingTypes[rr.Header().Rrtype] {
+				records = append(records, rr)
+			}
+		}
 	}
 	if len(records) < 2 || records[0].Header().Rrtype != dns.TypeSOA || records[len(records)-1].Header().Rrtype != dns.TypeSOA {
 		return fmt.Errorf("export: AXFR %s from %s: not a complete transfer (%d records)", zoneName, server, len(records))
@@ -51,6 +58,11 @@ func export(server, zoneName, out string) error {
 	fmt.Fprintf(os.Stderr, "dnsbench: %s: %d records of %s\n", out, len(records), zoneName)
 	return nil
 }
+
+// signingTypes are the types DNSSEC signing adds to a zone (DS records,
+// the delegations' own, are data).
+var signingTypes = map[uint16]bool{dns.TypeRRSIG: true, dns.TypeNSEC: true, dns.TypeNSEC3: true,
+	dns.TypeNSEC3PARAM: true, dns.TypeDNSKEY: true, dns.TypeCDS: true, dns.TypeCDNSKEY: true}
 
 // wait polls server for the SOA of zone, every 10 ms (start times are
 // measured with it), until it answers with one.

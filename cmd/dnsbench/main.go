@@ -89,13 +89,14 @@ func run(ctx context.Context, args []string) error {
 		server := fs.String("server", "", "server to transfer from, host:port")
 		zoneName := fs.String("zone", "inf.nz", "zone")
 		out := fs.String("out", "", "zone file to write")
+		unsigned := fs.Bool("unsigned", false, "leave out the DNSSEC records (RRSIG, NSEC, DNSKEY, CDS, CDNSKEY): the zone's data alone, as a signing server holds it")
 		if err := fs.Parse(args); err != nil {
 			return err
 		}
 		if *server == "" || *out == "" {
 			return errors.New("export: -server and -out are required")
 		}
-		return export(*server, *zoneName, *out)
+		return export(*server, *zoneName, *out, *unsigned)
 	case "wait":
 		server := fs.String("server", "", "server, host:port")
 		zoneName := fs.String("zone", "inf.nz", "zone")
