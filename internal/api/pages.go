@@ -19,6 +19,7 @@ type pageBody struct {
 	Title           string    `json:"title"`
 	Content         string    `json:"content" doc:"Markdown; shown without raw HTML"`
 	MetaTitle       string    `json:"metaTitle" doc:"The browser and search title; empty: the title"`
+	HeadTitle       string    `json:"headTitle" doc:"The title the page shows in the browser tab and search results: metaTitle, else title"`
 	MetaDescription string    `json:"metaDescription"`
 	Published       bool      `json:"published"`
 	AuthorID        *int64    `json:"authorId" doc:"The admin who created the page; null for the starting pages or when the account is gone"`
@@ -30,7 +31,7 @@ type pageBody struct {
 
 func toPageBody(p *pages.Page) pageBody {
 	return pageBody{ID: p.ID, Slug: p.Slug, Title: p.Title, Content: p.Content, MetaTitle: p.MetaTitle,
-		MetaDescription: p.MetaDescription, Published: p.Published, AuthorID: p.AuthorID,
+		HeadTitle: p.HeadTitle(), MetaDescription: p.MetaDescription, Published: p.Published, AuthorID: p.AuthorID,
 		FeaturedImage: p.FeaturedImage, PageType: p.PageType, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
 

@@ -55,6 +55,10 @@ func TestPagesOverHTTP(t *testing.T) {
 			page := data(t, r)
 			require.Equal(t, false, page["published"])
 			require.Equal(t, "career", page["pageType"])
+			require.Equal(t, "Careers", page["headTitle"], "no meta title: the title")
+			r = admin.do("PATCH", "/api/admin/pages/"+idOf(t, page["id"]), map[string]any{"metaTitle": "Work at Nameport"})
+			require.Equal(t, http.StatusOK, r.status, r.raw)
+			require.Equal(t, "Work at Nameport", data(t, r)["headTitle"], "the server says which title the page shows")
 			require.NotNil(t, page["authorId"])
 			id := idOf(t, page["id"])
 			require.Equal(t, http.StatusNotFound, guest.do("GET", "/api/pages/careers", nil).status)
@@ -108,7 +112,7 @@ func TestPagesOverHTTP(t *testing.T) {
 					actions = append(actions, e["action"].(string))
 				}
 			}
-			require.Equal(t, []string{"page.delete", "page.update", "page.update", "page.create"}, actions)
+			require.Equal(t, []string{"page.delete", "page.update", "page.update", "page.update", "page.create"}, actions)
 		})
 	}
 }

@@ -12,6 +12,7 @@ function page(slug: string, title: string, content: string, extra: Partial<Page>
     title,
     content,
     metaTitle: '',
+    headTitle: extra.metaTitle || title,
     metaDescription: '',
     published: true,
     authorId: null,

@@ -21,7 +21,7 @@ function useMetaDescription(description: string): void {
 /** A published page (an admin sees a draft too, marked as such). */
 export function PageView({ slug }: { slug: string }) {
   const { data: page } = useSuspenseQuery(pageQueryOptions(slug))
-  useDocumentTitle(page.metaTitle || page.title)
+  useDocumentTitle(page.headTitle)
   useMetaDescription(page.metaDescription)
   return (
     <article className="mx-auto max-w-3xl px-4 py-12 sm:px-6 sm:py-16 lg:px-8">

@@ -15,6 +15,7 @@ function page(slug: string, title: string, extra: Partial<AdminPage> = {}): Admi
     title,
     content: `## ${title}\n\nText.`,
     metaTitle: title,
+    headTitle: title,
     metaDescription: '',
     published: true,
     authorId: null,
