@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/uptrace/bun"
+
 	"github.com/nameport/nameport/internal/audit"
 )
 
@@ -31,12 +33,25 @@ type TwoFactorPolicy struct {
 
 // TwoFactorPolicy returns the site's two-factor policy.
 func (s *Service) TwoFactorPolicy(ctx context.Context) (TwoFactorPolicy, error) {
-	admins, err := s.Enabled(ctx, KeyRequireTwoFactorAdmins)
-	if err != nil {
-		return TwoFactorPolicy{}, err
+	// One read for both: an admin's or registrar's every request asks.
+	var rows []struct {
+		Key   string `bun:"key"`
+		Value string `bun:"value"`
 	}
-	registrars, err := s.Enabled(ctx, KeyRequireTwoFactorRegistrars)
-	return TwoFactorPolicy{Admins: admins, Registrars: registrars}, err
+	if err := s.db.Bun.NewSelect().Model((*Setting)(nil)).Column("key", "value").
+		Where("key IN (?)", bun.In([]string{KeyRequireTwoFactorAdmins, KeyRequireTwoFactorRegistrars})).Scan(ctx, &rows); err != nil {
+		return TwoFactorPolicy{}, fmt.Errorf("settings: read the two-factor policy: %w", err)
+	}
+	var p TwoFactorPolicy
+	for _, r := range rows {
+		switch r.Key {
+		case KeyRequireTwoFactorAdmins:
+			p.Admins = isOn(r.Value)
+		case KeyRequireTwoFactorRegistrars:
+			p.Registrars = isOn(r.Value)
+		}
+	}
+	return p, nil
 }
 
 // SetTwoFactorPolicy stores p: each setting that changes is created or
@@ -89,9 +104,14 @@ func (s *Service) Enabled(ctx context.Context, key string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("settings: read %s: %w", key, err)
 	}
+	return isOn(value), nil
+}
+
+// isOn reports whether a switch setting's value means on.
+func isOn(value string) bool {
 	switch strings.ToLower(strings.TrimSpace(value)) {
 	case "true", "yes", "on", "1":
-		return true, nil
+		return true
 	}
-	return false, nil
+	return false
 }
