@@ -166,7 +166,7 @@ func statusOf(code string) int {
 func fail(ctx context.Context, err error) error {
 	code := apperr.Code(err)
 	logFailure(ctx, code, err)
-	e := &envelopeError{status: statusOf(code), Message: clipMessage(apperr.Message(err)), Code: code,
+	e := &envelopeError{status: failureStatus(ctx, code), Message: clipMessage(apperr.Message(err)), Code: code,
 		headers: retryAfterOf(err)}
 	e.Needed, e.Balance = shortfallOf(err)
 	if ttl := apperr.SetTTLOf(err); ttl != 0 {
@@ -177,14 +177,31 @@ func fail(ctx context.Context, err error) error {
 }
 
 // logFailure logs what users are not told: the cause of an internal error,
-// or of a dependency being unavailable.
+// or of a dependency being unavailable. An internal error of a request
+// whose client hung up (its context canceled: a query cut short) is no
+// fault of ours: see failureStatus.
 func logFailure(ctx context.Context, code string, err error) {
-	switch code {
-	case apperr.Internal:
+	switch {
+	case code == apperr.Internal && clientGone(ctx):
+		logger(ctx).Info("client closed request", "err", err)
+	case code == apperr.Internal:
 		logger(ctx).Error("request failed", "err", err)
-	case apperr.Unavailable:
+	case code == apperr.Unavailable:
 		logger(ctx).Warn("request failed: a dependency is unavailable", "err", err)
 	}
+}
+
+// clientGone reports whether the request's client hung up.
+func clientGone(ctx context.Context) bool { return errors.Is(ctx.Err(), context.Canceled) }
+
+// failureStatus is the status of a service error with code: 499 (client
+// closed request), for logs and metrics, rather than 500 when the client
+// hung up before an internal error (nobody reads the answer).
+func failureStatus(ctx context.Context, code string) int {
+	if code == apperr.Internal && clientGone(ctx) {
+		return StatusClientClosedRequest
+	}
+	return statusOf(code)
 }
 
 // clipMessage shortens a message that quotes a long input ("Extension

@@ -37,7 +37,7 @@ func newProblem(ctx context.Context, status int, code, detail string) *problemEr
 func asProblem(ctx context.Context, err error) *problemError {
 	code := apperr.Code(err)
 	logFailure(ctx, code, err)
-	p := newProblem(ctx, statusOf(code), code, clipMessage(apperr.Message(err)))
+	p := newProblem(ctx, failureStatus(ctx, code), code, clipMessage(apperr.Message(err)))
 	p.headers = retryAfterOf(err)
 	p.Needed, p.Balance = shortfallOf(err)
 	return p

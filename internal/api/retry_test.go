@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -34,4 +35,19 @@ func TestRetryAfterIsRoundedUpAlike(t *testing.T) {
 	}
 	env := fail(context.Background(), apperr.New(apperr.TooManyRequests, "Slow down")).(*envelopeError)
 	require.Empty(t, env.GetHeaders(), "no wait, no Retry-After")
+}
+
+// An internal error of a request whose client hung up (its context
+// canceled: a query cut short) is a client that closed its request, 499,
+// on /api and /v1 alike; with the client still there it is a 500, and any
+// other error keeps its status.
+func TestInternalErrorOfAGoneClientIs499(t *testing.T) {
+	t.Parallel()
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	internal := fmt.Errorf("account: look up api key: %w", context.Canceled)
+	require.Equal(t, StatusClientClosedRequest, fail(gone, internal).(*envelopeError).status)
+	require.Equal(t, StatusClientClosedRequest, asProblem(gone, internal).Status)
+	require.Equal(t, http.StatusInternalServerError, fail(context.Background(), internal).(*envelopeError).status)
+	require.Equal(t, http.StatusNotFound, fail(gone, apperr.New(apperr.NotFound, "Domain not found")).(*envelopeError).status)
 }
